@@ -1,0 +1,139 @@
+"""Expression tree -> number, with bounds.
+
+Plain floats are enough to compare answers within a tolerance and are fast; the bounds keep a hostile
+tree (`9^9^9`, `factorial(10^9)`) from costing more than a few operations.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+from grader.parse import BinOp, Call, Name, Neg, Node, Num, ParseError, parse
+
+MAX_MAGNITUDE = 1e300
+MAX_FACTORIAL = 170
+
+
+class EvaluationError(ValueError):
+    """A tree that cannot be turned into a finite number."""
+
+
+class TooComplex(EvaluationError):
+    """A tree whose value is too large or too costly to compute."""
+
+    def __init__(self, detail: str = ""):
+        super().__init__(f"That is too large or complex to evaluate{': ' + detail if detail else ''}.")
+
+
+def _log(x: float, base: float | None = None) -> float:
+    if x <= 0 or (base is not None and (base <= 0 or base == 1)):
+        raise EvaluationError("A logarithm needs a positive argument (and a positive base other than 1).")
+    return math.log(x) if base is None else math.log(x, base)
+
+
+def _sqrt(x: float) -> float:
+    if x < 0:
+        raise EvaluationError("The square root of a negative number is not a real number.")
+    return math.sqrt(x)
+
+
+def _factorial(x: float) -> float:
+    if x != int(x) or x < 0:
+        raise EvaluationError("factorial takes a whole number that is not negative.")
+    if x > MAX_FACTORIAL:
+        raise TooComplex(f"factorial is limited to {MAX_FACTORIAL}")
+    return float(math.factorial(int(x)))
+
+
+def _round(x: float, digits: float = 0) -> float:
+    return float(round(x, int(digits)))
+
+
+_FUNCTIONS = {
+    "sqrt": (1, 1, _sqrt),
+    "cbrt": (1, 1, lambda x: math.copysign(abs(x) ** (1 / 3), x)),
+    "log": (1, 2, _log),
+    "ln": (1, 1, _log),
+    "log2": (1, 1, lambda x: _log(x, 2)),
+    "log10": (1, 1, lambda x: _log(x, 10)),
+    "exp": (1, 1, math.exp),
+    "ceil": (1, 1, lambda x: float(math.ceil(x))),
+    "floor": (1, 1, lambda x: float(math.floor(x))),
+    "round": (1, 2, _round),
+    "abs": (1, 1, abs),
+    "min": (1, 16, lambda *xs: min(xs)),
+    "max": (1, 16, lambda *xs: max(xs)),
+    "factorial": (1, 1, _factorial),
+}
+_CONSTANTS = {"pi": math.pi, "e": math.e}
+
+
+def evaluate(node: Node, env: Mapping[str, float]) -> float:
+    """The value of `node` with names bound by `env`; raises EvaluationError (or TooComplex)."""
+    try:
+        value = _eval(node, env)
+    except OverflowError:
+        raise TooComplex() from None
+    except ZeroDivisionError:
+        raise EvaluationError("That divides by zero.") from None
+    if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
+        raise TooComplex()
+    return value
+
+
+def _eval(node: Node, env: Mapping[str, float]) -> float:
+    match node:
+        case Num(text):
+            return float(text)
+        case Name(name):
+            if name in env:
+                return float(env[name])
+            if name in _CONSTANTS:
+                return _CONSTANTS[name]
+            raise EvaluationError(f"Unknown name {name!r}.")
+        case Neg(operand):
+            return -_eval(operand, env)
+        case BinOp(op, left, right):
+            a, b = _eval(left, env), _eval(right, env)
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return _bounded(a * b)
+            if op == "/":
+                return _bounded(a / b)
+            return _power(a, b)
+        case Call(func, args):
+            low, high, fn = _FUNCTIONS[func]
+            if not low <= len(args) <= high:
+                raise EvaluationError(f"{func} takes {low if low == high else f'{low} to {high}'} argument(s).")
+            return _bounded(float(fn(*(_eval(a, env) for a in args))))
+    raise EvaluationError("Unsupported expression.")  # unreachable for trees from parse()
+
+
+def _bounded(value: float) -> float:
+    if abs(value) > MAX_MAGNITUDE:
+        raise TooComplex()
+    return value
+
+
+def _power(base: float, exponent: float) -> float:
+    if base == 0 and exponent < 0:
+        raise ZeroDivisionError
+    if base < 0 and exponent != int(exponent):
+        raise EvaluationError("A negative number to a fractional power is not a real number.")
+    if base != 0 and abs(exponent) * math.log10(abs(base) or 1) > 300:
+        raise TooComplex()
+    return _bounded(float(base ** exponent))
+
+
+def evaluate_text(text: str | float | int, env: Mapping[str, float]) -> float:
+    """Parse and evaluate an author's formula (content data, never learner text with unknown names)."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return float(text)
+    return evaluate(parse(str(text), env.keys()), env)
+
+
+__all__ = ["EvaluationError", "TooComplex", "ParseError", "evaluate", "evaluate_text"]

@@ -1,0 +1,414 @@
+"""Content folder -> Book, with every problem reported as `path:line: message`.
+
+Authors fix a book from the messages alone, so each problem points at the line that causes it: YAML is
+read with line numbers kept, checked against `exercise.schema.json`, and then checked for what a schema
+cannot say (formulas that do not evaluate, duplicate ids, a mistake equal to the answer, ...).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from grader.evaluate import EvaluationError, evaluate, evaluate_text
+from grader.model import (
+    Book, Build, Chapter, CodeTest, Debug, Derive, Design, DesignItem, Exercise, Mistake, Option,
+    Source, Step, Trace, resolve_params,
+)
+from grader.parse import ParseError, names_in, parse
+
+BUILTIN_CONTENT = Path(__file__).resolve().parent.parent / "content"
+SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+class BookError(Exception):
+    """A book that does not pass its checks; `problems` says where and why."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("\n".join(map(str, problems)))
+        self.problems = problems
+
+
+# --- YAML with line numbers -------------------------------------------------------------------------
+
+class _Lined(dict):
+    """A mapping that remembers the line of each key (`lines`) and of itself (`line`)."""
+
+    line: int = 1
+    lines: dict[Any, int]
+
+
+class _LinedList(list):
+    line: int = 1
+    lines: list[int]
+
+
+class _LineLoader(yaml.SafeLoader):
+    def construct_mapping(self, node, deep=False):
+        mapping = _Lined(super().construct_mapping(node, deep=True))
+        mapping.line = node.start_mark.line + 1
+        mapping.lines = {self.construct_object(k, deep=True): k.start_mark.line + 1 for k, _ in node.value}
+        return mapping
+
+    def construct_sequence(self, node, deep=False):
+        seq = _LinedList(super().construct_sequence(node, deep=True))
+        seq.line = node.start_mark.line + 1
+        seq.lines = [item.start_mark.line + 1 for item in node.value]
+        return seq
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _LineLoader.construct_mapping)
+_LineLoader.add_constructor("tag:yaml.org,2002:seq", _LineLoader.construct_sequence)
+
+
+def _line_of(data: Any, path: Iterable[Any]) -> int:
+    """The line of the deepest element along `path` that has one."""
+    line = getattr(data, "line", 1)
+    node = data
+    for key in path:
+        if isinstance(node, _Lined) and key in node:
+            line = node.lines.get(key, line)
+            node = node[key]
+        elif isinstance(node, _LinedList) and isinstance(key, int) and key < len(node):
+            line = node.lines[key]
+            node = node[key]
+        else:
+            break
+        line = getattr(node, "line", line)
+    return line
+
+
+def _read_yaml(path: Path, problems: list[Problem]) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        problems.append(Problem(path, 1, "file is missing"))
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(path, 1, f"cannot read the file: {exc}"))
+        return None
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        problems.append(Problem(path, line, f"invalid YAML: {exc.problem or exc.context}"))
+    except yaml.YAMLError as exc:
+        problems.append(Problem(path, 1, f"invalid YAML: {exc}"))
+    return None
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema  # imported on first check only: loading the built-in book needs no schema pass
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _schema_problems(path: Path, data: Any) -> list[Problem]:
+    problems = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        for leaf in _leaves(error):
+            where = "/".join(map(str, leaf.absolute_path)) or "top level"
+            problems.append(Problem(path, _line_of(data, leaf.absolute_path), f"{where}: {_say(leaf)}"))
+    return _dedupe(problems)
+
+
+def _leaves(error):
+    """The most specific errors: a failed allOf/if-then says little; its causes say what is wrong."""
+    if error.context:
+        best = [e for e in error.context if e.validator not in ("if", "then")] or list(error.context)
+        for sub in best:
+            yield from _leaves(sub)
+    else:
+        yield error
+
+
+def _say(error) -> str:
+    if error.validator == "type" and isinstance(error.instance, (int, float)) and error.validator_value == "string":
+        return f"{error.instance!r} should be a string (quote it)"
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
+        return error.message.replace("were unexpected", "are not allowed here").replace(
+            "was unexpected", "is not allowed here")
+    if error.validator == "oneOf" and error.schema.get("oneOf") and "required" in json.dumps(error.schema["oneOf"][0]):
+        return "a trace exercise has exactly one of: answer (a number), options (choices) or steps (a table)"
+    return error.message
+
+
+def _dedupe(problems: list[Problem]) -> list[Problem]:
+    seen, out = set(), []
+    for p in problems:
+        if (p.line, p.message) not in seen:
+            seen.add((p.line, p.message))
+            out.append(p)
+    return out
+
+
+# --- the book ---------------------------------------------------------------------------------------
+
+def load_book(root: Path | str | None = None) -> Book:
+    """Load and check a book; raises BookError listing every problem."""
+    book, problems = check_book(root, validate_schema=False)
+    if problems:
+        raise BookError(problems)
+    return book
+
+
+def check_book(root: Path | str | None = None, *, validate_schema: bool = True) -> tuple[Book | None, list[Problem]]:
+    """Everything wrong with the book at `root` (the built-in book by default), and the book itself."""
+    root = Path(root) if root is not None else BUILTIN_CONTENT
+    problems: list[Problem] = []
+    book_path = root / "book.yaml"
+    if not root.is_dir():
+        return None, [Problem(root, 1, "no such content folder")]
+    data = _read_yaml(book_path, problems)
+    if data is None:
+        return None, problems
+    if not isinstance(data, dict) or not isinstance(data.get("title"), str) or not isinstance(data.get("chapters"), list):
+        problems.append(Problem(book_path, 1, "book.yaml needs a title (string) and chapters (a list)"))
+        return None, problems
+    chapters = []
+    seen_ids: dict[str, Source] = {}
+    chapter_ids: set[str] = set()
+    for index, entry in enumerate(data["chapters"]):
+        line = _line_of(data, ["chapters", index])
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("id", "title", "dir")):
+            problems.append(Problem(book_path, line, "each chapter needs id, title and dir (strings; quote ids)"))
+            continue
+        if entry["id"] in chapter_ids:
+            problems.append(Problem(book_path, line, f"duplicate chapter id {entry['id']!r}"))
+        chapter_ids.add(entry["id"])
+        chapter_dir = root / entry["dir"]
+        if not (chapter_dir / "chapter.md").is_file():
+            problems.append(Problem(chapter_dir / "chapter.md", 1, "chapter narrative is missing"))
+        exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema)
+        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises)))
+    if not chapters and not problems:
+        problems.append(Problem(book_path, _line_of(data, ["chapters"]), "the book has no chapters"))
+    book = Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters))
+    return book, problems
+
+
+def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids: dict[str, Source],
+                  validate_schema: bool) -> list[Exercise]:
+    data = _read_yaml(path, problems)
+    if data is None:
+        return []
+    if validate_schema:
+        schema_problems = _schema_problems(path, data)
+        if schema_problems:
+            problems.extend(schema_problems)
+            return []
+    exercises = []
+    for index, raw in enumerate(data.get("exercises", []) if isinstance(data, dict) else []):
+        source = Source(path, _line_of(data, ["exercises", index]))
+        try:
+            exercise = _build(raw, chapter_id, source)
+        except (KeyError, TypeError, ValueError) as exc:
+            problems.append(Problem(path, source.line, f"malformed exercise ({exc}); run `ringbook content check`"))
+            continue
+        where = lambda *keys: _line_of(raw, keys)  # noqa: E731 - short-hand for this exercise's lines
+        if exercise.id in seen_ids:
+            problems.append(Problem(path, where("id"), f"duplicate exercise id {exercise.id!r} (first at {seen_ids[exercise.id]})"))
+        else:
+            seen_ids[exercise.id] = source
+        if not exercise.id.startswith(chapter_id + "."):
+            problems.append(Problem(path, where("id"), f"exercise id {exercise.id!r} should start with the chapter id {chapter_id + '.'!r}"))
+        problems.extend(Problem(path, line, message) for line, message in _semantic_problems(exercise, raw, where))
+        exercises.append(exercise)
+    return exercises
+
+
+def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
+    common = dict(
+        id=str(raw["id"]), title=raw["title"], prompt=raw["prompt"], hints=tuple(raw.get("hints", ())),
+        explanation=raw["explanation"], chapter_id=chapter_id, source=source,
+    )
+    if "tolerance" in raw:
+        common["tolerance"] = float(raw["tolerance"])
+    kind = raw["kind"]
+    if kind in ("derive", "trace"):
+        numeric = dict(
+            params=dict(raw.get("params", {})), answer=_formula(raw.get("answer")), unit=str(raw.get("unit", "")),
+            symbols=tuple(raw.get("symbols", ())),
+            mistakes=tuple(Mistake(_formula(m["answer"]), m["feedback"]) for m in raw.get("mistakes", ())),
+        )
+        if kind == "derive":
+            return Derive(**common, **numeric)
+        return Trace(
+            **common, **numeric,
+            options=tuple(Option(o["id"], o["text"], bool(o.get("correct", False)), o["feedback"]) for o in raw.get("options", ())),
+            steps=tuple(Step(s["label"], _formula(s["answer"]), s.get("feedback", "")) for s in raw.get("steps", ())),
+        )
+    if kind == "build":
+        return Build(**common, function=raw["function"], signature=raw["signature"], starter=raw["starter"],
+                     solution=raw["solution"], tests=_tests(raw["tests"]))
+    if kind == "debug":
+        return Debug(**common, language=raw["language"], code=raw["code"], buggy_line=int(raw["buggy_line"]),
+                     fixed_line=raw["fixed_line"], function=raw.get("function", ""), tests=_tests(raw.get("tests", ())),
+                     line_feedback={int(k): v for k, v in raw.get("line_feedback", {}).items()})
+    if kind == "design":
+        return Design(**common, items=tuple(DesignItem(i["id"], i["text"], i.get("feedback", "")) for i in raw["items"]),
+                      order=tuple(raw["order"]))
+    raise ValueError(f"unknown kind {kind!r}")
+
+
+def _formula(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _tests(raw: list) -> tuple[CodeTest, ...]:
+    return tuple(CodeTest(dict(t["args"]), [str(e) for e in t["expected"]] if isinstance(t["expected"], list)
+                          else str(t["expected"]), t.get("note", "")) for t in raw)
+
+
+# --- what a schema cannot say -----------------------------------------------------------------------
+
+def _semantic_problems(exercise: Exercise, raw: dict, where) -> list[tuple[int, str]]:
+    if isinstance(exercise, (Derive, Trace)):
+        return _numeric_problems(exercise, where)
+    if isinstance(exercise, (Build, Debug)):
+        return _code_problems(exercise, where)
+    if isinstance(exercise, Design):
+        return _design_problems(exercise, where)
+    return []
+
+
+def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    try:
+        env = resolve_params(ex.params)
+    except (ParseError, EvaluationError) as exc:
+        return [(where("params"), f"params do not evaluate: {exc}")]
+    if isinstance(ex, Trace) and ex.options:
+        correct = [o.id for o in ex.options if o.correct]
+        if len(correct) != 1:
+            found.append((where("options"), f"exactly one option must be correct (found {len(correct)})"))
+        ids = [o.id for o in ex.options]
+        if len(set(ids)) != len(ids):
+            found.append((where("options"), "option ids must be unique"))
+        return found
+    if isinstance(ex, Trace) and ex.steps:
+        for i, step in enumerate(ex.steps):
+            message = _formula_problem(step.answer, env)
+            if message:
+                found.append((where("steps", i, "answer"), f"step answer {step.answer!r}: {message}"))
+        return found
+    if ex.answer is None:
+        return [(where("kind"), "a numeric exercise needs an answer")]
+    if ex.is_formula:
+        overlap = set(ex.symbols) & set(env)
+        if overlap:
+            found.append((where("symbols"), f"{', '.join(sorted(overlap))} cannot be both a param and a symbol"))
+        points = _sample_points(ex.symbols, env)
+        message = _formula_problem(ex.answer, env, ex.symbols, points)
+        if message:
+            return [(where("answer"), f"answer {ex.answer!r}: {message}")]
+        for i, mistake in enumerate(ex.mistakes):
+            line = where("mistakes", i, "answer")
+            message = _formula_problem(mistake.answer, env, ex.symbols, points)
+            if message:
+                found.append((line, f"mistake {mistake.answer!r}: {message}"))
+            elif _same_formula(ex.answer, mistake.answer, points, ex.tolerance):
+                found.append((line, f"mistake {mistake.answer!r} is equivalent to the answer {ex.answer!r}"))
+        return found
+    message = _formula_problem(ex.answer, env)
+    if message:
+        return [(where("answer"), f"answer {ex.answer!r}: {message}")]
+    value = evaluate_text(ex.answer, env)
+    for i, mistake in enumerate(ex.mistakes):
+        line = where("mistakes", i, "answer")
+        message = _formula_problem(mistake.answer, env)
+        if message:
+            found.append((line, f"mistake {mistake.answer!r}: {message}"))
+        elif _close(evaluate_text(mistake.answer, env), value, ex.tolerance):
+            found.append((line, f"mistake {mistake.answer!r} equals the answer {ex.answer!r} within the tolerance"))
+    return found
+
+
+def _formula_problem(formula: str, env: dict[str, float], symbols: Iterable[str] = (),
+                     points: list[dict[str, float]] | None = None) -> str | None:
+    """Why `formula` does not parse or evaluate over params (and symbols), or None when it does."""
+    known = set(env) | set(symbols)
+    try:
+        tree = parse(formula, known)
+    except ParseError as exc:
+        return f"does not parse: {exc}"
+    unknown = names_in(tree) - known
+    if unknown:
+        return f"uses undefined name(s) {', '.join(sorted(unknown))}"
+    try:
+        for point in points or [env]:
+            evaluate(tree, point)
+    except EvaluationError as exc:
+        return f"does not evaluate: {exc}"
+    return None
+
+
+def _sample_points(symbols: Iterable[str], env: dict[str, float], count: int = 5) -> list[dict[str, float]]:
+    """Deterministic positive values for symbols: quantities in this book are positive."""
+    rng = random.Random(1234)
+    return [{**env, **{s: rng.uniform(1.5, 9.5) for s in symbols}} for _ in range(count)]
+
+
+def _same_formula(a: str, b: str, points: list[dict[str, float]], tolerance: float) -> bool:
+    ta, tb = parse(a, points[0].keys()), parse(b, points[0].keys())
+    return all(_close(evaluate(ta, p), evaluate(tb, p), min(tolerance, 1e-9)) for p in points)
+
+
+def _close(a: float, b: float, tolerance: float) -> bool:
+    return math.isclose(a, b, rel_tol=tolerance, abs_tol=1e-12)
+
+
+def _code_problems(ex: Build | Debug, where) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    if isinstance(ex, Debug):
+        count = len(ex.lines)
+        if not 1 <= ex.buggy_line <= count:
+            found.append((where("buggy_line"), f"buggy_line {ex.buggy_line} is outside the listing (1-{count})"))
+        elif ex.fixed_line.strip() == ex.lines[ex.buggy_line - 1].strip():
+            found.append((where("fixed_line"), "fixed_line is the same as the buggy line"))
+        for line in ex.line_feedback:
+            if not 1 <= line <= count:
+                found.append((where("line_feedback"), f"line_feedback for line {line}, outside the listing (1-{count})"))
+    for i, test in enumerate(ex.tests):
+        names = test.scalar_args
+        for expected in test.expected if isinstance(test.expected, list) else [test.expected]:
+            message = _formula_problem(expected, names)
+            if message:
+                found.append((where("tests", i, "expected"), f"expected {expected!r}: {message}"))
+    return found
+
+
+def _design_problems(ex: Design, where) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    ids = [item.id for item in ex.items]
+    texts = [item.text for item in ex.items]
+    if len(set(ids)) != len(ids):
+        found.append((where("items"), "duplicate design item ids"))
+    if len(set(texts)) != len(texts):
+        found.append((where("items"), "duplicate design item texts"))
+    if sorted(ex.order) != sorted(set(ids)) or len(ex.order) != len(ids):
+        found.append((where("order"), "order must list every item id exactly once"))
+    return found
+
+
+__all__ = ["BUILTIN_CONTENT", "Book", "BookError", "Problem", "check_book", "load_book"]

@@ -1,0 +1,230 @@
+"""What a book is: chapters of exercises, one dataclass per exercise kind.
+
+The numbers a learner is graded against are never stored: they are computed from each exercise's
+formulas and params, so a typo in a hand-typed figure cannot exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from grader.evaluate import evaluate_text
+
+Kind = Literal["derive", "trace", "build", "debug", "design"]
+KINDS: tuple[Kind, ...] = ("derive", "trace", "build", "debug", "design")
+DEFAULT_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a thing was written, for `path:line` messages."""
+
+    path: Path
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exercise:
+    id: str
+    title: str
+    kind: Kind
+    prompt: str
+    hints: tuple[str, ...]
+    explanation: str
+    chapter_id: str
+    tolerance: float = DEFAULT_TOLERANCE
+    source: Source | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    answer: str
+    feedback: str
+
+
+def resolve_params(params: dict[str, Any]) -> dict[str, float]:
+    """Evaluate params in order; each may be a formula over the ones before it."""
+    env: dict[str, float] = {}
+    for name, value in params.items():
+        env[name] = evaluate_text(value, env)
+    return env
+
+
+@dataclass(frozen=True, kw_only=True)
+class NumericAnswer(Exercise):
+    """An exercise answered by one number in a unit, or by a formula over `symbols`."""
+
+    params: dict[str, Any] = field(default_factory=dict)
+    answer: str | None = None
+    unit: str = ""
+    symbols: tuple[str, ...] = ()
+    mistakes: tuple[Mistake, ...] = ()
+
+    @property
+    def is_formula(self) -> bool:
+        return bool(self.symbols)
+
+    @cached_property
+    def env(self) -> dict[str, float]:
+        return resolve_params(self.params)
+
+    @cached_property
+    def value(self) -> float:
+        """The correct number in the box's unit (numeric exercises only)."""
+        if self.is_formula or self.answer is None:
+            raise TypeError(f"exercise {self.id} has no single numeric answer")
+        return evaluate_text(self.answer, self.env)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Derive(NumericAnswer):
+    kind: Kind = "derive"
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    text: str
+    correct: bool
+    feedback: str
+
+
+@dataclass(frozen=True)
+class Step:
+    label: str
+    answer: str
+    feedback: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Trace(NumericAnswer):
+    """Step through an algorithm: one number (`answer`), one choice (`options`) or a table (`steps`)."""
+
+    kind: Kind = "trace"
+    options: tuple[Option, ...] = ()
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def style(self) -> Literal["number", "choice", "steps"]:
+        if self.options:
+            return "choice"
+        return "steps" if self.steps else "number"
+
+    @property
+    def correct_option(self) -> Option:
+        return next(o for o in self.options if o.correct)
+
+    @cached_property
+    def step_values(self) -> tuple[float, ...]:
+        return tuple(evaluate_text(s.answer, self.env) for s in self.steps)
+
+
+@dataclass(frozen=True)
+class CodeTest:
+    """One call: keyword `args` and the `expected` return value as formula(s) over the scalar args."""
+
+    args: dict[str, Any]
+    expected: str | list[str]
+    note: str = ""
+
+    @property
+    def scalar_args(self) -> dict[str, float]:
+        return {k: float(v) for k, v in self.args.items()
+                if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+    @property
+    def expected_value(self) -> float | tuple[float, ...]:
+        if isinstance(self.expected, list):
+            return tuple(evaluate_text(e, self.scalar_args) for e in self.expected)
+        return evaluate_text(self.expected, self.scalar_args)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Build(Exercise):
+    kind: Kind = "build"
+    function: str
+    signature: str
+    starter: str
+    solution: str
+    tests: tuple[CodeTest, ...]
+    tolerance: float = 1e-6
+
+
+@dataclass(frozen=True, kw_only=True)
+class Debug(Exercise):
+    kind: Kind = "debug"
+    language: str
+    code: str
+    buggy_line: int
+    fixed_line: str
+    function: str = ""
+    tests: tuple[CodeTest, ...] = ()
+    line_feedback: dict[int, str] = field(default_factory=dict)
+    tolerance: float = 1e-6
+
+    @property
+    def lines(self) -> list[str]:
+        return self.code.rstrip("\n").split("\n")
+
+    @property
+    def fixed_code(self) -> str:
+        lines = self.lines
+        lines[self.buggy_line - 1] = self.fixed_line
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class DesignItem:
+    id: str
+    text: str
+    feedback: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Design(Exercise):
+    kind: Kind = "design"
+    items: tuple[DesignItem, ...]
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Chapter:
+    id: str
+    title: str
+    path: Path
+    exercises: tuple[Exercise, ...]
+
+    @property
+    def narrative_path(self) -> Path:
+        return self.path / "chapter.md"
+
+    def narrative(self) -> str:
+        return self.narrative_path.read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Book:
+    title: str
+    subtitle: str
+    root: Path
+    chapters: tuple[Chapter, ...]
+
+    @cached_property
+    def _by_id(self) -> dict[str, Exercise]:
+        return {e.id: e for c in self.chapters for e in c.exercises}
+
+    @property
+    def exercises(self) -> list[Exercise]:
+        return [e for c in self.chapters for e in c.exercises]
+
+    def exercise(self, exercise_id: str) -> Exercise | None:
+        return self._by_id.get(exercise_id)
+
+    def chapter(self, chapter_id: str) -> Chapter | None:
+        return next((c for c in self.chapters if c.id == chapter_id), None)

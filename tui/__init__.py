@@ -1,0 +1,1 @@
+"""The ringbook terminal app: screens, widgets, the CLI and the progress store."""

@@ -1,0 +1,7 @@
+"""`python -m tui` runs ringbook."""
+
+import sys
+
+from tui.cli import main
+
+sys.exit(main())

@@ -1,0 +1,101 @@
+"""The `ringbook` command: the app by default, and subcommands for authors and instructors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from grader.load import BookError, check_book, load_book
+
+
+def _relative(path: Path) -> str:
+    """Paths under the current folder print short; others print whole."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _content_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--content", metavar="DIR", type=Path, default=argparse.SUPPRESS,
+                        help="a book folder in the ringbook content format (default: the built-in book)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ringbook", description="A terminal textbook and quiz on distributed training.")
+    _content_option(parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    content = commands.add_parser("content", help="check or list a book's content")
+    content_commands = content.add_subparsers(dest="content_command", metavar="ACTION", required=True)
+    check = content_commands.add_parser("check", help="validate a book; print path:line: message for each problem")
+    _content_option(check)
+    listing = content_commands.add_parser("list", help="list every exercise")
+    listing.add_argument("--json", action="store_true", help="print JSON (id, chapter, kind, title, unit)")
+    _content_option(listing)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    content = getattr(args, "content", None)
+    if args.command == "content":
+        if args.content_command == "check":
+            return content_check(content)
+        return content_list(content, as_json=args.json)
+    return run_app(content)
+
+
+def content_check(content: Path | None) -> int:
+    book, problems = check_book(content)
+    for problem in problems:
+        print(f"{_relative(problem.path)}:{problem.line}: {problem.message}")
+    if problems:
+        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+        return 1
+    count = len(book.exercises)
+    print(f"ok: {book.title!r}: {len(book.chapters)} chapters, {count} exercises.")
+    return 0
+
+
+def _load_or_report(content: Path | None):
+    try:
+        return load_book(content)
+    except BookError as exc:
+        for problem in exc.problems:
+            print(f"{_relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
+        print("The book has problems; run `ringbook content check` for the full list.", file=sys.stderr)
+        return None
+
+
+def content_list(content: Path | None, *, as_json: bool) -> int:
+    book = _load_or_report(content)
+    if book is None:
+        return 1
+    rows = [
+        {"id": e.id, "chapter": e.chapter_id, "kind": e.kind, "title": e.title, "unit": getattr(e, "unit", "")}
+        for e in book.exercises
+    ]
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        for row in rows:
+            print(f"{row['id']:>6}  {row['kind']:<7} {row['title']}" + (f"  [{row['unit']}]" if row["unit"] else ""))
+    return 0
+
+
+def run_app(content: Path | None) -> int:
+    book = _load_or_report(content)
+    if book is None:
+        return 1
+    # textual-serve drives the app through pipes and names its driver in TEXTUAL_DRIVER.
+    if not (sys.stdin.isatty() and sys.stdout.isatty()) and "TEXTUAL_DRIVER" not in os.environ:
+        print("ringbook needs an interactive terminal (run it in a terminal; over ssh use `ssh -t`).", file=sys.stderr)
+        return 2
+    from tui.app import RingbookApp  # Textual loads only when the app really starts
+
+    RingbookApp(book).run()
+    return 0

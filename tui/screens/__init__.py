@@ -1,0 +1,1 @@
+"""One screen per module, each styled by the .tcss file beside it."""
