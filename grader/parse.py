@@ -169,7 +169,7 @@ def _describe_forbidden(text: str, i: int) -> str:
         "{": "braces",
         "}": "braces",
     }.get(ch, f"the character {ch!r}")
-    return f"{what[0].upper()}{what[1:]} is not allowed in an answer."
+    return f"Not allowed in an answer: {what}."
 
 
 def _split_name(word: str, column: int, declared: frozenset[str]) -> list[_Token]:

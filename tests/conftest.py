@@ -1,0 +1,42 @@
+"""Shared fixtures: the built-in book, and throwaway copies of it to break."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.load import BUILTIN_CONTENT, load_book
+
+
+@pytest.fixture(scope="session")
+def book():
+    return load_book()
+
+
+@pytest.fixture
+def book_copy(tmp_path: Path) -> Path:
+    """A copy of the built-in content folder that a test may damage."""
+    target = tmp_path / "content"
+    shutil.copytree(BUILTIN_CONTENT, target)
+    return target
+
+
+# --- snapshots live in the top-level snapshots/ folder ----------------------------------------------
+
+import pytest_textual_snapshot  # noqa: E402
+
+SNAPSHOT_ROOT = Path(__file__).resolve().parent.parent / "snapshots"
+
+
+class RingbookSVGExtension(pytest_textual_snapshot.SVGImageExtension):
+    """Stores each test module's SVGs in snapshots/<module>/ instead of beside the tests."""
+
+    @classmethod
+    def dirname(cls, *, test_location) -> str:
+        return str(SNAPSHOT_ROOT / Path(test_location.filepath).stem)
+
+
+# snap_compare looks its extension up by this module-level name when it runs.
+pytest_textual_snapshot.SVGImageExtension = RingbookSVGExtension

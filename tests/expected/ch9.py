@@ -1,0 +1,75 @@
+"""Chapter 9 answers recomputed by hand, independently of the YAML formulas."""
+import math
+
+# Llama 3 405B shape
+D_MODEL = 16384
+N_HEADS = 128
+N_KV_HEADS = 8
+FFN = 53248
+HEAD_DIM = D_MODEL // N_HEADS          # 128
+KV_WIDTH = N_KV_HEADS * HEAD_DIM       # 1024
+
+q_and_o = 2 * D_MODEL * D_MODEL
+k_and_v = 2 * D_MODEL * KV_WIDTH
+swiglu = 3 * D_MODEL * FFN
+params_per_layer = q_and_o + k_and_v + swiglu   # 3,187,671,040
+
+layers_in_stage = 8
+tp = 8
+bf16_bytes = 2
+shard_params = layers_in_stage * params_per_layer / tp
+shard_bytes = shard_params * bf16_bytes           # 6.375e9
+
+# compute budget
+n_params = 405e9
+n_tokens = 15.6e12
+train_flops = 6 * n_params * n_tokens
+pf_day = 1e15 * 86400
+
+gpus = 16384
+dense_bf16_peak = 989e12
+mfu = 0.40
+seconds = train_flops / (gpus * dense_bf16_peak * mfu)
+
+# pipeline: p stages, m micro-batches, v chunks; one stage-slot = t/v
+p, m, v = 16, 4, 2
+useful = m                  # in units of t
+idle = (p - 1) / v
+idle_share_pct = 100 * idle / (useful + idle)
+
+# DP ring AllReduce
+dp = 128
+ring_bytes = 2 * shard_bytes * (dp - 1) / dp
+
+# electricity
+power_kw = gpus * 700 / 1000
+hours = 77 * 24
+energy_kwh = power_kw * hours
+cost = energy_kwh * 0.05
+
+NUMERIC = {
+    "9.1": gpus / (8 * 16),
+    "9.2": -(-126 // 16),
+    "9.3": shard_bytes / 1e9,
+    "9.4": train_flops / pf_day,
+    "9.5": seconds / 86400,
+    "9.6": idle_share_pct,
+    "9.7": ring_bytes / 1e9,
+    "9.9": cost,
+}
+STEPS = {}
+FORMULAS = {
+    "9.10": lambda d, h, k, f: d * d + d * d + 2 * d * (k * (d / h)) + 3 * d * f,
+}
+CHOICES = {}
+ORDERS = {
+    "9.8": ["tp", "cp", "pp", "dp"],
+}
+BUGGY_LINES = {}
+
+if __name__ == "__main__":
+    for key, val in NUMERIC.items():
+        print(key, val)
+    total = 126 * params_per_layer + 2 * 128256 * D_MODEL
+    print("total params", total)
+    assert math.isclose(FORMULAS["9.10"](D_MODEL, N_HEADS, N_KV_HEADS, FFN), params_per_layer)

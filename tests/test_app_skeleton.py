@@ -1,0 +1,49 @@
+"""The walking skeleton, driven as a learner would with Textual's Pilot."""
+
+from textual.widgets import MarkdownViewer, OptionList
+
+from tui.app import RingbookApp
+from tui.screens.chapter import ChapterScreen
+from tui.screens.home import HomeScreen
+
+
+async def test_home_lists_every_chapter(book):
+    app = RingbookApp(book)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        chapters = app.screen.query_one("#chapters", OptionList)
+        assert chapters.option_count == len(book.chapters) == 10
+        assert "Ring AllReduce" in str(chapters.get_option_at_index(0).prompt)
+
+
+async def test_enter_opens_the_highlighted_chapter_and_escape_returns(book):
+    app = RingbookApp(book)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen)
+        assert app.screen.chapter.id == "1"
+        viewer = app.screen.query_one(MarkdownViewer)
+        assert viewer.document.source == book.chapters[1].narrative()
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_clicking_a_chapter_opens_it(book):
+    app = RingbookApp(book)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chapters = app.screen.query_one("#chapters", OptionList)
+        await pilot.click(chapters, offset=(5, 3))
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen)
+
+
+async def test_q_quits(book):
+    app = RingbookApp(book)
+    async with app.run_test() as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
