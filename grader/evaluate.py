@@ -124,7 +124,7 @@ def _power(base: float, exponent: float) -> float:
         raise ZeroDivisionError
     if base < 0 and exponent != int(exponent):
         raise EvaluationError("A negative number to a fractional power is not a real number.")
-    if base != 0 and abs(exponent) * math.log10(abs(base) or 1) > 300:
+    if base != 0 and exponent * math.log10(abs(base)) > 300:  # tiny results just underflow to 0
         raise TooComplex()
     return _bounded(float(base ** exponent))
 

@@ -71,7 +71,7 @@ def test_invalid_yaml_is_reported_with_its_line(book_copy, capsys):
     path = book_copy / CHAPTER0
     lines = path.read_text().splitlines()
     target = line_of(path, "title:")
-    lines[target - 1] = lines[target - 1] + " [unclosed"
+    lines[target - 1] = lines[target - 1] + ": an unquoted colon"  # the classic author slip
     path.write_text("\n".join(lines) + "\n")
     code, out = run_check(book_copy, capsys)
     assert code == 1

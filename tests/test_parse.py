@@ -61,3 +61,5 @@ def test_deep_nesting_is_refused():
 def test_division_by_zero_is_an_evaluation_error():
     with pytest.raises(EvaluationError, match="divides by zero"):
         evaluate_text("1/(N-N)", {"N": 3})
+def test_tiny_powers_underflow_to_zero():
+    assert evaluate_text("2^-200000", {}) == 0

@@ -1,0 +1,58 @@
+"""Chapter 1 answers recomputed by hand, independently of the YAML formulas."""
+import math
+
+GB = 1e9
+FP16 = 2
+FP32 = 4
+WEIGHTS, GRADS = FP16, FP16
+OPTIMIZER = 3 * FP32                 # master weights + Adam m + Adam v
+FULL = WEIGHTS + GRADS + OPTIMIZER   # 16 bytes/param
+
+
+def _per_gpu_bytes(params, n, stage):
+    if stage == 0:
+        return params * FULL
+    if stage == 1:
+        return params * (WEIGHTS + GRADS + OPTIMIZER / n)
+    if stage == 2:
+        return params * (WEIGHTS + (GRADS + OPTIMIZER) / n)
+    return params * FULL / n
+
+
+P7 = 7e9
+
+
+def _ex_1_5():
+    weights_bytes = P7 * FP16                  # 14 GB; gradients the same
+    n = 64
+    per_collective = weights_bytes * (n - 1) / n
+    collectives = ["allgather fwd", "allgather bwd", "reducescatter grads"]
+    return len(collectives) * per_collective / GB
+
+
+def _ex_1_6():
+    params, n, card, activations = 30e9, 8, 80 * GB, 20 * GB
+    fits_strictly = {s: _per_gpu_bytes(params, n, s) + activations < card for s in range(4)}
+    assert not any(fits_strictly.values())
+    assert _per_gpu_bytes(params, 8, 3) + activations == card          # zero headroom
+    assert _per_gpu_bytes(params, 16, 2) > card                         # 86.25 GB states
+    assert _per_gpu_bytes(params, 16, 3) + activations < card          # more GPUs help
+    return "zero3-plus"
+
+
+NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
+    "1.1": _per_gpu_bytes(P7, 1, 0) / GB,
+    "1.2": _per_gpu_bytes(P7, 64, 1) / GB,
+    "1.3": _per_gpu_bytes(P7, 64, 2) / GB,
+    "1.4": _per_gpu_bytes(P7, 64, 3) / GB,
+    "1.5": _ex_1_5(),
+}
+STEPS = {}           # id -> list of row values (step-table traces)
+FORMULAS = {         # id -> python function of the symbols (formula derives)
+    "1.7": lambda P, N: _per_gpu_bytes(P, N, 2),
+}
+CHOICES = {          # id -> id of the correct option
+    "1.6": _ex_1_6(),
+}
+ORDERS = {}          # id -> list of item ids in the correct order
+BUGGY_LINES = {}     # id -> 1-based buggy line

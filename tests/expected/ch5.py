@@ -1,0 +1,61 @@
+"""Chapter 5 answers recomputed by hand, independently of the YAML formulas."""
+import math
+
+# Time is counted in slots: one (chunk of a) stage's forward+backward for one
+# micro-batch. Each GPU works m*v chunk slots and idles p-1 chunk slots.
+
+
+def _slots(p, m, v=1):
+    work = m * v
+    idle = p - 1
+    return work, idle
+
+
+# 5.1: bubble overhead = idle / ideal compute, p=4, m=12
+work, idle = _slots(4, 12)
+overhead_51 = idle / work * 100  # 25 %
+
+# 5.2: 1F1B, stage 0 holds (p-1) warm-up forwards + 1 more before its first backward
+p, per_mb_gb = 4, 2
+warmup_stage0 = p - 0 - 1
+peak_in_flight = warmup_stage0 + 1
+act_52 = peak_in_flight * per_mb_gb  # 8 GB
+
+# 5.3: interleaved, v=4: overhead = idle / work in chunk slots
+work, idle = _slots(4, 12, 4)
+overhead_53 = idle / work * 100  # 6.25 %
+
+# 5.4: 16 chunks -> 15 boundaries, each crossed forward and backward by 12 micro-batches
+chunks = 4 * 4
+boundaries = chunks - 1
+crossings = boundaries * 12 * 2
+traffic_54 = crossings * 0.5  # 180 GB
+
+# 5.6: smallest integer m with (p-1)/m strictly below 5 %, p=8
+m = 1
+while not (7 * 100 < 5 * m):  # (p-1)/m < 5/100, in exact integer arithmetic
+    m += 1
+min_m_56 = m  # 141
+
+
+def _idle_share(p, m, v):
+    work, idle = _slots(p, m, v)
+    return idle / (work + idle)
+
+
+NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
+    "5.1": overhead_51,
+    "5.2": act_52,
+    "5.3": overhead_53,
+    "5.4": traffic_54,
+    "5.6": min_m_56,
+}
+STEPS = {}           # id -> list of row values (step-table traces)
+FORMULAS = {         # id -> python function of the symbols (formula derives)
+    "5.7": _idle_share,
+}
+CHOICES = {}         # id -> id of the correct option
+ORDERS = {}          # id -> list of item ids in the correct order
+BUGGY_LINES = {      # id -> 1-based buggy line
+    "5.5": 11,
+}
