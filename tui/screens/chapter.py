@@ -25,7 +25,9 @@ class ChapterScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield MarkdownViewer(self.chapter.narrative(), show_table_of_contents=False, id="narrative")
+        # The title heads the document so the contents tree has a named root.
+        document = f"# {self.chapter.id}. {self.chapter.title}\n\n{self.chapter.narrative()}"
+        yield MarkdownViewer(document, show_table_of_contents=False, id="narrative")
         yield Footer()
 
     def on_mount(self) -> None:

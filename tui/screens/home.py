@@ -17,7 +17,7 @@ class HomeScreen(Screen):
     """Where a learner starts: what the book is and which chapter to open."""
 
     CSS_PATH = "home.tcss"
-    BINDINGS = [Binding("enter", "open_chapter", "Open chapter", show=True)]
+    BINDINGS = [Binding("enter", "open_chapter", "Open chapter", priority=True)]
 
     def __init__(self, book: Book):
         super().__init__()
