@@ -45,3 +45,12 @@ def test_every_chapter_has_a_new_formula_exercise(book):
         formulas = [e for e in chapter.exercises if getattr(e, "is_formula", False)]
         assert formulas, f"chapter {chapter.id} has no formula exercise"
         assert all(e.id not in workbook_ids() for e in formulas)
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    process = subprocess.Popen([sys.executable, "-m", "tui", "content", "list"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    process.stdout.close()  # the reader is gone before the first line is written, like `| head -0`
+    stderr = process.stderr.read()
+    process.wait(timeout=30)
+    assert "Traceback" not in stderr
