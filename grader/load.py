@@ -271,6 +271,22 @@ def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
     raise ValueError(f"unknown kind {kind!r}")
 
 
+def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
+    """An exercise written inline (e.g. in a `ringbook check --batch` line), so an author can try the
+    grader on a formula before writing the exercise. Only the kind's own fields are needed."""
+    if not isinstance(spec, dict):
+        return None, ["spec must be an object"]
+    raw = {"id": "spec.1", "title": "inline", "kind": "derive", "prompt": "-", "hints": [], "explanation": "-", **spec}
+    raw["id"] = str(raw["id"])
+    errors = [f"{'/'.join(map(str, e.absolute_path)) or 'spec'}: {_say(e)}"
+              for e in _validator().iter_errors({"exercises": [raw]})]
+    if errors:
+        return None, [e.removeprefix("exercises/0/") for e in errors]
+    exercise = _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
+    problems = [message for _, message in _semantic_problems(exercise, raw, lambda *keys: 1)]
+    return (None, problems) if problems else (exercise, [])
+
+
 def _formula(value: Any) -> str | None:
     return None if value is None else str(value)
 
@@ -411,4 +427,4 @@ def _design_problems(ex: Design, where) -> list[tuple[int, str]]:
     return found
 
 
-__all__ = ["BUILTIN_CONTENT", "Book", "BookError", "Problem", "check_book", "load_book"]
+__all__ = ["BUILTIN_CONTENT", "Book", "BookError", "Problem", "check_book", "exercise_from_spec", "load_book"]

@@ -6,6 +6,7 @@ formulas and params, so a typo in a hand-typed figure cannot exist.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -15,7 +16,7 @@ from grader.evaluate import evaluate_text
 
 Kind = Literal["derive", "trace", "build", "debug", "design"]
 KINDS: tuple[Kind, ...] = ("derive", "trace", "build", "debug", "design")
-DEFAULT_TOLERANCE = 0.01
+DEFAULT_TOLERANCE = 0.005  # 3 significant figures always pass; a 4th-digit slip does not
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,11 @@ class NumericAnswer(Exercise):
         if self.is_formula or self.answer is None:
             raise TypeError(f"exercise {self.id} has no single numeric answer")
         return evaluate_text(self.answer, self.env)
+
+    @cached_property
+    def mistake_values(self) -> tuple[float, ...]:
+        """Each mistake's number (numeric exercises only), computed once."""
+        return tuple(evaluate_text(m.answer, self.env) for m in self.mistakes)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -191,6 +197,19 @@ class Design(Exercise):
     kind: Kind = "design"
     items: tuple[DesignItem, ...]
     order: tuple[str, ...]
+
+    @cached_property
+    def presented(self) -> tuple[DesignItem, ...]:
+        """The items as first shown: a fixed shuffle (the same on every run) that is never already solved."""
+        items = list(self.items)
+        rng = random.Random(self.id)
+        for _ in range(20):
+            rng.shuffle(items)
+            if tuple(i.id for i in items) != self.order:
+                break
+        else:
+            items.reverse()
+        return tuple(items)
 
 
 @dataclass(frozen=True)

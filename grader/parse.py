@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 MAX_LENGTH = 500
@@ -36,7 +37,9 @@ class ParseError(ValueError):
         self.column = column
 
     def __str__(self) -> str:
-        return f"{self.message} (column {self.column})" if self.column else self.message
+        if self.column and "column" not in self.message:
+            return f"{self.message} (column {self.column})"
+        return self.message
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def _tokenize(text: str, declared: frozenset[str]) -> list[_Token]:
             tokens.append(_Token("num", number.group(), column))
             i = end
             continue
-        if ch.isalpha() or ch == "_":
+        if (ch.isalpha() and ch.isascii()) or ch == "_":
             word = _NAME.match(text, i).group()
             tokens.extend(_split_name(word, column, declared))
             i += len(word)
@@ -173,10 +176,11 @@ def _describe_forbidden(text: str, i: int) -> str:
 
 
 def _split_name(word: str, column: int, declared: frozenset[str]) -> list[_Token]:
-    """`MN` with M and N declared is M*N, the way a learner writes 2MN on paper."""
+    """`MN` with M and N declared is M*N, the way a learner writes 2MN on paper; `etasqrt` is
+    eta*sqrt when eta is declared."""
     if word in declared or word in FUNCTIONS or word in CONSTANTS or not declared:
         return [_Token("name", word, column)]
-    parts = _segment(word, declared)
+    parts = _segment(word, declared | FUNCTIONS)
     if parts is None:
         return [_Token("name", word, column)]
     tokens, offset = [], 0
@@ -186,17 +190,23 @@ def _split_name(word: str, column: int, declared: frozenset[str]) -> list[_Token
     return tokens
 
 
-def _segment(word: str, declared: frozenset[str]) -> list[str] | None:
-    """Split `word` into declared names, longest first; None when it cannot be done."""
-    if not word:
-        return []
-    for size in range(len(word), 0, -1):
-        head = word[:size]
-        if head in declared:
-            rest = _segment(word[size:], declared)
-            if rest is not None:
-                return [head, *rest]
-    return None
+def _segment(word: str, vocabulary: frozenset[str]) -> list[str] | None:
+    """Split `word` into words of `vocabulary`, longest first; None when it cannot be done.
+    Memoised on the suffix, so a long unsplittable word costs O(n^2), not exponential time."""
+
+    @lru_cache(maxsize=None)
+    def split(start: int) -> tuple[str, ...] | None:
+        if start == len(word):
+            return ()
+        for end in range(len(word), start, -1):
+            if word[start:end] in vocabulary:
+                rest = split(end)
+                if rest is not None:
+                    return (word[start:end], *rest)
+        return None
+
+    parts = split(0)
+    return None if parts is None else list(parts)
 
 
 def _times_as_x(tokens: list[_Token], declared: frozenset[str]) -> list[_Token]:

@@ -36,7 +36,25 @@ def build_parser() -> argparse.ArgumentParser:
     listing = content_commands.add_parser("list", help="list every exercise")
     listing.add_argument("--json", action="store_true", help="print JSON (id, chapter, kind, title, unit)")
     _content_option(listing)
+    check = commands.add_parser(
+        "check", help="grade one answer, or a batch of JSON lines",
+        description="Grade an answer as the app would. Exit status: 0 correct, 1 incorrect, 2 invalid, "
+                    "3 unknown exercise id. A choice is answered by option letter or id; a design order by "
+                    "item ids, texts or 1-based positions (in the order the app first shows them) separated "
+                    "by commas; a debug exercise by line number; a step table by values separated by ';'.",
+    )
+    check.add_argument("exercise_id", nargs="?", metavar="EXERCISE_ID")
+    check.add_argument("answer", nargs="?", metavar="ANSWER")
+    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.add_argument("--batch", metavar="FILE", type=Path,
+                       help="JSON lines {\"id\": ..., \"answer\": ...} (or {\"spec\": {...}, \"answer\": ...}); "
+                            "'-' reads standard input; writes one JSON verdict per line")
+    _content_option(check)
     return parser
+
+
+EXIT_BY_STATUS = {"correct": 0, "incorrect": 1, "invalid": 2}
+EXIT_UNKNOWN_ID = 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     content = getattr(args, "content", None)
+    if args.command == "check":
+        return check_answers(args, content)
     if args.command == "content":
         if args.content_command == "check":
             return content_check(content)
@@ -92,6 +112,81 @@ def content_list(content: Path | None, *, as_json: bool) -> int:
     else:
         for row in rows:
             print(f"{row['id']:>6}  {row['kind']:<7} {row['title']}" + (f"  [{row['unit']}]" if row["unit"] else ""))
+    return 0
+
+
+def check_answers(args: argparse.Namespace, content: Path | None) -> int:
+    from grader.grade import grade
+
+    if args.batch is not None:
+        if args.exercise_id or args.answer:
+            print("ringbook check: give either --batch or EXERCISE_ID ANSWER, not both.", file=sys.stderr)
+            return 2
+        return check_batch(args.batch, content)
+    if args.exercise_id is None or args.answer is None:
+        print("ringbook check: give EXERCISE_ID ANSWER (or --batch FILE).", file=sys.stderr)
+        return 2
+    book = _load_or_report(content)
+    if book is None:
+        return 1
+    exercise = book.exercise(args.exercise_id)
+    if exercise is None:
+        print(f"ringbook check: no exercise {args.exercise_id!r} (see `ringbook content list`).", file=sys.stderr)
+        return EXIT_UNKNOWN_ID
+    verdict = grade(exercise, args.answer)
+    if args.json:
+        print(json.dumps({"id": exercise.id, "answer": args.answer, **verdict.to_dict()}, ensure_ascii=False))
+    else:
+        print(f"{verdict.status}: {verdict.message}")
+        if verdict.feedback:
+            print(f"  {verdict.feedback}")
+    return EXIT_BY_STATUS[verdict.status]
+
+
+def check_batch(source: Path, content: Path | None) -> int:
+    """One JSON verdict per input line; a bad line gets an invalid verdict, never a crash."""
+    from grader.grade import grade
+    from grader.load import exercise_from_spec
+
+    book = _load_or_report(content)
+    if book is None:
+        return 1
+    stream = sys.stdin if str(source) == "-" else None
+    try:
+        lines = (stream or source.open(encoding="utf-8", errors="replace"))
+    except OSError as exc:
+        print(f"ringbook check: cannot read {source}: {exc.strerror}", file=sys.stderr)
+        return 2
+    with lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            row: dict = {"line": number}
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError
+            except ValueError:
+                row.update(status="invalid", message=f"line {number} is not a JSON object")
+                print(json.dumps(row, ensure_ascii=False), flush=True)
+                continue
+            answer = item.get("answer")
+            row.update(id=item.get("id"), answer=answer)
+            if "spec" in item:
+                exercise, problems = exercise_from_spec(item["spec"])
+                if exercise is None:
+                    row.update(status="invalid", message="the spec has problems: " + "; ".join(problems), feedback="")
+                    print(json.dumps(row, ensure_ascii=False), flush=True)
+                    continue
+            else:
+                exercise = book.exercise(str(item.get("id")))
+                if exercise is None:
+                    row.update(status="unknown", message=f"no exercise {item.get('id')!r}", feedback="")
+                    print(json.dumps(row, ensure_ascii=False), flush=True)
+                    continue
+            verdict = grade(exercise, answer if isinstance(answer, str) else json.dumps(answer))
+            row.update(status=verdict.status, message=verdict.message, feedback=verdict.feedback)
+            print(json.dumps(row, ensure_ascii=False), flush=True)
     return 0
 
 

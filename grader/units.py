@@ -1,0 +1,99 @@
+"""Units in answers: turning what a learner typed (`1750 MB`, `0.07 s`, `112 MiB`) into the unit the
+answer box asks for.
+
+Decimal and binary prefixes keep their standard meanings: 1 GB = 10^9 bytes and 1 GiB = 2^30 bytes
+(SI and IEC). The book writes decimal units throughout, so `112 MiB` in an MB box is 117.44 MB, not
+112. Bytes get a dimension of their own ("information"), so a time or a percentage can never pass for
+a size. Box labels that are not physical units (steps, GPUs, dollars, PF-days) are counting words:
+the learner may repeat the word or leave it out.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_PHYSICAL = re.compile(r"^[A-Za-zµμ%]+(/[A-Za-zµμ]+)?$")
+_DIMENSION_NAMES = {
+    "[information]": "a data size",
+    "[time]": "a time",
+    "[information] / [time]": "a bandwidth",
+    "dimensionless": "a plain number",
+}
+
+
+class UnitError(ValueError):
+    """A unit that cannot stand in this answer box; `incompatible` tells a wrong dimension apart
+    from a unit that could not be read at all."""
+
+    def __init__(self, message: str, *, incompatible: bool):
+        super().__init__(message)
+        self.message = message
+        self.incompatible = incompatible
+
+
+@lru_cache(maxsize=1)
+def registry():
+    """pint's registry, built once and only when an answer needs a conversion (it costs ~0.5 s)."""
+    import pint
+
+    ureg = pint.UnitRegistry(cache_folder=None)
+    ureg.define("bit = [information] = b")
+    return ureg
+
+
+@lru_cache(maxsize=256)
+def _parse_unit(text: str):
+    import pint
+
+    normalized = text.replace("μ", "µ").replace("µ", "u")
+    if not _PHYSICAL.match(text):
+        return None
+    try:
+        return registry().parse_units(normalized)
+    except (pint.UndefinedUnitError, pint.errors.DefinitionSyntaxError, AttributeError, TypeError, ValueError,
+            AssertionError):
+        return None
+
+
+def is_physical(unit: str) -> bool:
+    """True for a unit pint knows (GB, ms, %, GB/s); False for counting words (steps, PF-days)."""
+    return bool(unit) and _parse_unit(unit) is not None
+
+
+def _counting_word(text: str) -> str:
+    word = text.strip().lower().rstrip(".")
+    return word[:-1] if word.endswith("s") and len(word) > 2 else word
+
+
+def convert(value: float, unit: str, box_unit: str) -> float:
+    """`value` in `unit`, expressed in `box_unit`; raises UnitError with a sentence for the learner."""
+    if unit == box_unit:
+        return value
+    if not box_unit:
+        if unit == "%":
+            return value / 100
+        raise UnitError(f"This answer is a plain number: leave out {unit!r}.", incompatible=False)
+    if not is_physical(box_unit):
+        if _counting_word(unit) == _counting_word(box_unit) or (unit == "$" and _counting_word(box_unit) == "dollar"):
+            return value
+        raise UnitError(f"This box counts {box_unit}: type just the number.", incompatible=False)
+    source = _parse_unit(unit)
+    if source is None:
+        folded = unit.casefold()
+        if folded == box_unit.casefold():
+            return value
+        raise UnitError(f"I don't know the unit {unit!r}; this box is in {box_unit}.", incompatible=False)
+    target = _parse_unit(box_unit)
+    try:
+        return float(registry().Quantity(value, source).to(target).magnitude)
+    except Exception:  # pint's DimensionalityError, and anything odd inside pint, reads the same to a learner
+        raise UnitError(
+            f"You answered in {unit} ({_describe(source)}), but this box asks for {box_unit} ({_describe(target)}).",
+            incompatible=True,
+        ) from None
+
+
+def _describe(unit) -> str:
+    dimensionality = str(registry().Quantity(1, unit).dimensionality)
+    return _DIMENSION_NAMES.get(dimensionality, dimensionality)
