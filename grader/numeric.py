@@ -17,7 +17,7 @@ from grader.parse import CONSTANTS, FUNCTIONS, ParseError, names_in, parse
 from grader.units import convert
 
 CLOSE_BAND = 0.05
-_NUMBER = re.compile(r"(\d[\d,]*\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"(\d[\d,]*\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 _LETTERS = re.compile(r"[^\W\d_]+")
 _UNIT_SHAPE = re.compile(r"[A-Za-zµμ%][A-Za-zµμ0-9%/\-^ .]*")
 

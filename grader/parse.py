@@ -23,9 +23,10 @@ FUNCTIONS = frozenset(
 CONSTANTS = frozenset({"pi", "e"})
 
 _UNICODE = str.maketrans({"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "\u00a0": " "})
-_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_DIGITS = frozenset("0123456789")  # ASCII only: '¹'.isdigit() is True, and float('٣') is 3.0
+_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_GROUPED = re.compile(r"\d{1,3}(,\d{3})+(?![\d,])(\.\d*)?([eE][+-]?\d+)?")
+_GROUPED = re.compile(r"\d{1,3}(,\d{3})+(?![\d,])(\.\d*)?([eE][+-]?\d+)?", re.ASCII)
 
 
 class ParseError(ValueError):
@@ -116,7 +117,7 @@ def _tokenize(text: str, declared: frozenset[str]) -> list[_Token]:
         if ch.isspace():
             i += 1
             continue
-        if ch.isdigit() or (ch == "." and text[i + 1 : i + 2].isdigit()):
+        if ch in _DIGITS or (ch == "." and text[i + 1 : i + 2] in _DIGITS and i + 1 < len(text)):
             grouped = _GROUPED.match(text, i)
             if grouped and not (call_parens and call_parens[-1]):
                 tokens.append(_Token("num", grouped.group().replace(",", ""), column))
@@ -124,7 +125,8 @@ def _tokenize(text: str, declared: frozenset[str]) -> list[_Token]:
                 continue
             number = _NUMBER.match(text, i)
             end = number.end()
-            if text[end : end + 1] == "," and text[end + 1 : end + 2].isdigit() and not (call_parens and call_parens[-1]):
+            if text[end : end + 1] == "," and text[end + 1 : end + 2] in _DIGITS and end + 1 < len(text) \
+                    and not (call_parens and call_parens[-1]):
                 raise ParseError(
                     "A comma inside a number is read as a thousands separator only in groups of three "
                     "(16,384); for a decimal, use a point: 1.75.",

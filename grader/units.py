@@ -39,6 +39,7 @@ def registry():
 
     ureg = pint.UnitRegistry(cache_folder=None)
     ureg.define("bit = [information] = b")
+    ureg.define("KB = kilobyte")  # what people type; pint reads K as kelvin
     return ureg
 
 
@@ -96,4 +97,4 @@ def convert(value: float, unit: str, box_unit: str) -> float:
 
 def _describe(unit) -> str:
     dimensionality = str(registry().Quantity(1, unit).dimensionality)
-    return _DIMENSION_NAMES.get(dimensionality, dimensionality)
+    return _DIMENSION_NAMES.get(dimensionality, "a " + dimensionality.replace("[", "").replace("]", ""))

@@ -40,3 +40,14 @@ class RingbookSVGExtension(pytest_textual_snapshot.SVGImageExtension):
 
 # snap_compare looks its extension up by this module-level name when it runs.
 pytest_textual_snapshot.SVGImageExtension = RingbookSVGExtension
+
+
+# --- hypothesis: thorough in CI, quick at the desk --------------------------------------------------
+
+import os  # noqa: E402
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("ci", max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=300, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")

@@ -7,7 +7,7 @@ import re
 from grader.grade import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import Debug
 
-_LINE = re.compile(r"^\s*(?:line\s*|l)?(\d{1,6})\s*$", re.IGNORECASE)
+_LINE = re.compile(r"^\s*(?:line\s*|l)?(\d{1,6})\s*$", re.IGNORECASE | re.ASCII)
 
 
 def judge(exercise: Debug, text: str, deadline: Deadline) -> Verdict:

@@ -8,24 +8,37 @@ import re
 from grader.grade import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import Design
 
-_SEPARATOR = re.compile(r"\s*(?:,|;|\n|->|→|>)\s*")
+_SEPARATOR_OR_SPACE = re.compile(r"(?:\s|,|;|->|→|>)+")
+_POSITION = re.compile(r"\d+", re.ASCII)
+_TOKEN = re.compile(r"[^,;\n>→]*")
 
 
 def read_order(exercise: Design, text: str) -> list[str] | str:
     """Item ids in the order typed (ids, item texts, or 1-based positions in the presented list);
-    or a sentence saying what is wrong with the text."""
-    by_key = {item.id.casefold(): item.id for item in exercise.items}
-    by_key.update({item.text.strip().casefold(): item.id for item in exercise.items})
+    or a sentence saying what is wrong with the text. Item texts may themselves hold commas, so the
+    longest item text or id that matches is taken first, then a separator is expected."""
+    keys = {item.id.casefold(): item.id for item in exercise.items}
+    keys.update({item.text.strip().casefold(): item.id for item in exercise.items})
+    by_length = sorted(keys, key=len, reverse=True)
     presented = [item.id for item in exercise.presented]
-    order = []
-    for token in filter(None, _SEPARATOR.split(text.strip())):
-        key = token.strip().casefold()
-        if key.isdigit() and 1 <= int(key) <= len(presented):
-            order.append(presented[int(key) - 1])
-        elif key in by_key:
-            order.append(by_key[key])
+    folded, order, position = text.casefold(), [], 0
+    while True:
+        position = _skip(_SEPARATOR_OR_SPACE, folded, position)
+        if position >= len(folded):
+            break
+        key = next((k for k in by_length if folded.startswith(k, position)), None)
+        number = _POSITION.match(folded, position)
+        if key is not None:
+            order.append(keys[key])
+            position += len(key)
+        elif number and 1 <= int(number.group()) <= len(presented):
+            order.append(presented[int(number.group()) - 1])
+            position = number.end()
         else:
-            return f"{token.strip()!r} is not one of the items ({', '.join(presented)})."
+            token = _TOKEN.match(text, position).group().strip()
+            return f"{token!r} is not one of the items ({', '.join(presented)})."
+        if position < len(folded) and not _SEPARATOR_OR_SPACE.match(folded, position):
+            return f"Separate the items with commas (at column {position + 1})."
     missing = [i for i in presented if i not in order]
     repeated = sorted({i for i in order if order.count(i) > 1})
     if repeated:
@@ -33,6 +46,11 @@ def read_order(exercise: Design, text: str) -> list[str] | str:
     if missing:
         return f"Place every item; missing: {', '.join(missing)}."
     return order
+
+
+def _skip(pattern: re.Pattern, text: str, position: int) -> int:
+    match = pattern.match(text, position)
+    return match.end() if match else position
 
 
 def longest_ordered_run(order: list[str], correct_order: tuple[str, ...]) -> int:

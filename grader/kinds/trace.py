@@ -28,7 +28,7 @@ def option_for(exercise: Trace, text: str):
             return option
     if len(key) == 1 and "a" <= key <= chr(ord("a") + len(options) - 1):
         return options[ord(key) - ord("a")]
-    if key.isdigit() and 1 <= int(key) <= len(options):
+    if key.isascii() and key.isdigit() and 1 <= int(key) <= len(options):
         return options[int(key) - 1]
     return None
 

@@ -1,0 +1,75 @@
+"""Numbers, units and tolerances, on exercises built inline so each case states its own answer."""
+
+import pytest
+
+from grader.grade import grade
+from grader.load import exercise_from_spec
+
+
+def exercise(**spec):
+    built, problems = exercise_from_spec(spec)
+    assert built is not None, problems
+    return built
+
+
+GB = exercise(answer="2*M*(N-1)/N", params={"M": 1, "N": 8}, unit="GB")        # 1.75 GB
+MS = exercise(answer="1000*2*M*(N-1)/N/B", params={"M": 2, "N": 8, "B": 50}, unit="ms")  # 70 ms
+MB = exercise(answer="2*S*(t-1)/t", params={"S": 4096 * 8192 * 2 / 1e6, "t": 8}, unit="MB")  # 117.44 MB
+PCT = exercise(answer="100*(p-1)/m", params={"p": 4, "m": 12}, unit="%")        # 25 %
+TINY = exercise(answer="2^-14", tolerance=0.005)                                 # 6.1035e-5
+LR = exercise(answer="3e-4*2048/256")                                            # 2.4e-3
+BIG = exercise(answer="2^14", unit="steps")                                      # 16384
+
+
+@pytest.mark.parametrize("case, text", [
+    (GB, "1.75"), (GB, "7/4"), (GB, "1.75e0"), (GB, " 1.75 "), (GB, "1750 MB"), (GB, "1.75 GB"),
+    (GB, "1750000 KB"), (GB, "1.6298 GiB"), (MS, "70"), (MS, "0.07 s"), (MS, "70ms"), (MS, "70000 us"),
+    (MB, "117.44"), (MB, "112 MiB"), (MB, "0.11744 GB"), (PCT, "25"), (PCT, "25%"), (PCT, "25 %"),
+    (TINY, "6.1035e-5"), (TINY, "6.1 x 10^-5"), (TINY, "6.1×10^-5"), (TINY, "2^-14"), (TINY, "6.1035 × 10^−5"),
+    (LR, "2.4E-03"), (LR, "2.4×10^-3"), (LR, "2.4*10**-3"), (LR, "0.0024"), (LR, "24e-4"),
+    (BIG, "16,384"), (BIG, "16384"), (BIG, "16384 steps"), (BIG, "2^14"),
+])
+def test_reads_as_correct(case, text):
+    verdict = grade(case, text)
+    assert verdict.status == "correct", verdict.message
+
+
+@pytest.mark.parametrize("case, text, status, fragment", [
+    (GB, "1,75", "invalid", "use a point: 1.75"),
+    (GB, "1.75 ms", "incorrect", "You answered in ms (a time), but this box asks for GB (a data size)"),
+    (GB, "25%", "incorrect", "a plain number"),
+    (GB, "1.76", "incorrect", "check your rounding"),
+    (GB, "17.5", "incorrect", "factor of 10^1"),
+    (GB, "0.00175", "incorrect", "factor of 10^-3"),
+    (GB, "-1.75", "incorrect", "wrong sign"),
+    (GB, "3", "incorrect", "is not the answer"),
+    (GB, "1.75 blorps", "invalid", "don't know the unit 'blorps'"),
+    (GB, "1.75 furlongs", "incorrect", "furlongs (a length)"),
+    (GB, "1.75 GB GB", "invalid", "don't know the unit"),
+    (PCT, "0.25", "incorrect", "This box is in percent"),
+    (BIG, "16384 GB", "invalid", "This box counts steps"),
+    (LR, "2.4e-3 GB", "invalid", "plain number"),
+    (GB, "M", "invalid", "no number"),
+    (GB, "", "invalid", "Type an answer"),
+])
+def test_near_misses_say_what_happened(case, text, status, fragment):
+    verdict = grade(case, text)
+    assert verdict.status == status
+    assert fragment in verdict.message
+
+
+def test_invalid_never_counts_as_an_attempt():
+    assert not grade(GB, "1,75").counts_as_attempt
+    assert grade(GB, "3").counts_as_attempt
+
+
+def test_mistake_feedback_wins_over_generic_messages():
+    case = exercise(answer="2*M*(N-1)/N", params={"M": 1, "N": 8}, unit="GB",
+                    mistakes=[{"answer": "M*(N-1)/N", "feedback": "One phase only."}])
+    verdict = grade(case, "0.875")
+    assert verdict.status == "incorrect" and verdict.feedback == "One phase only."
+
+
+def test_parse_errors_name_the_column():
+    verdict = grade(GB, "2 + (3")
+    assert verdict.status == "invalid" and verdict.column == 5
