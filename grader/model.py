@@ -43,6 +43,18 @@ class Exercise:
     source: Source | None = field(default=None, compare=False)
 
 
+def fixed_shuffle(things: tuple, seed: str, avoid: tuple[str, ...] = ()) -> tuple:
+    """The same shuffle on every run and machine (seeded by the exercise id), never in the `avoid`
+    order of ids: what a learner sees first, and what letters and positions refer to."""
+    shuffled = list(things)
+    rng = random.Random(seed)
+    for _ in range(20):
+        rng.shuffle(shuffled)
+        if tuple(t.id for t in shuffled) != avoid:
+            return tuple(shuffled)
+    return tuple(reversed(things))
+
+
 @dataclass(frozen=True)
 class Mistake:
     answer: str
@@ -127,6 +139,12 @@ class Trace(NumericAnswer):
         return next(o for o in self.options if o.correct)
 
     @cached_property
+    def presented_options(self) -> tuple[Option, ...]:
+        """Options in the order shown, lettered A, B, C...: a fixed shuffle, so where an author happened
+        to put the right answer tells the learner nothing."""
+        return fixed_shuffle(self.options, self.id)
+
+    @cached_property
     def step_values(self) -> tuple[float, ...]:
         return tuple(evaluate_text(s.answer, self.env) for s in self.steps)
 
@@ -200,16 +218,8 @@ class Design(Exercise):
 
     @cached_property
     def presented(self) -> tuple[DesignItem, ...]:
-        """The items as first shown: a fixed shuffle (the same on every run) that is never already solved."""
-        items = list(self.items)
-        rng = random.Random(self.id)
-        for _ in range(20):
-            rng.shuffle(items)
-            if tuple(i.id for i in items) != self.order:
-                break
-        else:
-            items.reverse()
-        return tuple(items)
+        """The items as first shown: a fixed shuffle that is never already solved."""
+        return fixed_shuffle(self.items, self.id, avoid=self.order)
 
 
 @dataclass(frozen=True)

@@ -120,9 +120,9 @@ def test_step_tables_grade_row_by_row(exercise_id):
 @pytest.mark.parametrize("exercise_id", ids(lambda e: isinstance(e, Trace) and e.options))
 def test_choices_by_id_letter_and_number(exercise_id):
     exercise = BOOK.exercise(exercise_id)
-    index = next(i for i, o in enumerate(exercise.options) if o.correct)
+    index = next(i for i, o in enumerate(exercise.presented_options) if o.correct)
     letter = chr(ord("a") + index)
-    for typed in (exercise.options[index].id, letter, letter.upper(), f"({letter})", str(index + 1)):
+    for typed in (exercise.presented_options[index].id, letter, letter.upper(), f"({letter})", str(index + 1)):
         assert grade(exercise, typed).status == "correct", typed
     for option in exercise.options:
         if not option.correct:
@@ -160,3 +160,15 @@ def test_debug_lines(exercise_id):
     assert verdict.status == "incorrect"
     assert verdict.feedback == exercise.line_feedback.get(other, "")
     assert grade(exercise, str(len(exercise.lines) + 1)).status == "invalid"
+
+
+def test_options_are_shown_in_a_stable_shuffle():
+    again = load_book()
+    letters = set()
+    for exercise in BOOK.exercises:
+        if isinstance(exercise, Trace) and exercise.options:
+            shown = exercise.presented_options
+            assert sorted(o.id for o in shown) == sorted(o.id for o in exercise.options)
+            assert [o.id for o in shown] == [o.id for o in again.exercise(exercise.id).presented_options]
+            letters.add(next(i for i, o in enumerate(shown) if o.correct))
+    assert len(letters) > 1, "the right answer always sits at the same letter"

@@ -20,9 +20,9 @@ def judge(exercise: Trace, text: str, deadline: Deadline) -> Verdict:
 
 
 def option_for(exercise: Trace, text: str):
-    """The option meant by `text`: its id, its letter (a, B), its number (1-based) or its text."""
+    """The option meant by `text`: its id, its letter (a, B) or number (1-based) as shown, or its text."""
     key = text.strip().strip("()[].").strip().casefold()
-    options = exercise.options
+    options = exercise.presented_options
     for option in options:
         if key == option.id.casefold() or key == option.text.strip().casefold():
             return option

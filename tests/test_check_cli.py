@@ -1,0 +1,74 @@
+"""`ringbook check`: exit status by verdict, JSON output, and batches of JSON lines."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def ringbook(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("exercise_id, answer, code, word", [
+    ("0.1", "7/4", 0, "correct"),
+    ("0.1", "1750 MB", 0, "correct"),
+    ("0.1", "0.875", 1, "incorrect"),
+    ("0.1", "1,75", 2, "invalid"),
+    ("0.4", "tie", 1, "incorrect"),
+    ("0.4", "ring", 0, "correct"),
+    ("9.8", "tp, cp, pp, dp", 0, "correct"),
+    ("0.6", "6", 0, "correct"),
+    ("8.2", "65536; 32768; 32768; 16384; 16384", 0, "correct"),
+])
+def test_exit_status_follows_the_verdict(exercise_id, answer, code, word):
+    result = ringbook("check", exercise_id, answer)
+    assert result.returncode == code, result.stdout + result.stderr
+    assert result.stdout.startswith(f"{word}:")
+
+
+def test_unknown_id_exits_3_with_a_message():
+    result = ringbook("check", "42.1", "1")
+    assert result.returncode == 3
+    assert "no exercise '42.1'" in result.stderr
+
+
+def test_json_verdict():
+    result = ringbook("check", "0.1", "0.875", "--json")
+    verdict = json.loads(result.stdout)
+    assert verdict["status"] == "incorrect"
+    assert verdict["id"] == "0.1" and verdict["answer"] == "0.875"
+    assert "one phase only" in verdict["feedback"]
+
+
+def test_batch_from_stdin_with_ids_specs_and_bad_lines():
+    lines = [
+        {"id": "0.7", "answer": "2M(N-1)/N"},
+        {"id": "0.7", "answer": "M(N-1)/N"},
+        {"spec": {"kind": "derive", "answer": "2*M*(N-1)/N", "symbols": ["M", "N"]}, "answer": "2M - 2M/N"},
+        {"spec": {"kind": "derive", "answer": "2*M*(N-1/N"}, "answer": "1"},
+        {"id": "nope", "answer": "1"},
+    ]
+    stdin = "\n".join(json.dumps(line) for line in lines) + "\nnot json\n\n"
+    result = ringbook("check", "--batch", "-", stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["status"] for row in rows] == ["correct", "incorrect", "correct", "invalid", "unknown", "invalid"]
+    assert all({"status", "message"} <= set(row) for row in rows)
+    assert rows[1]["feedback"] and "spec has problems" in rows[3]["message"]
+
+
+def test_batch_from_a_file(tmp_path):
+    sheet = tmp_path / "answers.jsonl"
+    sheet.write_text(json.dumps({"id": "0.1", "answer": "1.75"}) + "\n")
+    rows = [json.loads(line) for line in ringbook("check", "--batch", str(sheet)).stdout.splitlines()]
+    assert rows == [{"line": 1, "id": "0.1", "answer": "1.75", "status": "correct", "message": "Correct: 1.75 GB.",
+                     "feedback": ""}]
+
+
+def test_batch_file_that_does_not_exist():
+    result = ringbook("check", "--batch", "/nonexistent/answers.jsonl")
+    assert result.returncode == 2 and "cannot read" in result.stderr and "Traceback" not in result.stderr
