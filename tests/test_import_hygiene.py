@@ -16,3 +16,19 @@ def test_grader_imports_without_textual():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout.strip()) >= 4  # the walk really imported the grader modules
+
+
+def test_numeric_grading_never_imports_sympy_or_pint():
+    code = (
+        "import sys\n"
+        "from grader.load import load_book\n"
+        "from grader.grade import grade\n"
+        "book = load_book()\n"
+        "for i, a in [('0.1', '1.75'), ('0.1', '7/4'), ('0.1', '1.75 GB'), ('0.2', '70'), ('5.1', '25%'),\n"
+        "             ('0.4', 'b'), ('9.8', 'tp, cp, pp, dp'), ('0.6', '6'), ('8.2', '1; 2; 3; 4; 5')]:\n"
+        "    grade(book.exercise(i), a)\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'pint'}))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
