@@ -51,3 +51,22 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 settings.register_profile("ci", max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+# --- the real progress store, on a temp folder ------------------------------------------------------
+
+from tui.store import ProgressStore  # noqa: E402
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("RINGBOOK_DATA_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def store(data_dir: Path):
+    opened = ProgressStore.open(data_dir)
+    yield opened
+    opened.close()

@@ -7,8 +7,8 @@ from tui.screens.chapter import ChapterScreen
 from tui.screens.home import HomeScreen
 
 
-async def test_home_lists_every_chapter(book):
-    app = RingbookApp(book)
+async def test_home_lists_every_chapter(book, store):
+    app = RingbookApp(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
@@ -17,8 +17,8 @@ async def test_home_lists_every_chapter(book):
         assert "Ring AllReduce" in str(chapters.get_option_at_index(0).prompt)
 
 
-async def test_enter_opens_the_highlighted_chapter_and_escape_returns(book):
-    app = RingbookApp(book)
+async def test_enter_opens_the_highlighted_chapter_and_escape_returns(book, store):
+    app = RingbookApp(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("down", "enter")
@@ -32,8 +32,8 @@ async def test_enter_opens_the_highlighted_chapter_and_escape_returns(book):
         assert isinstance(app.screen, HomeScreen)
 
 
-async def test_clicking_a_chapter_opens_it(book):
-    app = RingbookApp(book)
+async def test_clicking_a_chapter_opens_it(book, store):
+    app = RingbookApp(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         chapters = app.screen.query_one("#chapters", OptionList)
@@ -42,8 +42,8 @@ async def test_clicking_a_chapter_opens_it(book):
         assert isinstance(app.screen, ChapterScreen)
 
 
-async def test_q_quits(book):
-    app = RingbookApp(book)
+async def test_q_quits(book, store):
+    app = RingbookApp(book, store)
     async with app.run_test() as pilot:
         await pilot.press("q")
         await pilot.pause()

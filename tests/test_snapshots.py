@@ -6,10 +6,10 @@ from tui.app import RingbookApp
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_home(snap_compare, book, size):
-    assert snap_compare(RingbookApp(book), terminal_size=size)
+def test_home(snap_compare, book, size, store):
+    assert snap_compare(RingbookApp(book, store), terminal_size=size)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_chapter(snap_compare, book, size):
-    assert snap_compare(RingbookApp(book), press=["enter"], terminal_size=size)
+def test_chapter(snap_compare, book, size, store):
+    assert snap_compare(RingbookApp(book, store), press=["enter"], terminal_size=size)

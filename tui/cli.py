@@ -11,7 +11,7 @@ from pathlib import Path
 from grader.load import BookError, check_book, load_book
 
 
-def _relative(path: Path) -> str:
+def relative(path: Path) -> str:
     """Paths under the current folder print short; others print whole."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -24,9 +24,15 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
                         help="a book folder in the ringbook content format (default: the built-in book)")
 
 
+def _data_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", metavar="DIR", type=Path, default=argparse.SUPPRESS,
+                        help="where progress is kept (default: $RINGBOOK_DATA_DIR, else your per-user data folder)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ringbook", description="A terminal textbook and quiz on distributed training.")
     _content_option(parser)
+    _data_option(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     content = commands.add_parser("content", help="check or list a book's content")
@@ -50,6 +56,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="JSON lines {\"id\": ..., \"answer\": ...} (or {\"spec\": {...}, \"answer\": ...}); "
                             "'-' reads standard input; writes one JSON verdict per line")
     _content_option(check)
+
+    progress = commands.add_parser("progress", help="your progress: summary, export, import, reset")
+    _content_option(progress)
+    _data_option(progress)
+    progress_commands = progress.add_subparsers(dest="progress_command", metavar="ACTION")
+    export = progress_commands.add_parser("export", help="write all attempts to FILE (default: standard output)")
+    export.add_argument("file", nargs="?", type=Path, metavar="FILE")
+    export.add_argument("--format", choices=("json", "csv"), default="json")
+    importing = progress_commands.add_parser("import", help="merge an export into this store (idempotent)")
+    importing.add_argument("file", type=Path, metavar="FILE")
+    reset = progress_commands.add_parser("reset", help="start over (a backup is kept)")
+    reset.add_argument("--yes", action="store_true", help="do not ask")
+    for sub in (export, importing, reset):
+        _data_option(sub)
     return parser
 
 
@@ -70,17 +90,21 @@ def _dispatch(args: argparse.Namespace) -> int:
     content = getattr(args, "content", None)
     if args.command == "check":
         return check_answers(args, content)
+    if args.command == "progress":
+        from tui.progress_cli import run_progress
+
+        return run_progress(args, content, getattr(args, "data_dir", None))
     if args.command == "content":
         if args.content_command == "check":
             return content_check(content)
         return content_list(content, as_json=args.json)
-    return run_app(content)
+    return run_app(content, getattr(args, "data_dir", None))
 
 
 def content_check(content: Path | None) -> int:
     book, problems = check_book(content)
     for problem in problems:
-        print(f"{_relative(problem.path)}:{problem.line}: {problem.message}")
+        print(f"{relative(problem.path)}:{problem.line}: {problem.message}")
     if problems:
         print(f"{len(problems)} problem(s) found.", file=sys.stderr)
         return 1
@@ -89,18 +113,18 @@ def content_check(content: Path | None) -> int:
     return 0
 
 
-def _load_or_report(content: Path | None):
+def load_or_report(content: Path | None):
     try:
         return load_book(content)
     except BookError as exc:
         for problem in exc.problems:
-            print(f"{_relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
+            print(f"{relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
         print("The book has problems; run `ringbook content check` for the full list.", file=sys.stderr)
         return None
 
 
 def content_list(content: Path | None, *, as_json: bool) -> int:
-    book = _load_or_report(content)
+    book = load_or_report(content)
     if book is None:
         return 1
     rows = [
@@ -126,7 +150,7 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     if args.exercise_id is None or args.answer is None:
         print("ringbook check: give EXERCISE_ID ANSWER (or --batch FILE).", file=sys.stderr)
         return 2
-    book = _load_or_report(content)
+    book = load_or_report(content)
     if book is None:
         return 1
     exercise = book.exercise(args.exercise_id)
@@ -148,7 +172,7 @@ def check_batch(source: Path, content: Path | None) -> int:
     from grader.grade import grade
     from grader.load import exercise_from_spec
 
-    book = _load_or_report(content)
+    book = load_or_report(content)
     if book is None:
         return 1
     stream = sys.stdin if str(source) == "-" else None
@@ -190,15 +214,25 @@ def check_batch(source: Path, content: Path | None) -> int:
     return 0
 
 
-def run_app(content: Path | None) -> int:
-    book = _load_or_report(content)
+def run_app(content: Path | None, data_dir: Path | None) -> int:
+    book = load_or_report(content)
     if book is None:
         return 1
     # textual-serve drives the app through pipes and names its driver in TEXTUAL_DRIVER.
     if not (sys.stdin.isatty() and sys.stdout.isatty()) and "TEXTUAL_DRIVER" not in os.environ:
         print("ringbook needs an interactive terminal (run it in a terminal; over ssh use `ssh -t`).", file=sys.stderr)
         return 2
+    from tui.store import ProgressStore, StoreError
+
+    try:
+        store = ProgressStore.open(data_dir)
+    except StoreError as exc:
+        print(f"ringbook: {exc}", file=sys.stderr)
+        return 1
     from tui.app import RingbookApp  # Textual loads only when the app really starts
 
-    RingbookApp(book).run()
+    try:
+        RingbookApp(book, store).run()
+    finally:
+        store.close()
     return 0

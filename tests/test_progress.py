@@ -1,0 +1,163 @@
+"""Progress as a learner and an instructor meet it: attempts, mastery, resume, drafts, retired
+exercises, and the `ringbook progress` commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui.app import RingbookApp
+from tui.mastery import mastery
+from tui.store import FILE_NAME, ProgressStore
+
+
+def ringbook(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parent.parent, timeout=60)
+
+
+def test_attempts_keep_everything_the_issue_lists(store):
+    attempt = store.record_attempt("0.1", " 0.875 ", "incorrect", message="Not quite.", feedback="One phase only.",
+                                   hints_used=2, seconds_taken=41.5)
+    [kept] = store.attempts("0.1")
+    assert kept == attempt
+    assert (kept.answer, kept.status, kept.feedback, kept.hints_used, kept.seconds_taken) == (
+        " 0.875 ", "incorrect", "One phase only.", 2, 41.5)
+    assert kept.created_utc.endswith("Z") and len(kept.local_date) == 10
+    with pytest.raises(ValueError):
+        store.record_attempt("0.1", "1,75", "invalid")
+
+
+def test_solved_after_reveal_is_recorded_and_shown(book, store):
+    store.record_attempt("0.1", "1.75", "correct")
+    store.record_reveal("0.2")
+    store.record_attempt("0.2", "70", "correct")
+    store.record_attempt("0.3", "3", "incorrect")
+    states = store.exercise_states()
+    assert [states[i].mark for i in ("0.1", "0.2", "0.3")] == ["solved", "solved after reveal", "tried"]
+    assert states["0.2"].revealed and not states["0.1"].revealed
+    overall = mastery(book, states)
+    assert (overall.solved, overall.total, overall.after_reveal) == (2, len(book.exercises), 1)
+    assert overall.chapters[0].solved == 2 and overall.summary.startswith(f"2 / {len(book.exercises)} exercises")
+
+
+def test_solving_again_after_a_later_reveal_stays_plain_solved(store):
+    store.record_attempt("0.1", "1.75", "correct")
+    store.record_reveal("0.1")
+    store.record_attempt("0.1", "1.75", "correct")
+    assert store.exercise_states()["0.1"].mark == "solved"
+
+
+def test_retired_exercises_are_kept_and_counted(book, store):
+    store.record_attempt("0.99", "1", "incorrect")
+    store.record_attempt("0.99", "2", "correct")
+    overall = mastery(book, store.exercise_states())
+    assert overall.retired == ("0.99",) and overall.retired_attempts == 2
+    assert overall.solved == 0
+    assert len(store.attempts()) == 2
+
+
+def test_resume_and_drafts_survive_reopening(data_dir):
+    store = ProgressStore.open(data_dir)
+    store.set_last_opened("5", "5.3")
+    store.save_draft("5.3", "(4-1)/(12*")
+    store.close()
+    store = ProgressStore.open(data_dir)
+    try:
+        assert store.last_opened() == ("5", "5.3")
+        assert store.draft("5.3") == "(4-1)/(12*"
+        store.record_attempt("5.3", "6.25", "correct")
+        assert store.draft("5.3") == ""     # sent: no longer a draft
+    finally:
+        store.close()
+
+
+def test_summary_command(data_dir):
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.1", "1.75", "correct")
+    store.record_attempt("0.99", "1", "incorrect")
+    store.close()
+    result = ringbook("progress")
+    assert result.returncode == 0, result.stderr
+    assert "Mastery  1 / 68 exercises (1%)" in result.stdout
+    assert "Streak   1 day (best 1), done today" in result.stdout
+    assert " 0  Ring AllReduce" in result.stdout and "1 / 7" in result.stdout
+    assert "Retired: 1 attempt(s) on 1 exercise(s) no longer in the book (0.99)" in result.stdout
+
+
+def _data(export: dict) -> dict:
+    return {k: v for k, v in export.items() if k != "exported_utc"}
+
+
+def test_export_import_round_trip_is_identical_and_idempotent(tmp_path, data_dir):
+    store = ProgressStore.open(data_dir)
+    for i, status in enumerate(["incorrect", "correct", "incorrect", "correct"]):
+        store.record_attempt(f"0.{i + 1}", f"answer {i}", status, feedback=f"feedback {i}", hints_used=i,
+                             seconds_taken=i * 1.5)
+    store.record_reveal("0.4")
+    store.close()
+    first = tmp_path / "first.json"
+    assert ringbook("progress", "export", str(first)).returncode == 0
+    empty = tmp_path / "empty"
+    imported = ringbook("--data-dir", str(empty), "progress", "import", str(first))
+    assert imported.returncode == 0 and "Imported 5 new record(s)" in imported.stdout
+    again = ringbook("--data-dir", str(empty), "progress", "import", str(first))
+    assert "Imported 0 new record(s)" in again.stdout
+    second = tmp_path / "second.json"
+    assert ringbook("--data-dir", str(empty), "progress", "export", str(second)).returncode == 0
+    assert _data(json.loads(first.read_text())) == _data(json.loads(second.read_text()))
+    assert len(json.loads(second.read_text())["attempts"]) == 4
+
+
+def test_export_csv_to_stdout(data_dir):
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.1", "1,750 MB", "correct")
+    store.close()
+    result = ringbook("progress", "export", "--format", "csv")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("uid,exercise_id,answer,status")
+    assert '"1,750 MB"' in lines[1] and len(lines) == 2
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "is not a JSON export"),
+    ('{"format": "something-else"}', "not a ringbook progress export"),
+    ('{"format": "ringbook-progress", "schema": 1, "attempts": [{"uid": "x"}]}', "damaged"),
+])
+def test_import_refuses_bad_files_clearly(tmp_path, data_dir, content, message):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    result = ringbook("progress", "import", str(bad))
+    assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_reset_asks_and_keeps_a_backup(data_dir):
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.1", "1.75", "correct")
+    store.close()
+    declined = ringbook("progress", "reset", stdin="no\n")
+    assert declined.returncode == 1 and "Nothing was changed" in declined.stdout
+    confirmed = ringbook("progress", "reset", stdin="reset\n")
+    assert confirmed.returncode == 0
+    backups = list(data_dir.glob("progress.backup-*.sqlite3"))
+    assert len(backups) == 1
+    assert ProgressStore.open(data_dir).attempts() == []
+    kept = ProgressStore.open(backups[0].parent / "restore")
+    kept.close()
+    backups[0].replace(data_dir / "restore" / FILE_NAME)
+    assert len(ProgressStore.open(data_dir / "restore").attempts()) == 1
+    assert ringbook("progress", "reset", "--yes").returncode == 0
+
+
+async def test_the_app_shows_the_store_notice(book, tmp_path):
+    (tmp_path / FILE_NAME).write_bytes(b"garbage" * 50)
+    store = ProgressStore.open(tmp_path)
+    app = RingbookApp(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert any("kept as" in str(n.message) for n in app._notifications)
+    store.close()

@@ -1,0 +1,84 @@
+"""The store under real processes: killed writers lose nothing they reported committed, and two
+sessions writing at once both succeed."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tui.store import ProgressStore
+
+WRITER = """
+import sys
+from pathlib import Path
+from tui.store import ProgressStore
+store = ProgressStore.open(Path(sys.argv[1]))
+go = Path(sys.argv[3])
+while not go.exists():
+    pass
+for i in range(int(sys.argv[2])):
+    attempt = store.record_attempt(f"0.{i % 7 + 1}", f"answer {i}", "correct" if i % 3 else "incorrect")
+    print(attempt.uid, flush=True)   # printed only after the commit returned
+store.close()
+"""
+
+
+def start_writer(data_dir: Path, count: int, go: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", WRITER, str(data_dir), str(count), str(go)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_sigkill_at_random_points_loses_no_committed_attempt(tmp_path):
+    rng = random.Random(20261122)
+    data_dir, go = tmp_path / "data", tmp_path / "go"
+    go.touch()
+    reported: set[str] = set()
+    kills = 0
+    while len(reported) < 1000:
+        writer = start_writer(data_dir, 100_000, go)
+        stop_after = rng.randint(1, 150)
+        for _ in range(stop_after):
+            line = writer.stdout.readline()
+            if not line:
+                break
+            reported.add(line.strip())
+        time.sleep(rng.random() * 0.01)      # land the kill anywhere in the next write
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+        writer.stdout.close()
+        writer.stderr.close()
+        kills += 1
+        store = ProgressStore.open(data_dir)
+        try:
+            assert store.notice == "", store.notice
+            assert store.integrity() == "ok"
+            present = {a.uid for a in store.attempts()}
+        finally:
+            store.close()
+        assert reported <= present, f"{len(reported - present)} committed attempts lost after kill {kills}"
+    assert kills >= 5
+
+
+def test_two_sessions_writing_at_once_both_succeed(tmp_path):
+    data_dir, go = tmp_path / "data", tmp_path / "go"
+    ProgressStore.open(data_dir).close()
+    writers = [start_writer(data_dir, 500, go) for _ in range(2)]
+    time.sleep(0.5)          # both are open and waiting
+    go.touch()
+    outputs = [w.communicate(timeout=300) for w in writers]
+    for writer, (out, err) in zip(writers, outputs):
+        assert writer.returncode == 0, err
+        assert "locked" not in err and err == ""
+        assert len(out.split()) == 500
+    store = ProgressStore.open(data_dir)
+    try:
+        assert len(store.attempts()) == 1000
+        assert store.integrity() == "ok"
+    finally:
+        store.close()

@@ -1,0 +1,148 @@
+"""Faults a learner's machine really has: garbage files, newer stores, read-only folders, full disks."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tui.store import FILE_NAME, SCHEMA_VERSION, ProgressStore, StoreReadOnly, StoreTooNew, default_data_dir
+
+
+def test_garbage_file_is_moved_aside_and_named(tmp_path):
+    (tmp_path / FILE_NAME).write_bytes(b"this is not a database\x00" * 100)
+    store = ProgressStore.open(tmp_path)
+    try:
+        kept = [p for p in tmp_path.iterdir() if p.name.startswith("progress.corrupt-")]
+        assert len(kept) == 1
+        assert kept[0].read_bytes() == b"this is not a database\x00" * 100
+        assert str(kept[0]) in store.notice
+        store.record_attempt("0.1", "1.75", "correct")
+        assert len(store.attempts()) == 1 and not store.read_only
+    finally:
+        store.close()
+
+
+def test_truncated_database_is_moved_aside(tmp_path):
+    store = ProgressStore.open(tmp_path)
+    for i in range(200):
+        store.record_attempt("0.1", str(i), "incorrect")
+    store.close()
+    data = (tmp_path / FILE_NAME).read_bytes()
+    (tmp_path / FILE_NAME).write_bytes(data[: len(data) // 3] + b"\xff" * 4096)
+    reopened = ProgressStore.open(tmp_path)
+    try:
+        assert "kept as" in reopened.notice
+        assert reopened.attempts() == []
+    finally:
+        reopened.close()
+
+
+def test_store_from_a_newer_ringbook_is_refused_untouched(tmp_path):
+    path = tmp_path / FILE_NAME
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE future (x)")
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    connection.commit()
+    connection.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(StoreTooNew, match="newer ringbook"):
+        ProgressStore.open(tmp_path)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+
+
+def test_cli_says_so_for_a_newer_store(tmp_path):
+    test_store_from_a_newer_ringbook_is_refused_untouched(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "tui", "--data-dir", str(tmp_path), "progress"],
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "newer ringbook" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_empty_folder_is_migrated_to_the_current_schema(tmp_path):
+    store = ProgressStore.open(tmp_path / "new" / "nested")
+    try:
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        store.close()
+
+
+def test_full_disk_keeps_the_app_working_read_only(tmp_path):
+    store = ProgressStore.open(tmp_path)
+    try:
+        store.record_attempt("0.1", "1.75", "correct")
+        pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+        store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now full, as SQLite sees it
+        with pytest.raises(StoreReadOnly, match="could not be saved"):
+            for i in range(2000):
+                store.record_attempt("0.2", "x" * 500, "incorrect")
+        assert store.read_only and "full" in store.notice
+        assert store.attempts("0.1")[0].answer == "1.75"   # what was saved is still there and readable
+        assert store.integrity() == "ok"
+    finally:
+        store.close()
+
+
+def _can_mount_read_only() -> bool:
+    if not shutil.which("unshare"):
+        return False
+    with tempfile.TemporaryDirectory() as folder:
+        probe = subprocess.run(["unshare", "-rm", "sh", "-c",
+                                f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder}"],
+                               capture_output=True)
+    return probe.returncode == 0
+
+
+READ_ONLY_SESSION = """
+import sys
+import tempfile
+from pathlib import Path
+from tui.store import ProgressStore, StoreReadOnly
+store = ProgressStore.open(Path(sys.argv[1]))
+print(store.read_only, len(store.attempts()), sep="|")
+print(store.notice)
+try:
+    store.record_attempt("0.1", "2", "correct")
+    print("written")
+except StoreReadOnly as exc:
+    print("refused")
+"""
+
+
+@pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare and a read-only bind mount")
+def test_read_only_folder_keeps_the_progress_readable(tmp_path):
+    store = ProgressStore.open(tmp_path)
+    store.record_attempt("0.1", "1.75", "correct")
+    store.close()
+    script = f"mount --bind {tmp_path} {tmp_path} && mount -o remount,bind,ro {tmp_path} && " \
+             f"exec {sys.executable} -c '{READ_ONLY_SESSION}' {tmp_path}"
+    result = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parent.parent)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0, result.stderr
+    assert lines[0] == "True|1"
+    assert "read-only" in lines[1]
+    assert lines[2] == "refused"
+
+
+def test_data_dir_comes_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("RINGBOOK_DATA_DIR", str(tmp_path / "from-env"))
+    assert default_data_dir() == tmp_path / "from-env"
+    monkeypatch.delenv("RINGBOOK_DATA_DIR")
+    assert default_data_dir().name == "ringbook"
+
+
+def test_data_dir_flag_beats_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("RINGBOOK_DATA_DIR", str(tmp_path / "env"))
+    result = subprocess.run([sys.executable, "-m", "tui", "--data-dir", str(tmp_path / "flag"), "progress"],
+                            capture_output=True, text=True, env={**__import__("os").environ})
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "flag" / FILE_NAME).exists() and not (tmp_path / "env").exists()

@@ -1,0 +1,55 @@
+"""Mastery: how much of the book is solved, overall and per chapter, from the store's exercise states.
+
+Exercises solved only after opening the explanation are counted as solved and also shown apart, so a
+learner sees honestly how they got there. Attempts on exercises no longer in the book are "retired":
+kept and counted, never lost, never crashing anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.model import Book
+from tui.store import ExerciseState
+
+
+@dataclass(frozen=True)
+class ChapterMastery:
+    chapter_id: str
+    title: str
+    solved: int
+    total: int
+    after_reveal: int
+
+
+@dataclass(frozen=True)
+class Mastery:
+    solved: int
+    total: int
+    after_reveal: int
+    chapters: tuple[ChapterMastery, ...]
+    retired: tuple[str, ...]
+    retired_attempts: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.solved / self.total) if self.total else 0
+
+    @property
+    def summary(self) -> str:
+        return f"{self.solved} / {self.total} exercises ({self.percent}%)"
+
+
+def mastery(book: Book, states: dict[str, ExerciseState]) -> Mastery:
+    chapters = []
+    for chapter in book.chapters:
+        mine = [states.get(e.id, ExerciseState()) for e in chapter.exercises]
+        chapters.append(ChapterMastery(chapter.id, chapter.title, sum(s.solved for s in mine), len(mine),
+                                       sum(s.solved_after_reveal for s in mine)))
+    known = {e.id for e in book.exercises}
+    retired = tuple(sorted(i for i in states if i not in known and states[i].attempts))
+    return Mastery(
+        solved=sum(c.solved for c in chapters), total=sum(c.total for c in chapters),
+        after_reveal=sum(c.after_reveal for c in chapters), chapters=tuple(chapters), retired=retired,
+        retired_attempts=sum(states[i].attempts for i in retired),
+    )
