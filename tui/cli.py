@@ -123,6 +123,17 @@ def load_or_report(content: Path | None):
         return None
 
 
+def open_store_or_report(data_dir: Path | None):
+    """The progress store, or None after saying why it cannot be opened (a newer ringbook's store)."""
+    from tui.store import ProgressStore, StoreError
+
+    try:
+        return ProgressStore.open(data_dir)
+    except StoreError as exc:
+        print(f"ringbook: {exc}", file=sys.stderr)
+        return None
+
+
 def content_list(content: Path | None, *, as_json: bool) -> int:
     book = load_or_report(content)
     if book is None:
@@ -222,12 +233,8 @@ def run_app(content: Path | None, data_dir: Path | None) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()) and "TEXTUAL_DRIVER" not in os.environ:
         print("ringbook needs an interactive terminal (run it in a terminal; over ssh use `ssh -t`).", file=sys.stderr)
         return 2
-    from tui.store import ProgressStore, StoreError
-
-    try:
-        store = ProgressStore.open(data_dir)
-    except StoreError as exc:
-        print(f"ringbook: {exc}", file=sys.stderr)
+    store = open_store_or_report(data_dir)
+    if store is None:
         return 1
     from tui.app import RingbookApp  # Textual loads only when the app really starts
 

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from tui.cli import load_or_report
+from tui.cli import load_or_report, open_store_or_report
 from tui.mastery import mastery
 from tui.store import ProgressStore, StoreError, export_csv
 
@@ -15,10 +15,8 @@ BAR_WIDTH = 12
 
 
 def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None) -> int:
-    try:
-        store = ProgressStore.open(data_dir)
-    except StoreError as exc:
-        print(f"ringbook: {exc}", file=sys.stderr)
+    store = open_store_or_report(data_dir)
+    if store is None:
         return 1
     try:
         if store.notice:
