@@ -1,28 +1,107 @@
-"""The ringbook App: holds the book and opens on the home screen."""
+"""The ringbook App: the book, the learner's store, and the screens between them."""
 
 from __future__ import annotations
 
-from textual.app import App
+from datetime import datetime
+from typing import Callable
+
+from textual import work
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 
-from grader.model import Book
+from grader.model import Book, Chapter, Exercise
+from tui.commands import BookCommands
+from tui.mastery import Mastery, mastery
 from tui.screens.home import HomeScreen
 from tui.store import ProgressStore
+from tui.streak import Streak
 
 
 class RingbookApp(App):
-    """A terminal textbook: chapters to read, exercises to answer."""
+    """A terminal textbook: chapters to read, exercises to answer, progress that is kept."""
 
     TITLE = "ringbook"
-    BINDINGS = [Binding("q", "quit", "Quit", priority=False)]
+    COMMANDS = App.COMMANDS | {BookCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "toggle_keys", "Keys"),
+        Binding("f2", "toggle_theme", "Theme", show=False),
+    ]
 
-    def __init__(self, book: Book, store: ProgressStore):
+    def __init__(self, book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None,
+                 warm: bool = True):
         super().__init__()
         self.book = book
         self.store = store
+        self.clock = clock or (lambda: datetime.now().astimezone())
+        self.warm = warm
         self.sub_title = book.title
 
     def on_mount(self) -> None:
-        self.push_screen(HomeScreen(self.book))
+        self.push_screen(HomeScreen())
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
+        if self.warm:
+            self.call_after_refresh(self.warm_up)
+
+    @work(thread=True, exclusive=True, group="warm-up")
+    def warm_up(self) -> None:
+        """Import sympy and pint after the first frame, so the first formula or unit answer is quick."""
+        from grader.grade import grade
+        from grader.load import exercise_from_spec
+
+        formula, _ = exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})
+        number, _ = exercise_from_spec({"answer": "1.75", "unit": "GB"})
+        grade(formula, "2M(N-1)/N")
+        grade(number, "1750 MB")
+
+    # --- what screens ask of the app ------------------------------------------------------------
+
+    def mastery(self) -> Mastery:
+        return mastery(self.book, self.store.exercise_states())
+
+    def streak(self) -> Streak:
+        return self.store.streak(now=self.clock())
+
+    def chapter_of(self, exercise: Exercise) -> Chapter:
+        return self.book.chapter(exercise.chapter_id)
+
+    def next_exercise(self, exercise: Exercise, step: int = 1) -> Exercise | None:
+        exercises = self.book.exercises
+        index = exercises.index(exercise) + step
+        return exercises[index] if 0 <= index < len(exercises) else None
+
+    def open_chapter(self, chapter: Chapter, *, tab: str = "read") -> None:
+        from tui.screens.chapter import ChapterScreen
+
+        self.store_position(chapter.id)
+        self.push_screen(ChapterScreen(chapter, tab=tab))
+
+    def open_exercise(self, exercise: Exercise, *, replace: bool = False) -> None:
+        from tui.screens.exercise import ExerciseScreen
+
+        self.store_position(exercise.chapter_id, exercise.id)
+        if replace:
+            self.switch_screen(ExerciseScreen(exercise))
+        else:
+            self.push_screen(ExerciseScreen(exercise))
+
+    def store_position(self, chapter_id: str, exercise_id: str = "") -> None:
+        if not self.store.read_only:
+            self.store.set_last_opened(chapter_id, exercise_id)
+
+    # --- actions --------------------------------------------------------------------------------
+
+    def action_toggle_keys(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def get_system_commands(self, screen):
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Light or dark theme", "Switch between the light and the dark theme (F2)",
+                            self.action_toggle_theme)

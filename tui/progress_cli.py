@@ -10,9 +10,7 @@ from pathlib import Path
 from tui.cli import load_or_report, open_store_or_report
 from tui.mastery import mastery
 from tui.store import ProgressStore, StoreError, export_csv
-
-BAR_WIDTH = 12
-
+from tui.widgets.progress_bar import bar
 
 def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None) -> int:
     store = open_store_or_report(data_dir)
@@ -33,11 +31,6 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
         store.close()
 
 
-def bar(done: int, total: int) -> str:
-    filled = round(BAR_WIDTH * done / total) if total else 0
-    return "█" * filled + "░" * (BAR_WIDTH - filled)
-
-
 def summary(store: ProgressStore, content: Path | None) -> int:
     book = load_or_report(content)
     if book is None:
@@ -54,7 +47,7 @@ def summary(store: ProgressStore, content: Path | None) -> int:
     width = max(len(c.title) for c in overall.chapters) + 4
     for chapter in overall.chapters:
         label = f"{chapter.chapter_id:>2}  {chapter.title}"
-        print(f"{label:<{width}} {chapter.solved:>2} / {chapter.total:<2} {bar(chapter.solved, chapter.total)}")
+        print(f"{label:<{width}} {chapter.solved:>2} / {chapter.total:<2} {bar(chapter.solved, chapter.total).plain}")
     if overall.retired:
         print(f"\nRetired: {overall.retired_attempts} attempt(s) on {len(overall.retired)} exercise(s) no longer "
               f"in the book ({', '.join(overall.retired)}); they are kept.")

@@ -1,7 +1,8 @@
-"""The home screen: the book's chapters, one row each."""
+"""The home screen: mastery, the day streak, Continue, and one row per chapter with its progress."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -9,32 +10,72 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.model import Book
-from tui.screens.chapter import ChapterScreen
+from tui.widgets.progress_bar import bar
 
 
 class HomeScreen(Screen):
-    """Where a learner starts: what the book is and which chapter to open."""
+    """Where a learner starts: how far they are, and where to go next."""
 
     CSS_PATH = "home.tcss"
-    BINDINGS = [Binding("enter", "open_chapter", "Open chapter", priority=True)]
-
-    def __init__(self, book: Book):
-        super().__init__()
-        self.book = book
+    BINDINGS = [
+        Binding("enter", "open_chapter", "Open chapter", priority=True),
+        Binding("c", "continue", "Continue"),
+    ]
 
     def compose(self) -> ComposeResult:
+        book = self.app.book
         yield Header()
         with Vertical(id="home"):
-            yield Static(self.book.title, id="book-title")
-            if self.book.subtitle:
-                yield Static(self.book.subtitle, id="book-subtitle")
-            yield OptionList(
-                *(Option(f"{c.id:>2}  {c.title}  [dim]({len(c.exercises)} exercises)[/]", id=c.id)
-                  for c in self.book.chapters),
-                id="chapters",
-            )
+            yield Static(book.title, id="book-title")
+            if book.subtitle:
+                yield Static(book.subtitle, id="book-subtitle")
+            yield Static(id="stats")
+            yield Static(id="continue")
+            yield OptionList(id="chapters")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_progress()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_progress()
+
+    def refresh_progress(self) -> None:
+        overall = self.app.mastery()
+        streak = self.app.streak()
+        stats = Text.assemble(
+            ("Mastery ", "bold"), overall.summary,
+            ("   Streak ", "bold"), f"{streak.current} day{'s' if streak.current != 1 else ''}",
+            (f" (best {streak.best})", "dim"),
+        )
+        if overall.after_reveal:
+            stats.append(f"   {overall.after_reveal} after reveal", "dim")
+        self.query_one("#stats", Static).update(stats)
+        target = self.continue_target()
+        label = (f"▶ Continue: {target.id} {target.title}" if hasattr(target, "kind")
+                 else f"▶ Start: Chapter {target.id} · {target.title}")
+        self.query_one("#continue", Static).update(Text.assemble((label, "bold"), ("   (c)", "dim")))
+        chapters = self.query_one("#chapters", OptionList)
+        highlighted = chapters.highlighted
+        chapters.clear_options()
+        width = max(len(c.title) for c in self.app.book.chapters)
+        for row in overall.chapters:
+            prompt = Text.assemble(
+                f"{row.chapter_id:>2}  ", (f"{row.title:<{width}}", "bold" if row.solved else ""), "  ",
+                bar(row.solved, row.total), f" {row.solved:>2}/{row.total}",
+            )
+            chapters.add_option(Option(prompt, id=row.chapter_id))
+        chapters.highlighted = highlighted if highlighted is not None else 0
+
+    def continue_target(self):
+        """The last exercise opened, else the last chapter, else the first chapter."""
+        book = self.app.book
+        chapter_id, exercise_id = self.app.store.last_opened()
+        return book.exercise(exercise_id) or book.chapter(chapter_id) or book.chapters[0]
+
+    def on_click(self, event) -> None:
+        if event.widget is not None and event.widget.id == "continue":
+            self.action_continue()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.open(event.option.id)
@@ -44,7 +85,15 @@ class HomeScreen(Screen):
         if chapters.highlighted is not None:
             self.open(chapters.get_option_at_index(chapters.highlighted).id)
 
+    def action_continue(self) -> None:
+        target = self.continue_target()
+        if hasattr(target, "kind"):
+            self.app.open_chapter(self.app.chapter_of(target), tab="exercises")
+            self.app.open_exercise(target)
+        else:
+            self.app.open_chapter(target)
+
     def open(self, chapter_id: str | None) -> None:
-        chapter = self.book.chapter(chapter_id or "")
+        chapter = self.app.book.chapter(chapter_id or "")
         if chapter is not None:
-            self.app.push_screen(ChapterScreen(chapter))
+            self.app.open_chapter(chapter)

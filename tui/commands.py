@@ -1,0 +1,32 @@
+"""The command palette (Ctrl+P) knows the book: jump to any chapter or exercise by id or title."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class BookCommands(Provider):
+    """Chapters as 'Chapter 3: Learning Rate Scaling', exercises as '3.2 Square-root scaling'."""
+
+    def _entries(self):
+        app = self.app
+        for chapter in app.book.chapters:
+            yield (f"Chapter {chapter.id}: {chapter.title}", f"{len(chapter.exercises)} exercises",
+                   partial(app.open_chapter, chapter))
+            for exercise in chapter.exercises:
+                yield (f"{exercise.id} {exercise.title}", f"{exercise.kind} · chapter {chapter.id}",
+                       partial(app.open_exercise, exercise))
+
+    async def discover(self) -> Hits:
+        for title, help_text, action in self._entries():
+            if title.startswith("Chapter"):
+                yield DiscoveryHit(title, action, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, action in self._entries():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), action, help=help_text)

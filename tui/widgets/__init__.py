@@ -1,0 +1,1 @@
+"""Reusable widgets, one per module, each with its DEFAULT_CSS inside."""

@@ -1,0 +1,60 @@
+"""A step table: one input per step of an algorithm, each marked when graded."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Label
+
+from grader.grade import Verdict
+from grader.model import Step
+from tui.widgets.answer_input import AnswerInput
+
+MARK = {"correct": "✓", "incorrect": "✗", "invalid": "?"}
+
+
+class StepTable(Vertical):
+    """Rows of `label | input | unit | mark`; Enter moves to the next empty row."""
+
+    DEFAULT_CSS = """
+    StepTable { height: auto; }
+    StepTable .step-row { height: 3; }
+    StepTable .step-label { width: 1fr; content-align: left middle; height: 3; padding: 0 1 0 0; }
+    StepTable Input { width: 20; }
+    StepTable .step-unit { width: auto; min-width: 2; height: 3; content-align: left middle; padding: 0 1; }
+    StepTable .step-mark { width: 2; height: 3; content-align: left middle; }
+    StepTable .step-mark.correct { color: $success; }
+    StepTable .step-mark.incorrect { color: $error; }
+    StepTable .step-mark.invalid { color: $warning; }
+    """
+
+    def __init__(self, steps: tuple[Step, ...], unit: str, draft: list[str], **kwargs):
+        super().__init__(**kwargs)
+        self.steps = steps
+        self.unit = unit
+        self.draft = draft
+
+    def compose(self) -> ComposeResult:
+        for index, step in enumerate(self.steps):
+            with Horizontal(classes="step-row"):
+                yield Label(step.label, classes="step-label")
+                value = self.draft[index] if index < len(self.draft) else ""
+                yield AnswerInput(value=value, id=f"step-{index}", placeholder="value")
+                yield Label(self.unit, classes="step-unit")
+                yield Label("", id=f"mark-{index}", classes="step-mark")
+
+    @property
+    def inputs(self) -> list[Input]:
+        return list(self.query(Input))
+
+    def values(self) -> list[str]:
+        return [box.value for box in self.inputs]
+
+    def first_empty(self) -> Input | None:
+        return next((box for box in self.inputs if not box.value.strip()), None)
+
+    def mark(self, rows: tuple[Verdict, ...]) -> None:
+        for index, row in enumerate(rows):
+            label = self.query_one(f"#mark-{index}", Label)
+            label.update(MARK[row.status])
+            label.set_classes(f"step-mark {row.status}")

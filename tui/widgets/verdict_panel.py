@@ -1,0 +1,46 @@
+"""The verdict: what the grader said, shown the way a teacher would mark it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from grader.grade import Verdict
+
+LOOK = {
+    "correct": ("✓", "verdict-correct"),
+    "incorrect": ("✗", "verdict-incorrect"),
+    "invalid": ("?", "verdict-invalid"),
+}
+
+
+class VerdictPanel(Static):
+    """Empty until the first answer; then the status, the message, and any mistake feedback."""
+
+    DEFAULT_CSS = """
+    VerdictPanel {
+        height: auto;
+        margin: 1 0 0 0;
+        padding: 0 1;
+        display: none;
+    }
+    VerdictPanel.verdict-correct { border-left: outer $success; background: $success 15%; display: block; }
+    VerdictPanel.verdict-incorrect { border-left: outer $error; background: $error 15%; display: block; }
+    VerdictPanel.verdict-invalid { border-left: outer $warning; background: $warning 15%; display: block; }
+    """
+
+    def show(self, verdict: Verdict, *, saved: bool = True) -> None:
+        icon, css_class = LOOK[verdict.status]
+        text = Text.assemble((f"{icon} ", "bold"), (verdict.message, "bold"))
+        if verdict.status == "invalid":
+            text.append("  (not counted as an attempt)", "dim")
+        if verdict.feedback:
+            text.append("\n" + verdict.feedback)
+        if not saved:
+            text.append("\nThis answer could not be saved (progress is read-only).", "italic")
+        self.set_classes(css_class)
+        self.update(text)
+
+    def clear(self) -> None:
+        self.set_classes("")
+        self.update("")
