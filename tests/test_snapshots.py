@@ -1,15 +1,116 @@
-"""Screens as a learner sees them, at the 80x24 minimum and a roomier 120x40."""
+"""Every screen of the learning loop as a learner sees it, at 80x24 and 120x40.
+
+Progress and the clock are fixed (a seeded store, a frozen `now`), so the pictures only change when
+the screens do. Snapshots live in snapshots/test_snapshots/; refresh them with --snapshot-update and
+look at the diff report before committing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
+from textual.widgets import Input
 
 from tui.app import RingbookApp
+from tui.store import ProgressStore
+
+BERLIN = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 3, 12, 20, 0, tzinfo=BERLIN)
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_home(snap_compare, book, size, store):
-    assert snap_compare(RingbookApp(book, store), terminal_size=size)
+@pytest.fixture
+def seeded(tmp_path):
+    """Three study days (10-12 March), a reveal, a retry: a learner a few exercises in."""
+    store = ProgressStore.open(tmp_path)
+    history = [(10, "0.1", "1.75", "correct"), (11, "0.2", "35", "incorrect"), (11, "0.2", "70", "correct"),
+               (12, "1.1", "96", "incorrect")]
+    for day, exercise_id, text, status in history:
+        store.record_attempt(exercise_id, text, status, now=datetime(2026, 3, day, 9, 0, tzinfo=BERLIN))
+    store.record_reveal("0.3", now=datetime(2026, 3, 12, 9, 5, tzinfo=BERLIN))
+    store.record_attempt("0.3", "77.8", "correct", now=datetime(2026, 3, 12, 9, 6, tzinfo=BERLIN))
+    yield store
+    store.close()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_chapter(snap_compare, book, size, store):
-    assert snap_compare(RingbookApp(book, store), press=["enter"], terminal_size=size)
+def make_app(book, store, theme: str | None = None) -> RingbookApp:
+    app = RingbookApp(book, store, clock=lambda: NOW, warm=False)
+    if theme:
+        app.theme = theme
+    return app
+
+
+def open_and_answer(exercise_id: str, text: str | None = None):
+    async def run_before(pilot):
+        app = pilot.app
+        app.open_exercise(app.book.exercise(exercise_id))
+        await pilot.pause()
+        if text is not None:
+            app.screen.query_one("#answer", Input).value = text
+            await pilot.press("enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+    return run_before
+
+
+@SIZES
+def test_home(snap_compare, book, seeded, size):
+    assert snap_compare(make_app(book, seeded), terminal_size=size)
+
+
+@SIZES
+def test_chapter_reading(snap_compare, book, seeded, size):
+    assert snap_compare(make_app(book, seeded), press=["enter", "_"], terminal_size=size)
+
+
+@SIZES
+def test_chapter_exercises(snap_compare, book, seeded, size):
+    assert snap_compare(make_app(book, seeded), press=["enter", "e"], terminal_size=size)
+
+
+@SIZES
+def test_exercise_fresh(snap_compare, book, seeded, size):
+    assert snap_compare(make_app(book, seeded), run_before=open_and_answer("1.2"), terminal_size=size)
+
+
+@SIZES
+def test_exercise_invalid(snap_compare, book, seeded, size):
+    assert snap_compare(make_app(book, seeded), run_before=open_and_answer("1.2", "29,3"), terminal_size=size)
+
+
+@SIZES
+def test_exercise_incorrect_with_mistake_feedback(snap_compare, book, seeded, size):
+    mistake = book.exercise("1.2").mistake_values[0]
+    assert snap_compare(make_app(book, seeded), run_before=open_and_answer("1.2", f"{mistake:g}"),
+                        terminal_size=size)
+
+
+@SIZES
+def test_exercise_correct_with_explanation(snap_compare, book, seeded, size):
+    assert snap_compare(make_app(book, seeded), run_before=open_and_answer("1.2", "29.3125"), terminal_size=size)
+
+
+def test_choice_exercise(snap_compare, book, seeded):
+    assert snap_compare(make_app(book, seeded), run_before=open_and_answer("0.4"))
+
+
+def test_step_table(snap_compare, book, seeded):
+    async def run_before(pilot):
+        await open_and_answer("8.2")(pilot)
+        for value in ("65536", "32768", "32768", "16384", "8192"):
+            await pilot.press(*value, "enter")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    assert snap_compare(make_app(book, seeded), run_before=run_before)
+
+
+def test_home_without_colour(snap_compare, book, seeded, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(make_app(book, seeded))
+
+
+def test_light_theme(snap_compare, book, seeded):
+    assert snap_compare(make_app(book, seeded, theme="textual-light"),
+                        run_before=open_and_answer("1.2", "29.3125"))

@@ -68,10 +68,19 @@ class HomeScreen(Screen):
         chapters.highlighted = highlighted if highlighted is not None else 0
 
     def continue_target(self):
-        """The last exercise opened, else the last chapter, else the first chapter."""
+        """The last exercise opened, else the last chapter, else the first unsolved exercise of a learner
+        who has answered something, else the first chapter."""
         book = self.app.book
         chapter_id, exercise_id = self.app.store.last_opened()
-        return book.exercise(exercise_id) or book.chapter(chapter_id) or book.chapters[0]
+        opened = book.exercise(exercise_id) or book.chapter(chapter_id)
+        if opened is not None:
+            return opened
+        states = self.app.store.exercise_states()
+        if states:
+            unsolved = [e for e in book.exercises if not (e.id in states and states[e.id].solved)]
+            if unsolved:
+                return unsolved[0]
+        return book.chapters[0]
 
     def on_click(self, event) -> None:
         if event.widget is not None and event.widget.id == "continue":

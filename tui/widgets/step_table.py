@@ -17,12 +17,13 @@ class StepTable(Vertical):
     """Rows of `label | input | unit | mark`; Enter moves to the next empty row."""
 
     DEFAULT_CSS = """
-    StepTable { height: auto; }
-    StepTable .step-row { height: 3; }
-    StepTable .step-label { width: 1fr; content-align: left middle; height: 3; padding: 0 1 0 0; }
-    StepTable Input { width: 20; }
-    StepTable .step-unit { width: auto; min-width: 2; height: 3; content-align: left middle; padding: 0 1; }
-    StepTable .step-mark { width: 2; height: 3; content-align: left middle; }
+    StepTable { height: auto; margin: 1 0 0 0; }
+    StepTable .step-row { height: 1; margin-bottom: 1; }
+    StepTable .step-label { width: 1fr; max-width: 40; padding: 0 1 0 0; }
+    StepTable Input { width: 20; height: 1; border: none; padding: 0 1; background: $boost; }
+    StepTable Input:focus { background: $accent 30%; border: none; }
+    StepTable .step-unit { width: auto; padding: 0 1; color: $text-muted; }
+    StepTable .step-mark { width: 2; }
     StepTable .step-mark.correct { color: $success; }
     StepTable .step-mark.incorrect { color: $error; }
     StepTable .step-mark.invalid { color: $warning; }

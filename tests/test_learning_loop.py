@@ -1,0 +1,231 @@
+"""The learning loop, driven end to end with Textual's Pilot on the real store in a temp folder."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Markdown, OptionList
+
+from tui.app import RingbookApp
+from tui.screens.chapter import ChapterScreen
+from tui.screens.exercise import ExerciseScreen
+from tui.screens.home import HomeScreen
+from tui.store import ProgressStore
+
+
+def text_of(widget) -> str:
+    return str(widget.render())
+
+
+async def settle(app, pilot) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_exercise(app, pilot, exercise_id: str) -> ExerciseScreen:
+    app.open_exercise(app.book.exercise(exercise_id))
+    await pilot.pause()
+    assert isinstance(app.screen, ExerciseScreen)
+    return app.screen
+
+
+async def answer(app, pilot, text: str) -> str:
+    box = app.screen.query_one("#answer", Input)
+    box.focus()
+    box.value = ""
+    await pilot.press(*text, "enter")
+    await settle(app, pilot)
+    return text_of(app.screen.query_one("#verdict"))
+
+
+async def test_wrong_then_right_then_mastery_after_restart(book, data_dir):
+    store = ProgressStore.open(data_dir)
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")                  # chapter 0
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen)
+        await pilot.press("e", "enter")             # its exercises; open 0.1
+        await pilot.pause()
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "0.1"
+        await pilot.press(*"0.875", "enter")
+        await settle(app, pilot)
+        verdict = text_of(app.screen.query_one("#verdict"))
+        assert "Not quite" in verdict and "one phase only" in verdict.lower()
+        assert not app.screen.query_one("#explanation").display
+        box = app.screen.query_one("#answer", Input)
+        assert app.focused is box                    # a wrong answer keeps the box for another go
+        box.value = ""
+        await pilot.press(*"7/4", "enter")
+        await settle(app, pilot)
+        assert "Correct: 1.75 GB" in text_of(app.screen.query_one("#verdict"))
+        assert app.screen.query_one("#explanation").display
+        assert "Your attempts (2)" in text_of(app.screen.query_one("#attempts"))
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.exercise.id == "0.2"
+        await pilot.press("q")
+    store.close()
+
+    store = ProgressStore.open(data_dir)
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        stats = text_of(app.screen.query_one("#stats"))
+        assert f"1 / {len(book.exercises)} exercises" in stats
+        assert "Streak 1 day" in stats
+        assert "Continue: 0.2" in text_of(app.screen.query_one("#continue"))
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "0.2"
+        await pilot.press("escape")                 # the first Escape leaves the answer box...
+        assert isinstance(app.screen, ExerciseScreen) and app.focused is None
+        await pilot.press("escape")                 # ...the second leaves the exercise
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen)   # Continue opened the chapter underneath
+    assert [a.status for a in store.attempts("0.1")] == ["incorrect", "correct"]
+    store.close()
+
+
+async def test_invalid_answers_say_why_and_cost_nothing(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, "0.1")
+        verdict = await answer(app, pilot, "1,75")
+        assert "Couldn't read that" in verdict and "not counted as an attempt" in verdict
+        assert store.attempts("0.1") == []
+
+
+async def test_hint_ladder_and_reveal_are_recorded(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        await pilot.press("h")                      # typed into the box, not a command
+        assert screen.query_one("#answer", Input).value == "h"
+        await pilot.press("backspace", "escape", "h", "h")
+        hints = text_of(screen.query_one("#hints"))
+        assert "Hint 1 of" in hints and "Hint 2 of" in hints
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen.query_one("#explanation").display
+        await answer(app, pilot, "70")
+    [attempt] = store.attempts("0.2")
+    assert attempt.hints_used == 2 and attempt.revealed_first
+    assert store.exercise_states()["0.2"].mark == "solved after reveal"
+
+
+async def test_drafts_survive_leaving_and_coming_back(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, "1.1")
+        await pilot.press(*"16*7")
+        await pilot.press("escape", "escape")       # leave the box, then the screen
+        await pilot.pause()
+        assert not isinstance(app.screen, ExerciseScreen)
+        screen = await open_exercise(app, pilot, "1.1")
+        assert screen.query_one("#answer", Input).value == "16*7"
+    assert store.draft("1.1") == "16*7"
+
+
+async def test_choice_by_keyboard(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.4")
+        exercise = screen.exercise
+        right = next(i for i, o in enumerate(exercise.presented_options) if o.correct)
+        wrong = (right + 1) % len(exercise.presented_options)
+        choices = screen.query_one("#choices", OptionList)
+        assert app.focused is choices
+        choices.highlighted = wrong
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Not that one" in text_of(screen.query_one("#verdict"))
+        choices.highlighted = right
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Correct" in text_of(screen.query_one("#verdict"))
+    assert [a.answer for a in store.attempts("0.4")][-1] == exercise.correct_option.id
+
+
+async def test_step_table_rows_are_each_marked(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "8.2")
+        values = [f"{v:g}" for v in screen.exercise.step_values]
+        values[-1] = "1"
+        for value in values:
+            await pilot.press(*value, "enter")
+        await settle(app, pilot)
+        marks = [text_of(screen.query_one(f"#mark-{i}")) for i in range(len(values))]
+        assert marks[:-1] == ["✓"] * (len(values) - 1) and marks[-1] == "✗"
+        assert "is wrong" in text_of(screen.query_one("#verdict"))
+
+
+async def test_palette_jumps_to_an_exercise_by_id(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"5.3 interleaving")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "5.3"
+
+
+async def test_question_mark_shows_every_key(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen.query("HelpPanel")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert not app.screen.query("HelpPanel")
+
+
+async def test_mouse_opens_chapters_and_exercises(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.click("#chapters", offset=(10, 2))
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen)
+        await pilot.click("#tabs Tab#--content-tab-exercises")
+        await pilot.pause()
+        await pilot.click("#exercise-list", offset=(10, 2))
+        await pilot.pause()
+        assert isinstance(app.screen, ExerciseScreen)
+
+
+async def test_resizing_keeps_everything_reachable(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_exercise(app, pilot, "0.1")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        box = screen.query_one("#answer", Input)
+        assert box.region.right <= 80 and box.region.width > 20
+        await answer(app, pilot, "7/4")
+        assert screen.query_one("#verdict").region.width > 40
+
+
+async def test_no_color_is_honoured(book, store, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.no_color
+
+
+async def test_hostile_answer_does_not_freeze_the_screen(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.7")
+        screen.query_one("#answer", Input).value = "9^9^9^9 + " + "(" * 200
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Couldn't read that" in text_of(screen.query_one("#verdict")) or \
+            "too large" in text_of(screen.query_one("#verdict"))
+        assert isinstance(app.screen, ExerciseScreen)
