@@ -8,21 +8,16 @@ cannot say (formulas that do not evaluate, duplicate ids, a mistake equal to the
 from __future__ import annotations
 
 import json
-import math
-import random
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
-
-from grader.evaluate import EvaluationError, evaluate, evaluate_text
+from grader import book_cache
 from grader.model import (
     Book, Build, Chapter, CodeTest, Debug, Derive, Design, DesignItem, Exercise, Mistake, Option,
-    Source, Step, Trace, resolve_params,
+    Source, Step, Trace,
 )
-from grader.parse import ParseError, names_in, parse
 
 BUILTIN_CONTENT = Path(__file__).resolve().parent.parent / "content"
 SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
@@ -76,12 +71,18 @@ class _KeepLines:
         return seq
 
 
-class _LineLoader(_KeepLines, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """Safe YAML with line numbers; libyaml's C parser when installed (about 4x faster to load a book)."""
+@lru_cache(maxsize=1)
+def _line_loader():
+    """Safe YAML with line numbers; libyaml's C parser when installed (about 4x faster to load a book).
+    Built on first use: importing yaml costs ~50 ms that a start from the book cache never pays."""
+    import yaml
 
+    class LineLoader(_KeepLines, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        pass
 
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _LineLoader.construct_mapping)
-_LineLoader.add_constructor("tag:yaml.org,2002:seq", _LineLoader.construct_sequence)
+    LineLoader.add_constructor("tag:yaml.org,2002:map", LineLoader.construct_mapping)
+    LineLoader.add_constructor("tag:yaml.org,2002:seq", LineLoader.construct_sequence)
+    return LineLoader
 
 
 def _line_of(data: Any, path: Iterable[Any]) -> int:
@@ -110,8 +111,10 @@ def _read_yaml(path: Path, problems: list[Problem]) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem(path, 1, f"cannot read the file: {exc}"))
         return None
+    import yaml
+
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        return yaml.load(text, Loader=_line_loader())  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -170,16 +173,40 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
 
 # --- the book ---------------------------------------------------------------------------------------
 
-def load_book(root: Path | str | None = None) -> Book:
-    """Load and check a book; raises BookError listing every problem."""
-    book, problems = check_book(root, validate_schema=False)
+def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) -> Book:
+    """Load and check a book; raises BookError listing every problem. With `cache_dir`, a book that
+    passed its checks before and has not changed since is read from its cached copy instead."""
+    root = Path(root) if root is not None else BUILTIN_CONTENT
+    if cache_dir is not None:
+        cached = book_cache.read(root, cache_dir)
+        if cached is not None:
+            return _book_from_raw(root, cached)
+    raw: dict[str, Any] = {}
+    book, problems = check_book(root, validate_schema=False, collect=raw)
     if problems:
         raise BookError(problems)
+    if cache_dir is not None:
+        book_cache.write(root, cache_dir, raw)
     return book
 
 
-def check_book(root: Path | str | None = None, *, validate_schema: bool = True) -> tuple[Book | None, list[Problem]]:
-    """Everything wrong with the book at `root` (the built-in book by default), and the book itself."""
+def _book_from_raw(root: Path, raw: dict[str, Any]) -> Book:
+    chapters = []
+    for entry in raw["book"]["chapters"]:
+        chapter_dir = root / entry["dir"]
+        stored = raw["chapters"][entry["dir"]]
+        path = chapter_dir / "exercises.yaml"
+        exercises = tuple(_build(exercise, entry["id"], Source(path, line))
+                          for exercise, line in zip(stored["exercises"], stored["lines"]))
+        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises))
+    data = raw["book"]
+    return Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters))
+
+
+def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
+               collect: dict[str, Any] | None = None) -> tuple[Book | None, list[Problem]]:
+    """Everything wrong with the book at `root` (the built-in book by default), and the book itself.
+    `collect`, when given, receives the raw data the book was built from (for the cache)."""
     root = Path(root) if root is not None else BUILTIN_CONTENT
     problems: list[Problem] = []
     book_path = root / "book.yaml"
@@ -205,16 +232,24 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True) 
         chapter_dir = root / entry["dir"]
         if not (chapter_dir / "chapter.md").is_file():
             problems.append(Problem(chapter_dir / "chapter.md", 1, "chapter narrative is missing"))
-        exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema)
+        raw_chapter: dict[str, Any] = {}
+        exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema,
+                                  raw_chapter)
         chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises)))
+        if collect is not None:
+            collect.setdefault("chapters", {})[entry["dir"]] = raw_chapter
     if not chapters and not problems:
         problems.append(Problem(book_path, _line_of(data, ["chapters"]), "the book has no chapters"))
+    if collect is not None:
+        collect["book"] = data
     book = Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters))
     return book, problems
 
 
 def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids: dict[str, Source],
-                  validate_schema: bool) -> list[Exercise]:
+                  validate_schema: bool, raw_chapter: dict[str, Any]) -> list[Exercise]:
+    from grader.check import exercise_problems  # only when reading files: a cached start skips the checks
+
     data = _read_yaml(path, problems)
     if data is None:
         return []
@@ -224,6 +259,7 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
             problems.extend(schema_problems)
             return []
     exercises = []
+    raw_chapter.update(exercises=[], lines=[])
     for index, raw in enumerate(data.get("exercises", []) if isinstance(data, dict) else []):
         source = Source(path, _line_of(data, ["exercises", index]))
         try:
@@ -238,8 +274,10 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
             seen_ids[exercise.id] = source
         if not exercise.id.startswith(chapter_id + "."):
             problems.append(Problem(path, where("id"), f"exercise id {exercise.id!r} should start with the chapter id {chapter_id + '.'!r}"))
-        problems.extend(Problem(path, line, message) for line, message in _semantic_problems(exercise, raw, where))
+        problems.extend(Problem(path, line, message) for line, message in exercise_problems(exercise, where))
         exercises.append(exercise)
+        raw_chapter["exercises"].append(raw)
+        raw_chapter["lines"].append(source.line)
     return exercises
 
 
@@ -289,7 +327,9 @@ def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
     if errors:
         return None, [e.removeprefix("exercises/0/") for e in errors]
     exercise = _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
-    problems = [message for _, message in _semantic_problems(exercise, raw, lambda *keys: 1)]
+    from grader.check import exercise_problems
+
+    problems = [message for _, message in exercise_problems(exercise, lambda *keys: 1)]
     return (None, problems) if problems else (exercise, [])
 
 
@@ -300,137 +340,6 @@ def _formula(value: Any) -> str | None:
 def _tests(raw: list) -> tuple[CodeTest, ...]:
     return tuple(CodeTest(dict(t["args"]), [str(e) for e in t["expected"]] if isinstance(t["expected"], list)
                           else str(t["expected"]), t.get("note", "")) for t in raw)
-
-
-# --- what a schema cannot say -----------------------------------------------------------------------
-
-def _semantic_problems(exercise: Exercise, raw: dict, where) -> list[tuple[int, str]]:
-    if isinstance(exercise, (Derive, Trace)):
-        return _numeric_problems(exercise, where)
-    if isinstance(exercise, (Build, Debug)):
-        return _code_problems(exercise, where)
-    if isinstance(exercise, Design):
-        return _design_problems(exercise, where)
-    return []
-
-
-def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    try:
-        env = resolve_params(ex.params)
-    except (ParseError, EvaluationError) as exc:
-        return [(where("params"), f"params do not evaluate: {exc}")]
-    if isinstance(ex, Trace) and ex.options:
-        correct = [o.id for o in ex.options if o.correct]
-        if len(correct) != 1:
-            found.append((where("options"), f"exactly one option must be correct (found {len(correct)})"))
-        ids = [o.id for o in ex.options]
-        if len(set(ids)) != len(ids):
-            found.append((where("options"), "option ids must be unique"))
-        return found
-    if isinstance(ex, Trace) and ex.steps:
-        for i, step in enumerate(ex.steps):
-            message = _formula_problem(step.answer, env)
-            if message:
-                found.append((where("steps", i, "answer"), f"step answer {step.answer!r}: {message}"))
-        return found
-    if ex.answer is None:
-        return [(where("kind"), "a numeric exercise needs an answer")]
-    if ex.is_formula:
-        overlap = set(ex.symbols) & set(env)
-        if overlap:
-            found.append((where("symbols"), f"{', '.join(sorted(overlap))} cannot be both a param and a symbol"))
-        points = _sample_points(ex.symbols, env)
-        message = _formula_problem(ex.answer, env, ex.symbols, points)
-        if message:
-            return [(where("answer"), f"answer {ex.answer!r}: {message}")]
-        for i, mistake in enumerate(ex.mistakes):
-            line = where("mistakes", i, "answer")
-            message = _formula_problem(mistake.answer, env, ex.symbols, points)
-            if message:
-                found.append((line, f"mistake {mistake.answer!r}: {message}"))
-            elif _same_formula(ex.answer, mistake.answer, points, ex.tolerance):
-                found.append((line, f"mistake {mistake.answer!r} is equivalent to the answer {ex.answer!r}"))
-        return found
-    message = _formula_problem(ex.answer, env)
-    if message:
-        return [(where("answer"), f"answer {ex.answer!r}: {message}")]
-    value = evaluate_text(ex.answer, env)
-    for i, mistake in enumerate(ex.mistakes):
-        line = where("mistakes", i, "answer")
-        message = _formula_problem(mistake.answer, env)
-        if message:
-            found.append((line, f"mistake {mistake.answer!r}: {message}"))
-        elif _close(evaluate_text(mistake.answer, env), value, ex.tolerance):
-            found.append((line, f"mistake {mistake.answer!r} equals the answer {ex.answer!r} within the tolerance"))
-    return found
-
-
-def _formula_problem(formula: str, env: dict[str, float], symbols: Iterable[str] = (),
-                     points: list[dict[str, float]] | None = None) -> str | None:
-    """Why `formula` does not parse or evaluate over params (and symbols), or None when it does."""
-    known = set(env) | set(symbols)
-    try:
-        tree = parse(formula, known)
-    except ParseError as exc:
-        return f"does not parse: {exc}"
-    unknown = names_in(tree) - known
-    if unknown:
-        return f"uses undefined name(s) {', '.join(sorted(unknown))}"
-    try:
-        for point in points or [env]:
-            evaluate(tree, point)
-    except EvaluationError as exc:
-        return f"does not evaluate: {exc}"
-    return None
-
-
-def _sample_points(symbols: Iterable[str], env: dict[str, float], count: int = 5) -> list[dict[str, float]]:
-    """Deterministic positive values for symbols: quantities in this book are positive."""
-    rng = random.Random(1234)
-    return [{**env, **{s: rng.uniform(1.5, 9.5) for s in symbols}} for _ in range(count)]
-
-
-def _same_formula(a: str, b: str, points: list[dict[str, float]], tolerance: float) -> bool:
-    ta, tb = parse(a, points[0].keys()), parse(b, points[0].keys())
-    return all(_close(evaluate(ta, p), evaluate(tb, p), min(tolerance, 1e-9)) for p in points)
-
-
-def _close(a: float, b: float, tolerance: float) -> bool:
-    return math.isclose(a, b, rel_tol=tolerance, abs_tol=1e-12)
-
-
-def _code_problems(ex: Build | Debug, where) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    if isinstance(ex, Debug):
-        count = len(ex.lines)
-        if not 1 <= ex.buggy_line <= count:
-            found.append((where("buggy_line"), f"buggy_line {ex.buggy_line} is outside the listing (1-{count})"))
-        elif ex.fixed_line.strip() == ex.lines[ex.buggy_line - 1].strip():
-            found.append((where("fixed_line"), "fixed_line is the same as the buggy line"))
-        for line in ex.line_feedback:
-            if not 1 <= line <= count:
-                found.append((where("line_feedback"), f"line_feedback for line {line}, outside the listing (1-{count})"))
-    for i, test in enumerate(ex.tests):
-        names = test.scalar_args
-        for expected in test.expected if isinstance(test.expected, list) else [test.expected]:
-            message = _formula_problem(expected, names)
-            if message:
-                found.append((where("tests", i, "expected"), f"expected {expected!r}: {message}"))
-    return found
-
-
-def _design_problems(ex: Design, where) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    ids = [item.id for item in ex.items]
-    texts = [item.text for item in ex.items]
-    if len(set(ids)) != len(ids):
-        found.append((where("items"), "duplicate design item ids"))
-    if len(set(texts)) != len(texts):
-        found.append((where("items"), "duplicate design item texts"))
-    if sorted(ex.order) != sorted(set(ids)) or len(ex.order) != len(ids):
-        found.append((where("order"), "order must list every item id exactly once"))
-    return found
 
 
 __all__ = ["BUILTIN_CONTENT", "Book", "BookError", "Problem", "check_book", "exercise_from_spec", "load_book"]

@@ -12,7 +12,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from grader.evaluate import evaluate_text
 
 Kind = Literal["derive", "trace", "build", "debug", "design"]
 KINDS: tuple[Kind, ...] = ("derive", "trace", "build", "debug", "design")
@@ -59,6 +58,13 @@ def fixed_shuffle(things: tuple, seed: str, avoid: tuple[str, ...] = ()) -> tupl
 class Mistake:
     answer: str
     feedback: str
+
+
+def evaluate_text(formula: str | float, env: dict[str, float]) -> float:
+    """A formula's value; the evaluator loads on first use, so building a book from its cache stays cheap."""
+    from grader.evaluate import evaluate_text as evaluate
+
+    return evaluate(formula, env)
 
 
 def resolve_params(params: dict[str, Any]) -> dict[str, float]:

@@ -35,25 +35,38 @@ class RingbookApp(App):
         self.store = store
         self.clock = clock or (lambda: datetime.now().astimezone())
         self.warm = warm
+        self._warmed: set[str] = set()
         self.sub_title = book.title
 
+    def get_default_screen(self) -> HomeScreen:
+        return HomeScreen()
+
     def on_mount(self) -> None:
-        self.push_screen(HomeScreen())
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
         if self.warm:
-            self.call_after_refresh(self.warm_up)
+            self.call_after_refresh(self.warm_up, "units")
 
-    @work(thread=True, exclusive=True, group="warm-up")
-    def warm_up(self) -> None:
-        """Import sympy and pint after the first frame, so the first formula or unit answer is quick."""
+    def warm_up(self, part: str) -> None:
+        """Get a grader part ready in the background, after a frame is painted, so the first answer of its
+        kind is quick: "units" (pint, ~6 MB) once the home screen shows, "formulas" (sympy, ~50 MB) once
+        an exercise screen does. Reading chapters never pays for sympy."""
+        if self.warm and part not in self._warmed:
+            self._warmed.add(part)
+            self._warm_in_thread(part)
+
+    @work(thread=True, group="warm-up")
+    def _warm_in_thread(self, part: str) -> None:
+        import gc
+
         from grader.grade import grade
         from grader.load import exercise_from_spec
 
-        formula, _ = exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})
-        number, _ = exercise_from_spec({"answer": "1.75", "unit": "GB"})
-        grade(formula, "2M(N-1)/N")
-        grade(number, "1750 MB")
+        if part == "units":
+            grade(exercise_from_spec({"answer": "1.75", "unit": "GB"})[0], "1750 MB")
+        else:
+            grade(exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})[0], "(2*M*N - 2*M)/N")
+        gc.freeze()  # what was just loaded lives for the whole session: keep it out of every GC pass
 
     # --- what screens ask of the app ------------------------------------------------------------
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.load import BookError, check_book, load_book
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def relative(path: Path) -> str:
@@ -20,16 +23,22 @@ def relative(path: Path) -> str:
 
 
 def _content_option(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
     parser.add_argument("--content", metavar="DIR", type=Path, default=argparse.SUPPRESS,
                         help="a book folder in the ringbook content format (default: the built-in book)")
 
 
 def _data_option(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
     parser.add_argument("--data-dir", metavar="DIR", type=Path, default=argparse.SUPPRESS,
                         help="where progress is kept (default: $RINGBOOK_DATA_DIR, else your per-user data folder)")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(prog="ringbook", description="A terminal textbook and quiz on distributed training.")
     _content_option(parser)
     _data_option(parser)
@@ -78,7 +87,10 @@ EXIT_UNKNOWN_ID = 3
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
+        if not argv:  # plain `ringbook`: open the app without building the whole command line first
+            return run_app(None, None)
         return _dispatch(build_parser().parse_args(argv))
     except BrokenPipeError:
         # The reader went away (`ringbook content list | head`): stop quietly, as Unix tools do.
@@ -113,9 +125,9 @@ def content_check(content: Path | None) -> int:
     return 0
 
 
-def load_or_report(content: Path | None):
+def load_or_report(content: Path | None, cache_dir: Path | None = None):
     try:
-        return load_book(content)
+        return load_book(content, cache_dir=cache_dir)
     except BookError as exc:
         for problem in exc.problems:
             print(f"{relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
@@ -226,15 +238,16 @@ def check_batch(source: Path, content: Path | None) -> int:
 
 
 def run_app(content: Path | None, data_dir: Path | None) -> int:
-    book = load_or_report(content)
-    if book is None:
-        return 1
     # textual-serve drives the app through pipes and names its driver in TEXTUAL_DRIVER.
     if not (sys.stdin.isatty() and sys.stdout.isatty()) and "TEXTUAL_DRIVER" not in os.environ:
         print("ringbook needs an interactive terminal (run it in a terminal; over ssh use `ssh -t`).", file=sys.stderr)
         return 2
     store = open_store_or_report(data_dir)
     if store is None:
+        return 1
+    book = load_or_report(content, cache_dir=None if store.read_only else store.path.parent)
+    if book is None:
+        store.close()
         return 1
     from tui.app import RingbookApp  # Textual loads only when the app really starts
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.cli import load_or_report, open_store_or_report
 from tui.mastery import mastery
 from tui.store import ProgressStore, StoreError, export_csv
 from tui.widgets.progress_bar import bar
+
+if TYPE_CHECKING:
+    import argparse
 
 def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None) -> int:
     store = open_store_or_report(data_dir)

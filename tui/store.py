@@ -14,7 +14,6 @@ import io
 import os
 import sqlite3
 import time
-import uuid
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -114,6 +113,12 @@ def default_data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("ringbook", appauthor=False))
+
+
+def _new_uid() -> str:
+    import uuid  # only when something is written: a start that only reads does not pay for it
+
+    return uuid.uuid4().hex
 
 
 def _now() -> datetime:
@@ -256,7 +261,7 @@ class ProgressStore:
         moment = now or _now()
         revealed = self._db.execute("SELECT 1 FROM reveals WHERE exercise_id = ? LIMIT 1", (exercise_id,)).fetchone()
         attempt = Attempt(
-            uid=uuid.uuid4().hex, exercise_id=exercise_id, answer=answer, status=status, message=message,
+            uid=_new_uid(), exercise_id=exercise_id, answer=answer, status=status, message=message,
             feedback=feedback, hints_used=int(hints_used), revealed_first=bool(revealed), seconds_taken=seconds_taken,
             created_utc=_utc_text(moment), utc_offset_minutes=_offset_minutes(moment),
             local_date=moment.date().isoformat(),
@@ -269,7 +274,7 @@ class ProgressStore:
         """The learner opened the explanation: later correct answers count as solved after reveal."""
         moment = now or _now()
         self._write([(_insert("reveals", REVEAL_FIELDS),
-                      (uuid.uuid4().hex, exercise_id, _utc_text(moment), _offset_minutes(moment)))])
+                      (_new_uid(), exercise_id, _utc_text(moment), _offset_minutes(moment)))])
 
     def save_draft(self, exercise_id: str, text: str) -> None:
         if not text:

@@ -1,4 +1,8 @@
-"""The chapter screen: the narrative to read, and the chapter's exercises with their status marks."""
+"""The chapter screen: the narrative to read, then the chapter's exercises with their status marks.
+
+The first frame holds just the chapter's title and opening paragraphs, so text is on screen at once;
+the rest of the narrative and the exercise list are added right after that frame is painted.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,14 @@ import re
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, MarkdownViewer, OptionList, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Markdown, OptionList, Static
+from textual.widgets.markdown import MarkdownBlock
 from textual.widgets.option_list import Option
 
 from grader.model import Chapter
+from tui.screens.contents import ContentsScreen
 
 MARKS = {
     "new": ("○", "dim"),
@@ -19,15 +26,25 @@ MARKS = {
     "solved": ("●", "green"),
     "solved after reveal": ("◑", "cyan"),
 }
-_SECTION = re.compile(r"^## ", re.M)
+OPENING = 300  # characters of narrative in the first frame, at least; cut at a paragraph break
+_SLOW_BLOCK = re.compile(r"^(\||```|> )", re.M)  # tables, fences and quotes cost most to lay out
 
 
-def split_for_first_paint(markdown: str) -> tuple[str, str]:
-    """The opening section (shown at once) and the rest (appended after the first frame)."""
-    starts = [m.start() for m in _SECTION.finditer(markdown)]
-    if len(starts) < 2:
+def split_for_first_paint(markdown: str, size: int = OPENING) -> tuple[str, str]:
+    """The opening paragraphs (shown at once) and the rest (appended after the first frame). The cut is
+    at a blank line past `size` characters, and before any table, formula box or callout."""
+    slow = _SLOW_BLOCK.search(markdown)
+    limit = slow.start() if slow else len(markdown)
+    cut = None
+    for match in re.finditer(r"\n\n", markdown):
+        if match.end() > limit:
+            break
+        cut = match.end()
+        if match.start() >= size:
+            break
+    if cut is None:
         return markdown, ""
-    return markdown[: starts[1]], markdown[starts[1]:]
+    return markdown[:cut], markdown[cut:]
 
 
 class ChapterScreen(Screen):
@@ -36,9 +53,9 @@ class ChapterScreen(Screen):
     CSS_PATH = "chapter.tcss"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("r", "show_tab('read')", "Read"),
-        Binding("e", "show_tab('exercises')", "Exercises"),
-        Binding("t", "toggle_contents", "Contents"),
+        Binding("e", "exercises", "Exercises"),
+        Binding("r", "read", "Top"),
+        Binding("t", "contents", "Contents"),
     ]
 
     def __init__(self, chapter: Chapter, tab: str = "read"):
@@ -48,67 +65,81 @@ class ChapterScreen(Screen):
         self._rest = ""
 
     def compose(self) -> ComposeResult:
+        first, self._rest = split_for_first_paint(self.chapter.narrative())
         yield Header()
-        with TabbedContent(initial=self.initial_tab, id="tabs"):
-            with TabPane("Read", id="read"):
-                first, self._rest = split_for_first_paint(self.chapter.narrative())
-                document = f"# {self.chapter.id}. {self.chapter.title}\n\n{first}"
-                yield MarkdownViewer(document, show_table_of_contents=False, id="narrative")
-            with TabPane("Exercises", id="exercises"):
-                yield OptionList(id="exercise-list")
+        with VerticalScroll(id="page"):
+            yield Markdown(f"# {self.chapter.id}. {self.chapter.title}\n\n{first}", id="narrative")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = f"Chapter {self.chapter.id}: {self.chapter.title}"
-        self.refresh_exercises()
-        if self._rest:
-            self.call_after_refresh(self._append_rest)
-        self._focus_tab(self.initial_tab)
+        self.query_one("#page").focus()
+        self.call_after_refresh(self._append_rest)
 
     async def _append_rest(self) -> None:
+        """After the first frame: the rest of the narrative, then the exercises."""
         rest, self._rest = self._rest, ""
-        await self.query_one("#narrative", MarkdownViewer).document.append(rest)
+        if rest:
+            await self.query_one("#narrative", Markdown).append(rest)
+        page = self.query_one("#page", VerticalScroll)
+        await page.mount(Static(id="exercises-heading"), OptionList(id="exercise-list"))
+        self.refresh_exercises()
+        if self.initial_tab == "exercises":
+            self.action_exercises()
 
     def on_screen_resume(self) -> None:
-        self.refresh_exercises()
+        if self.query("#exercise-list"):
+            self.refresh_exercises()
 
     def refresh_exercises(self) -> None:
         states = self.app.store.exercise_states()
-        listing = self.query_one("#exercise-list", OptionList)
-        highlighted = listing.highlighted
-        listing.clear_options()
-        solved = 0
+        rows, solved = [], 0
         for exercise in self.chapter.exercises:
             state = states.get(exercise.id)
             mark = state.mark if state else "new"
             solved += mark.startswith("solved")
             symbol, style = MARKS[mark]
-            listing.add_option(Option(Text.assemble(
+            rows.append(Option(Text.assemble(
                 (f"{symbol} ", style), (f"{exercise.id:<5}", "bold"), f"{exercise.title}  ",
                 (f"{exercise.kind} · {mark}", "dim")), id=exercise.id))
+        listing = self.query_one("#exercise-list", OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        listing.add_options(rows)
         listing.highlighted = highlighted if highlighted is not None else 0
-        self.query_one("#tabs", TabbedContent).get_tab("exercises").label = \
-            f"Exercises {solved}/{len(self.chapter.exercises)}"
+        self.query_one("#exercises-heading", Static).update(Text.assemble(
+            ("Exercises", "bold"), f"   {solved} of {len(self.chapter.exercises)} solved   ",
+            ("(Enter opens one)", "dim")))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         exercise = self.app.book.exercise(event.option.id or "")
         if exercise is not None:
             self.app.open_exercise(exercise)
 
-    def action_show_tab(self, tab: str) -> None:
-        self.query_one("#tabs", TabbedContent).active = tab
-        self._focus_tab(tab)
+    def action_exercises(self) -> None:
+        listing = self.query("#exercise-list")
+        if listing:
+            listing.first().focus()
+            self.query_one("#page", VerticalScroll).scroll_to_widget(self.query_one("#exercises-heading"), top=True)
 
-    def _focus_tab(self, tab: str) -> None:
-        if tab == "exercises":
-            self.query_one("#exercise-list", OptionList).focus()
-        else:
-            self.query_one("#narrative", MarkdownViewer).document.focus()
+    def action_read(self) -> None:
+        page = self.query_one("#page", VerticalScroll)
+        page.scroll_home()
+        page.focus()
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self._focus_tab(event.pane.id or "read")
+    def action_contents(self) -> None:
+        markdown = self.query_one("#narrative", Markdown)
+        entries = [(level, label, block_id) for level, label, block_id in markdown.table_of_contents if level > 1]
+        entries.append((2, "Exercises", "exercises-heading"))
+        self.app.push_screen(ContentsScreen(entries), self.goto)
 
-    def action_toggle_contents(self) -> None:
-        viewer = self.query_one("#narrative", MarkdownViewer)
-        self.action_show_tab("read")
-        viewer.show_table_of_contents = not viewer.show_table_of_contents
+    def goto(self, block_id: str | None) -> None:
+        if not block_id:
+            return
+        if block_id == "exercises-heading":
+            self.action_exercises()
+            return
+        block = self.query_one("#narrative", Markdown).query_one(f"#{block_id}", MarkdownBlock)
+        page = self.query_one("#page", VerticalScroll)
+        page.scroll_to_widget(block, top=True)
+        page.focus()

@@ -119,6 +119,7 @@ class ExerciseScreen(Screen):
                          id="listing")
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self.app.warm_up, "formulas")
         self.title = f"Exercise {self.exercise.id}"
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False

@@ -24,23 +24,29 @@ class HomeScreen(Screen):
 
     def compose(self) -> ComposeResult:
         book = self.app.book
+        stats, continue_line, rows = self.progress()
         yield Header()
         with Vertical(id="home"):
             yield Static(book.title, id="book-title")
             if book.subtitle:
                 yield Static(book.subtitle, id="book-subtitle")
-            yield Static(id="stats")
-            yield Static(id="continue")
-            yield OptionList(id="chapters")
+            yield Static(stats, id="stats")
+            yield Static(continue_line, id="continue")
+            yield OptionList(*rows, id="chapters")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.refresh_progress()
-
     def on_screen_resume(self) -> None:
-        self.refresh_progress()
+        stats, continue_line, rows = self.progress()
+        self.query_one("#stats", Static).update(stats)
+        self.query_one("#continue", Static).update(continue_line)
+        chapters = self.query_one("#chapters", OptionList)
+        highlighted = chapters.highlighted
+        chapters.clear_options()
+        chapters.add_options(rows)
+        chapters.highlighted = highlighted if highlighted is not None else 0
 
-    def refresh_progress(self) -> None:
+    def progress(self) -> tuple[Text, Text, list[Option]]:
+        """The stats line, the Continue line and the chapter rows, from the store as it is now."""
         overall = self.app.mastery()
         streak = self.app.streak()
         stats = Text.assemble(
@@ -50,22 +56,15 @@ class HomeScreen(Screen):
         )
         if overall.after_reveal:
             stats.append(f"   {overall.after_reveal} after reveal", "dim")
-        self.query_one("#stats", Static).update(stats)
         target = self.continue_target()
         label = (f"▶ Continue: {target.id} {target.title}" if hasattr(target, "kind")
                  else f"▶ Start: Chapter {target.id} · {target.title}")
-        self.query_one("#continue", Static).update(Text.assemble((label, "bold"), ("   (c)", "dim")))
-        chapters = self.query_one("#chapters", OptionList)
-        highlighted = chapters.highlighted
-        chapters.clear_options()
         width = max(len(c.title) for c in self.app.book.chapters)
-        for row in overall.chapters:
-            prompt = Text.assemble(
-                f"{row.chapter_id:>2}  ", (f"{row.title:<{width}}", "bold" if row.solved else ""), "  ",
-                bar(row.solved, row.total), f" {row.solved:>2}/{row.total}",
-            )
-            chapters.add_option(Option(prompt, id=row.chapter_id))
-        chapters.highlighted = highlighted if highlighted is not None else 0
+        rows = [Option(Text.assemble(
+            f"{row.chapter_id:>2}  ", (f"{row.title:<{width}}", "bold" if row.solved else ""), "  ",
+            bar(row.solved, row.total), f" {row.solved:>2}/{row.total}"), id=row.chapter_id)
+            for row in overall.chapters]
+        return stats, Text.assemble((label, "bold"), ("   (c)", "dim")), rows
 
     def continue_target(self):
         """The last exercise opened, else the last chapter, else the first unsolved exercise of a learner

@@ -1,0 +1,66 @@
+"""A parsed copy of a book that passed its checks, so the app starts without YAML or re-checking.
+
+The copy is plain JSON beside the learner's progress, keyed by the book's folder and, for every file
+the book was read from, its size and modification time. Any change, a damaged copy or an unwritable
+folder simply means the book is read from its files again: the cache can make loading faster, never
+different.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import zlib
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+
+
+def _file_for(root: Path, cache_dir: Path) -> Path:
+    digest = zlib.crc32(str(root.resolve()).encode())  # names the file; the content check is the stamps
+    return cache_dir / f"book-cache-{digest:08x}.json"
+
+
+def _stamp(path: Path) -> list[int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return [status.st_mtime_ns, status.st_size]
+
+
+def _sources(root: Path, raw: dict[str, Any]) -> list[Path]:
+    paths = [root / "book.yaml"]
+    for chapter in raw["book"]["chapters"]:
+        paths += [root / chapter["dir"] / "exercises.yaml", root / chapter["dir"] / "chapter.md"]
+    return paths
+
+
+def read(root: Path, cache_dir: Path) -> dict[str, Any] | None:
+    """The cached raw book, or None when there is none or any source file has changed."""
+    try:
+        cached = json.loads(_file_for(root, cache_dir).read_text(encoding="utf-8"))
+        if cached.get("format") != FORMAT or cached.get("root") != str(root.resolve()):
+            return None
+        for name, stamp in cached["stamps"].items():
+            if _stamp(root / name) != stamp:
+                return None
+        return cached["raw"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def write(root: Path, cache_dir: Path, raw: dict[str, Any]) -> None:
+    """Save `raw` for next time; silently does nothing where the folder cannot be written."""
+    stamps = {str(p.relative_to(root)): _stamp(p) for p in _sources(root, raw)}
+    payload = {"format": FORMAT, "root": str(root.resolve()), "stamps": stamps, "raw": raw}
+    target = _file_for(root, cache_dir)
+    temporary = target.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        temporary.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()

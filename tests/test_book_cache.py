@@ -1,0 +1,55 @@
+"""The book cache makes starting faster, never different."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from grader.load import BookError, load_book
+
+
+def test_a_cached_book_equals_a_freshly_read_one(book_copy, tmp_path):
+    fresh = load_book(book_copy, cache_dir=tmp_path)          # reads YAML, writes the cache
+    assert list(tmp_path.glob("book-cache-*.json"))
+    cached = load_book(book_copy, cache_dir=tmp_path)
+    assert cached == fresh
+    assert cached.exercise("0.1").value == fresh.exercise("0.1").value
+    assert cached.exercise("0.1").source.line == fresh.exercise("0.1").source.line
+
+
+def test_a_start_from_the_cache_never_imports_yaml(tmp_path):
+    load_book(cache_dir=tmp_path)
+    code = ("import sys; from pathlib import Path; from grader.load import load_book; "
+            f"load_book(cache_dir=Path({str(tmp_path)!r})); print('yaml' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_an_edited_file_is_read_again(book_copy, tmp_path):
+    load_book(book_copy, cache_dir=tmp_path)
+    path = book_copy / "00-ring-allreduce/exercises.yaml"
+    path.write_text(path.read_text().replace("title: Traffic per GPU on an 8-GPU ring", "title: Edited title", 1))
+    assert load_book(book_copy, cache_dir=tmp_path).exercise("0.1").title == "Edited title"
+
+
+def test_a_broken_edit_is_reported_not_hidden_by_the_cache(book_copy, tmp_path):
+    load_book(book_copy, cache_dir=tmp_path)
+    path = book_copy / "00-ring-allreduce/exercises.yaml"
+    path.write_text(path.read_text().replace('id: "0.2"', 'id: "0.1"', 1))
+    with pytest.raises(BookError, match="duplicate exercise id"):
+        load_book(book_copy, cache_dir=tmp_path)
+
+
+def test_a_damaged_cache_is_ignored(book_copy, tmp_path):
+    load_book(book_copy, cache_dir=tmp_path)
+    [cache] = tmp_path.glob("book-cache-*.json")
+    cache.write_text('{"format": 1, "root": "elsewhere"')
+    assert len(load_book(book_copy, cache_dir=tmp_path).exercises) == 68
+    data = json.loads(cache.read_text())              # and it was rewritten whole
+    assert data["format"] == 1 and "raw" in data
+
+
+def test_an_unwritable_cache_folder_is_no_problem(book_copy, tmp_path):
+    missing = tmp_path / "file-not-folder"
+    missing.write_text("")
+    assert len(load_book(book_copy, cache_dir=missing).exercises) == 68

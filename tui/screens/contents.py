@@ -1,0 +1,32 @@
+"""A chapter's table of contents as a small dialog: pick a section, and the chapter scrolls to it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class ContentsScreen(ModalScreen[str | None]):
+    CSS_PATH = "contents.tcss"
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+
+    def __init__(self, entries: list[tuple[int, str, str | None]]):
+        super().__init__()
+        self.entries = entries
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="contents"):
+            yield Static("Contents", id="contents-title")
+            yield OptionList(*(Option(("  " * (level - 2)) + label, id=block_id)
+                               for level, label, block_id in self.entries if block_id), id="sections")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def on_click(self, event) -> None:
+        if event.widget is self:  # a click outside the dialog closes it
+            self.dismiss(None)
