@@ -20,6 +20,7 @@ class HomeScreen(Screen):
     BINDINGS = [
         Binding("enter", "open_chapter", "Open chapter", priority=True),
         Binding("c", "continue", "Continue"),
+        Binding("f2", "app.toggle_theme", "Theme"),
     ]
 
     def compose(self) -> ComposeResult:
