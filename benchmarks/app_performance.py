@@ -36,15 +36,18 @@ Hello().run(headless=True, size=(80, 24))
 RINGBOOK = """
 import os, sys
 from tui import app, cli
+from tui.screens.home import HomeScreen
 
 class FirstFrame(app.RingbookApp):
     def __init__(self, book, store):
         super().__init__(book, store, warm=False)
-    def on_mount(self):
-        super().on_mount()
-        self.call_after_refresh(self.exit)
     def run(self):
         return super().run(headless=True, size=(80, 24))
+
+def exit_after_first_frame(screen):
+    screen.call_after_refresh(screen.app.exit)   # once the home screen itself has been painted
+
+HomeScreen.on_mount = exit_after_first_frame
 
 app.RingbookApp = FirstFrame                 # the real `ringbook` entry point, exiting after its first frame
 os.environ["TEXTUAL_DRIVER"] = "headless"    # no terminal here; run_app accepts a named driver

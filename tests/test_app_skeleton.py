@@ -50,3 +50,10 @@ async def test_q_quits(book, store):
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_home_screen_stylesheet_is_applied(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#book-title").region.x == 2   # home.tcss pads the page by 2

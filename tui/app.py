@@ -22,6 +22,8 @@ class RingbookApp(App):
 
     TITLE = "ringbook"
     COMMANDS = App.COMMANDS | {BookCommands}
+    MODES = {"home": HomeScreen}  # the first screen; as a mode, Textual also loads its .tcss
+    DEFAULT_MODE = "home"
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "toggle_keys", "Keys"),
@@ -37,9 +39,6 @@ class RingbookApp(App):
         self.warm = warm
         self._warmed: set[str] = set()
         self.sub_title = book.title
-
-    def get_default_screen(self) -> HomeScreen:
-        return HomeScreen()
 
     def on_mount(self) -> None:
         if self.store.notice:
