@@ -44,7 +44,7 @@ def test_a_damaged_cache_is_ignored(book_copy, tmp_path):
     load_book(book_copy, cache_dir=tmp_path)
     [cache] = tmp_path.glob("book-cache-*.json")
     cache.write_text('{"format": 1, "root": "elsewhere"')
-    assert len(load_book(book_copy, cache_dir=tmp_path).exercises) == 68
+    assert len(load_book(book_copy, cache_dir=tmp_path).exercises) == len(load_book(book_copy).exercises)
     data = json.loads(cache.read_text())              # and it was rewritten whole
     assert data["format"] == 1 and "raw" in data
 
@@ -52,4 +52,4 @@ def test_a_damaged_cache_is_ignored(book_copy, tmp_path):
 def test_an_unwritable_cache_folder_is_no_problem(book_copy, tmp_path):
     missing = tmp_path / "file-not-folder"
     missing.write_text("")
-    assert len(load_book(book_copy, cache_dir=missing).exercises) == 68
+    assert load_book(book_copy, cache_dir=missing) == load_book(book_copy)

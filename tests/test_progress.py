@@ -76,14 +76,15 @@ def test_resume_and_drafts_survive_reopening(data_dir):
         store.close()
 
 
-def test_summary_command(data_dir):
+def test_summary_command(book, data_dir):
     store = ProgressStore.open(data_dir)
     store.record_attempt("0.1", "1.75", "correct")
     store.record_attempt("0.99", "1", "incorrect")
     store.close()
     result = ringbook("progress")
     assert result.returncode == 0, result.stderr
-    assert "Mastery  1 / 68 exercises (1%)" in result.stdout
+    total = len(book.exercises)
+    assert f"Mastery  1 / {total} exercises ({round(100 / total)}%)" in result.stdout
     assert "Streak   1 day (best 1), done today" in result.stdout
     assert " 0  Ring AllReduce" in result.stdout and "1 / 7" in result.stdout
     assert "Retired: 1 attempt(s) on 1 exercise(s) no longer in the book (0.99)" in result.stdout

@@ -63,6 +63,8 @@ class RingbookApp(App):
 
         if part == "units":
             grade(exercise_from_spec({"answer": "1.75", "unit": "GB"})[0], "1750 MB")
+            import tui.screens.chapter  # noqa: F401 - so the first chapter opened does not wait for imports
+            import tui.screens.exercise  # noqa: F401
         else:
             grade(exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})[0], "(2*M*N - 2*M)/N")
         gc.freeze()  # what was just loaded lives for the whole session: keep it out of every GC pass
