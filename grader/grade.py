@@ -2,7 +2,8 @@
 
 A verdict is *correct*, *incorrect* or *invalid*. Invalid means the answer could not be read (a typo,
 an unknown unit, a decimal comma); it says what to fix and never counts as an attempt. Whatever the
-text, `grade` returns within about a second and never raises: learner text is hostile input.
+text, `grade` returns within about a second (a build exercise runs the learner's code for at most
+`sandbox.WALL_SECONDS` more) and never raises: learner text is hostile input.
 """
 
 from __future__ import annotations

@@ -119,19 +119,8 @@ def _matches(got, expected, tolerance: float) -> bool:
 
 
 @pytest.mark.parametrize("exercise_id", _ids(lambda e: isinstance(e, Build)))
-def test_build_reference_solution_passes_every_test(exercise_id):
-    exercise = BOOK.exercise(exercise_id)
-    assert len(exercise.tests) >= 4
-    for test in exercise.tests:
-        got = _call(exercise.solution, exercise.function, test.args)
-        assert _matches(got, test.expected_value, exercise.tolerance), (test.args, got, test.expected_value)
-
-
-@pytest.mark.parametrize("exercise_id", _ids(lambda e: isinstance(e, Build)))
-def test_build_starter_does_not_already_pass(exercise_id):
-    exercise = BOOK.exercise(exercise_id)
-    with pytest.raises(NotImplementedError):
-        _call(exercise.starter, exercise.function, exercise.tests[0].args)
+def test_build_exercises_have_enough_tests(exercise_id):
+    assert len(BOOK.exercise(exercise_id).tests) >= 4   # the sandbox tests run solution and starter
 
 
 @pytest.mark.parametrize("exercise_id", _ids(lambda e: isinstance(e, Debug)))
