@@ -230,3 +230,36 @@ async def test_hostile_answer_does_not_freeze_the_screen(book, store):
         assert "Couldn't read that" in text_of(screen.query_one("#verdict")) or \
             "too large" in text_of(screen.query_one("#verdict"))
         assert isinstance(app.screen, ExerciseScreen)
+
+
+async def test_build_editor_runs_the_tests_off_the_ui_thread(book, store):
+    from textual.widgets import TextArea
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.5")
+        editor = screen.query_one("#editor", TextArea)
+        assert app.focused is editor and editor.text == screen.exercise.starter
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert "0 of 5 tests pass" in text_of(screen.query_one("#verdict"))
+        assert text_of(screen.query_one("#test-results")).count("✗") == 5
+        editor.text = screen.exercise.solution
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert "All 5 tests pass" in text_of(screen.query_one("#verdict"))
+        assert screen.query_one("#explanation").display
+    assert [a.status for a in store.attempts("0.5")] == ["incorrect", "correct"]
+
+
+async def test_build_editor_keeps_a_draft(book, store):
+    from textual.widgets import TextArea
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "2.4")
+        screen.query_one("#editor", TextArea).text = "def required_accum_steps():\n    pass\n"
+        await pilot.press("escape", "escape")      # leave the editor, then the exercise
+        await pilot.pause()
+        screen = await open_exercise(app, pilot, "2.4")
+        assert screen.query_one("#editor", TextArea).text.startswith("def required_accum_steps():")

@@ -114,3 +114,12 @@ def test_home_without_colour(snap_compare, book, seeded, monkeypatch):
 def test_light_theme(snap_compare, book, seeded):
     assert snap_compare(make_app(book, seeded, theme="textual-light"),
                         run_before=open_and_answer("1.2", "29.3125"))
+
+
+def test_build_editor_after_a_failed_run(snap_compare, book, seeded):
+    async def run_before(pilot):
+        await open_and_answer("0.5")(pilot)
+        await pilot.press("ctrl+r")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    assert snap_compare(make_app(book, seeded), run_before=run_before)

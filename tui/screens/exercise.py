@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Markdown, OptionList, Static
+from textual.widgets import Footer, Header, Input, Label, Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from grader.grade import Verdict, grade
@@ -38,7 +38,7 @@ def answer_style(exercise: Exercise) -> str:
         return "choice"
     if isinstance(exercise, Trace) and exercise.steps:
         return "steps"
-    return "none" if isinstance(exercise, Build) else "box"
+    return "editor" if isinstance(exercise, Build) else "box"
 
 
 def box_hint(exercise: Exercise) -> tuple[str, str]:
@@ -57,6 +57,7 @@ def box_hint(exercise: Exercise) -> tuple[str, str]:
 class ExerciseScreen(Screen):
     CSS_PATH = "exercise.tcss"
     BINDINGS = [
+        Binding("ctrl+r", "run_tests", "Run tests", priority=True),
         Binding("escape", "leave", "Back"),
         Binding("h", "hint", "Hint"),
         Binding("x", "explain", "Explanation"),
@@ -96,10 +97,12 @@ class ExerciseScreen(Screen):
             elif self.style == "steps":
                 yield StepTable(exercise.steps, exercise.unit, draft.split("\n") if draft else [], id="steps")
             else:
-                yield Static("Build exercises run in the code editor view, which is not part of this version "
-                             "yet. Read the signature and the starter above, work it out, then open the "
-                             "explanation (x) to compare.", id="build-note")
+                yield Static(Text.assemble(("def ", "bold"), exercise.signature, ("   Ctrl+R runs the tests", "dim")),
+                             id="signature")
+                yield TextArea.code_editor(draft or exercise.starter, language="python", id="editor",
+                                           theme="monokai", soft_wrap=False)
             yield VerdictPanel(id="verdict")
+            yield Static(id="test-results")
             yield Static(id="hints")
             yield Markdown(exercise.explanation, id="explanation")
             yield AttemptList(id="attempts")
@@ -114,9 +117,6 @@ class ExerciseScreen(Screen):
         elif isinstance(exercise, Design):
             items = "\n".join(f"{i}. {item.text}  [{item.id}]" for i, item in enumerate(exercise.presented, 1))
             yield Static(items, id="items")
-        elif isinstance(exercise, Build):
-            yield Static(Syntax(exercise.starter.rstrip("\n"), "python", theme="ansi_dark", word_wrap=True),
-                         id="listing")
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.app.warm_up, "formulas")
@@ -141,6 +141,8 @@ class ExerciseScreen(Screen):
             return self.query_one("#answer", Input).value
         if self.style == "steps":
             return "\n".join(self.query_one("#steps", StepTable).values())
+        if self.style == "editor":
+            return self.query_one("#editor", TextArea).text
         return ""
 
     # --- answering ------------------------------------------------------------------------------
@@ -188,26 +190,40 @@ class ExerciseScreen(Screen):
         self.query_one("#verdict", VerdictPanel).show(verdict, saved=saved)
         if self.style == "steps" and verdict.rows:
             self.query_one("#steps", StepTable).mark(verdict.rows)
+        if self.style == "editor":
+            self.query_one("#test-results", Static).update("\n".join(row.message for row in verdict.rows))
         if verdict.status == "correct":
             self.reveal_explanation(record=False)
             self.set_focus(None)
+        elif verdict.status == "incorrect" and self.style == "editor":
+            self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget,
+                                    self.query_one("#verdict"))
         self.refresh_state()
         self.refresh_bindings()
 
     # --- actions --------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in LETTER_ACTIONS and isinstance(self.focused, Input):
+        if action in LETTER_ACTIONS and isinstance(self.focused, (Input, TextArea)):
             return False  # while typing, letters are answer text; Escape leaves the box first
+        if action == "run_tests":
+            return self.style == "editor"
         if action == "hint" and self.hints_shown >= len(self.exercise.hints):
             return None
-        if action == "focus_answer" and self.style in ("none",):
-            return False
         return True
 
     def action_leave(self) -> None:
+        if isinstance(self.focused, TextArea):
+            self.set_focus(None)  # the editor keeps Tab for indenting; Escape gives the keyboard back
+            self.refresh_bindings()
+            return
         self.save_draft()
         self.app.pop_screen()
+
+    def action_run_tests(self) -> None:
+        if self.style == "editor":
+            self.query_one("#test-results", Static).update("Running the tests…")
+            self.submit(self.answer_text())
 
     def action_focus_answer(self) -> None:
         if self.style == "box":
@@ -217,6 +233,8 @@ class ExerciseScreen(Screen):
         elif self.style == "steps":
             table = self.query_one("#steps", StepTable)
             (table.first_empty() or table.inputs[0]).focus()
+        elif self.style == "editor":
+            self.query_one("#editor", TextArea).focus()
 
     def action_hint(self) -> None:
         hints = self.exercise.hints
@@ -267,7 +285,7 @@ class ExerciseScreen(Screen):
 
     def save_draft(self) -> None:
         store = self.app.store
-        if store.read_only or self.style not in ("box", "steps"):
+        if store.read_only or self.style not in ("box", "steps", "editor"):
             return
         text = self.answer_text()
         if text == self.submitted_text:
@@ -277,11 +295,14 @@ class ExerciseScreen(Screen):
         except StoreError:
             pass  # a draft is a convenience; the store has already said it is read-only
 
-    def on_input_changed(self, event: Input.Changed) -> None:
+    def on_input_changed(self, event: Input.Changed | TextArea.Changed) -> None:
         """Keep the draft as it is typed (debounced), so even a killed terminal loses little."""
         if self._draft_timer is not None:
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(DRAFT_DELAY, self.save_draft)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.on_input_changed(event)
 
     def on_screen_suspend(self) -> None:
         self.save_draft()
