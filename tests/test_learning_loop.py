@@ -263,3 +263,27 @@ async def test_build_editor_keeps_a_draft(book, store):
         await pilot.pause()
         screen = await open_exercise(app, pilot, "2.4")
         assert screen.query_one("#editor", TextArea).text.startswith("def required_accum_steps():")
+
+
+async def test_debug_lines_are_picked_by_keyboard_and_mouse(book, store):
+    from tui.widgets.code_listing import CodeListing
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        screen = await open_exercise(app, pilot, "0.6")
+        listing = screen.query_one("#listing", CodeListing)
+        assert app.focused is listing
+        wrong = 1 if screen.exercise.buggy_line != 1 else 2
+        listing.highlighted = wrong - 1
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert f"Line {wrong} is not the bug" in text_of(screen.query_one("#verdict"))
+        assert listing.marks == {wrong: "✗"}
+        top = listing.content_region.y - listing.region.y          # the border above the first line
+        await pilot.click("#listing", offset=(10, top + screen.exercise.buggy_line - 1))
+        await settle(app, pilot)
+        assert "is the bug" in text_of(screen.query_one("#verdict"))
+        assert listing.marks[screen.exercise.buggy_line] == "✓"
+        assert screen.exercise.fixed_line.strip() in text_of(screen.query_one("#fix"))
+        assert screen.query_one("#explanation").display
+    assert [a.answer for a in store.attempts("0.6")] == [str(wrong), str(screen.exercise.buggy_line)]

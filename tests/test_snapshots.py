@@ -123,3 +123,15 @@ def test_build_editor_after_a_failed_run(snap_compare, book, seeded):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
     assert snap_compare(make_app(book, seeded), run_before=run_before)
+
+
+def test_debug_listing_solved(snap_compare, book, seeded):
+    async def run_before(pilot):
+        await open_and_answer("0.6")(pilot)
+        listing = pilot.app.screen.query_one("#listing")
+        listing.highlighted = pilot.app.screen.exercise.buggy_line - 1
+        await pilot.press("enter")
+        await pilot.app.workers.wait_for_complete()
+        pilot.app.screen.query_one("#exercise").scroll_home(animate=False)
+        await pilot.pause()
+    assert snap_compare(make_app(book, seeded), run_before=run_before)

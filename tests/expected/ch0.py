@@ -55,7 +55,12 @@ FORMULAS = {         # id -> python function of the symbols (formula derives)
 CHOICES = {          # id -> id of the correct option
     "0.4": _ex_0_4(),
 }
-ORDERS = {}          # id -> list of item ids in the correct order
+# 0.8: ring AllReduce, N = 4. Chunks first; reduce-scatter adds for N-1 steps
+# (step 1 sends own chunks, later steps forward partial sums); then each GPU
+# owns one finished chunk; all-gather copies for N-1 steps; then all hold it.
+ORDERS = {           # id -> list of item ids in the correct order
+    "0.8": ["split", "rs-first", "rs-later", "owns-one", "all-gather", "full-sum"],
+}
 BUGGY_LINES = {      # id -> 1-based buggy line
     "0.6": 6,
 }

@@ -55,4 +55,6 @@ CHOICES = {          # id -> id of the correct option
     "1.6": _ex_1_6(),
 }
 ORDERS = {}          # id -> list of item ids in the correct order
-BUGGY_LINES = {}     # id -> 1-based buggy line
+BUGGY_LINES = {      # id -> 1-based buggy line
+    "1.8": 5,         # optimizer = 8 * params_b: Adam state is 12 bytes (master + m + v)
+}

@@ -49,4 +49,6 @@ CHOICES = {          # id -> id of the correct option
     "2.5": "a-no-checkpointing",
 }
 ORDERS = {}          # id -> list of item ids in the correct order
-BUGGY_LINES = {}     # id -> 1-based buggy line
+BUGGY_LINES = {      # id -> 1-based buggy line
+    "2.7": 8,         # steps = target // per_round floors; needs ceil
+}

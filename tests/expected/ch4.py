@@ -47,7 +47,17 @@ FORMULAS = {         # id -> python function of the symbols (formula derives)
     "4.6": lambda S, N, B: _ring_allreduce_seconds(S, N, B),
 }
 CHOICES = {}         # id -> id of the correct option
-ORDERS = {}          # id -> list of item ids in the correct order
+# 4.7: per-GPU bandwidth, GB/s in one direction (HBM: total of a memory).
+_paths_47 = {
+    "hbm": 3350.0,                          # H100 SXM HBM3
+    "nvlink": 18 * 25.0,                    # 18 NVLink 4 links x 25 GB/s each way
+    "pcie": 32e9 * 16 * 128 / 130 / 8 / GB, # Gen5 x16 after 128b/130b encoding
+    "infiniband": 400 / 8,                  # NDR, Gb/s -> GB/s
+    "ethernet": 100 / 8,
+}
+ORDERS = {           # id -> list of item ids in the correct order
+    "4.7": sorted(_paths_47, key=_paths_47.get, reverse=True),
+}
 BUGGY_LINES = {}     # id -> 1-based buggy line
 FUNCTIONS = {        # id -> independent reference implementation (build exercises)
     "4.5": comm_compute_ratio,

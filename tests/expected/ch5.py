@@ -55,7 +55,29 @@ FORMULAS = {         # id -> python function of the symbols (formula derives)
     "5.7": _idle_share,
 }
 CHOICES = {}         # id -> id of the correct option
-ORDERS = {}          # id -> list of item ids in the correct order
+
+
+def _stage_ops(p, m, stage):
+    """1F1B operation list of one stage: warm-up, steady 1F1B, drain."""
+    warmup = min(p - stage - 1, m)
+    ops = [("F", k) for k in range(1, warmup + 1)]
+    f, b = warmup + 1, 1
+    for _ in range(m - warmup):
+        ops += [("F", f), ("B", b)]
+        f, b = f + 1, b + 1
+    ops += [("B", k) for k in range(b, m + 1)]
+    return ops
+
+
+# 5.8: stage 0 of p = 4, m = 8: F1-F3 | F4 (peak, then wait) | B1 F5 ... F8 B5 | B6-B8 | step
+_ops_58 = _stage_ops(4, 8, 0)
+assert _ops_58[:3] == [("F", 1), ("F", 2), ("F", 3)]
+assert _ops_58[3] == ("F", 4) and _ops_58[4] == ("B", 1)
+assert _ops_58[4:13] == [("B", 1), ("F", 5), ("B", 2), ("F", 6), ("B", 3), ("F", 7), ("B", 4), ("F", 8), ("B", 5)]
+assert _ops_58[13:] == [("B", 6), ("B", 7), ("B", 8)]
+ORDERS = {           # id -> list of item ids in the correct order
+    "5.8": ["warmup", "peak", "steady", "drain", "step"],
+}
 BUGGY_LINES = {      # id -> 1-based buggy line
     "5.5": 11,
 }

@@ -35,5 +35,9 @@ FORMULAS = {
     "7.6": _young,
 }
 CHOICES = {}
-ORDERS = {}
-BUGGY_LINES = {}
+ORDERS = {
+    "7.8": ["detect", "stop-all", "replace-node", "load-checkpoint", "restore-data-rng", "resume"],
+}
+BUGGY_LINES = {
+    "7.7": 8,         # sqrt(2 * seconds * hours): C must be converted to hours
+}

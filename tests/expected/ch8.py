@@ -59,9 +59,15 @@ CHOICES = {
     "8.4": "precision-vs-range",
 }
 
-ORDERS = {}
+# 8.8: forward -> scale loss -> backward -> unscale (clip after) -> check -> step/skip + update S
+ORDERS = {
+    "8.8": ["forward", "scale-loss", "backward", "unscale", "check", "decide"],
+}
 
-BUGGY_LINES = {}
+# 8.9: line 6 resets the counter on clean steps instead of on overflows.
+BUGGY_LINES = {
+    "8.9": 6,
+}
 
 assert math.isclose(NUMERIC["8.1"], 6.103515625e-05)
 assert STEPS["8.2"] == [65536, 32768, 32768, 16384, 16384]

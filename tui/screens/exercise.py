@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -25,6 +24,7 @@ from grader.model import Build, Debug, Design, Exercise, NumericAnswer, Trace
 from tui.store import StoreError
 from tui.widgets.answer_input import AnswerInput
 from tui.widgets.attempt_list import AttemptList
+from tui.widgets.code_listing import CodeListing, highlighted_lines
 from tui.widgets.step_table import StepTable
 from tui.widgets.verdict_panel import VerdictPanel
 
@@ -38,6 +38,8 @@ def answer_style(exercise: Exercise) -> str:
         return "choice"
     if isinstance(exercise, Trace) and exercise.steps:
         return "steps"
+    if isinstance(exercise, Debug):
+        return "lines"
     return "editor" if isinstance(exercise, Build) else "box"
 
 
@@ -94,6 +96,9 @@ class ExerciseScreen(Screen):
             elif self.style == "choice":
                 yield OptionList(*(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), o.text), id=o.id)
                                    for i, o in enumerate(exercise.presented_options)), id="choices")
+            elif self.style == "lines":
+                yield CodeListing(exercise.code, exercise.language, id="listing")
+                yield Static(id="fix")
             elif self.style == "steps":
                 yield StepTable(exercise.steps, exercise.unit, draft.split("\n") if draft else [], id="steps")
             else:
@@ -111,10 +116,7 @@ class ExerciseScreen(Screen):
     def compose_material(self) -> ComposeResult:
         """What the learner works on besides the prompt: a listing, items to order, a starter."""
         exercise = self.exercise
-        if isinstance(exercise, Debug):
-            yield Static(Syntax(exercise.code.rstrip("\n"), exercise.language, line_numbers=True,
-                                theme="ansi_dark", word_wrap=True), id="listing")
-        elif isinstance(exercise, Design):
+        if isinstance(exercise, Design):
             items = "\n".join(f"{i}. {item.text}  [{item.id}]" for i, item in enumerate(exercise.presented, 1))
             yield Static(items, id="items")
 
@@ -188,6 +190,10 @@ class ExerciseScreen(Screen):
             self.submitted_text = text
             self.started = time.monotonic()
         self.query_one("#verdict", VerdictPanel).show(verdict, saved=saved)
+        if self.style == "lines" and isinstance(verdict.value, int):
+            self.query_one("#listing", CodeListing).mark(verdict.value, "✓" if verdict.status == "correct" else "✗")
+            if verdict.status == "correct":
+                self.show_fix()
         if self.style == "steps" and verdict.rows:
             self.query_one("#steps", StepTable).mark(verdict.rows)
         if self.style == "editor":
@@ -230,11 +236,19 @@ class ExerciseScreen(Screen):
             self.query_one("#answer", Input).focus()
         elif self.style == "choice":
             self.query_one("#choices", OptionList).focus()
+        elif self.style == "lines":
+            self.query_one("#listing", CodeListing).focus()
         elif self.style == "steps":
             table = self.query_one("#steps", StepTable)
             (table.first_empty() or table.inputs[0]).focus()
         elif self.style == "editor":
             self.query_one("#editor", TextArea).focus()
+
+    def show_fix(self) -> None:
+        exercise = self.exercise
+        fixed = highlighted_lines(exercise.fixed_line, exercise.language)[0]
+        self.query_one("#fix", Static).update(Text.assemble(
+            ("The fix, line ", "bold"), (str(exercise.buggy_line), "bold"), (":  ", "bold"), fixed))
 
     def action_hint(self) -> None:
         hints = self.exercise.hints

@@ -1,0 +1,42 @@
+"""A code listing whose lines can be picked with the mouse or the arrows and Enter."""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+
+def highlighted_lines(code: str, language: str) -> list[Text]:
+    """Each line of `code`, syntax-highlighted, as Rich Text. Indentation is kept as non-breaking
+    spaces, which wrapping in a list does not strip."""
+    syntax = Syntax(code, language, theme="ansi_dark")
+    lines = syntax.highlight(code).split("\n", allow_blank=True)[: len(code.split("\n"))]
+    kept = []
+    for line in lines:
+        indent = len(line.plain) - len(line.plain.lstrip(" "))
+        kept.append(Text("\u00a0" * indent) + line[indent:] if indent else line)
+    return kept
+
+
+class CodeListing(OptionList):
+    """One option per line of code, numbered; lines can be marked ✓ or ✗ after a pick."""
+
+    DEFAULT_CSS = """
+    CodeListing { height: auto; max-height: 20; }
+    """
+
+    def __init__(self, code: str, language: str, **kwargs):
+        self.lines = highlighted_lines(code.rstrip("\n"), language)
+        self.marks: dict[int, str] = {}
+        super().__init__(*(Option(self._prompt(n), id=str(n)) for n in range(1, len(self.lines) + 1)), **kwargs)
+
+    def _prompt(self, number: int) -> Text:
+        mark = self.marks.get(number, " ")
+        style = {"✓": "bold green", "✗": "bold red"}.get(mark, "")
+        return Text.assemble((f"{mark} ", style), (f"{number:>2}  ", "dim"), self.lines[number - 1])
+
+    def mark(self, number: int, mark: str) -> None:
+        self.marks[number] = mark
+        self.replace_option_prompt_at_index(number - 1, self._prompt(number))
