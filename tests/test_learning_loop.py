@@ -265,7 +265,7 @@ async def test_build_editor_keeps_a_draft(book, store):
         assert screen.query_one("#editor", TextArea).text.startswith("def required_accum_steps():")
 
 
-async def test_debug_lines_are_picked_by_keyboard_and_mouse(book, store):
+async def test_debug_click_a_wrong_then_the_right_line(book, store):
     from tui.widgets.code_listing import CodeListing
 
     app = RingbookApp(book, store, warm=False)
@@ -274,12 +274,11 @@ async def test_debug_lines_are_picked_by_keyboard_and_mouse(book, store):
         listing = screen.query_one("#listing", CodeListing)
         assert app.focused is listing
         wrong = 1 if screen.exercise.buggy_line != 1 else 2
-        listing.highlighted = wrong - 1
-        await pilot.press("enter")
+        top = listing.content_region.y - listing.region.y          # the border above the first line
+        await pilot.click("#listing", offset=(10, top + wrong - 1))
         await settle(app, pilot)
         assert f"Line {wrong} is not the bug" in text_of(screen.query_one("#verdict"))
-        assert listing.marks == {wrong: "✗"}
-        top = listing.content_region.y - listing.region.y          # the border above the first line
+        assert listing.marks == {wrong: "✗"}                       # and the listing stays pickable
         await pilot.click("#listing", offset=(10, top + screen.exercise.buggy_line - 1))
         await settle(app, pilot)
         assert "is the bug" in text_of(screen.query_one("#verdict"))

@@ -47,6 +47,8 @@ def open_and_answer(exercise_id: str, text: str | None = None):
         app = pilot.app
         app.open_exercise(app.book.exercise(exercise_id))
         await pilot.pause()
+        for box in app.screen.query("Input, TextArea"):
+            box.cursor_blink = False             # a blinking cursor would make the picture depend on timing
         if text is not None:
             app.screen.query_one("#answer", Input).value = text
             await pilot.press("enter")
@@ -116,15 +118,6 @@ def test_light_theme(snap_compare, book, seeded):
                         run_before=open_and_answer("1.2", "29.3125"))
 
 
-def test_build_editor_after_a_failed_run(snap_compare, book, seeded):
-    async def run_before(pilot):
-        await open_and_answer("0.5")(pilot)
-        await pilot.press("ctrl+r")
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-    assert snap_compare(make_app(book, seeded), run_before=run_before)
-
-
 def test_debug_listing_solved(snap_compare, book, seeded):
     async def run_before(pilot):
         await open_and_answer("0.6")(pilot)
@@ -135,3 +128,74 @@ def test_debug_listing_solved(snap_compare, book, seeded):
         pilot.app.screen.query_one("#exercise").scroll_home(animate=False)
         await pilot.pause()
     assert snap_compare(make_app(book, seeded), run_before=run_before)
+
+
+def _pilot_steps(exercise_id: str, steps):
+    """Open an exercise, then run `steps(pilot, screen)`; wait for grading; show the top of the screen."""
+    async def run_before(pilot):
+        await open_and_answer(exercise_id)(pilot)
+        await steps(pilot, pilot.app.screen)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause(0.5)                   # the explanation's Markdown finishes laying out
+        pilot.app.screen.query_one("#exercise").scroll_end(animate=False)  # one fixed view of the outcome
+        await pilot.pause()
+    return run_before
+
+
+async def _nothing(pilot, screen):
+    return None
+
+
+async def _wrong_line(pilot, screen):
+    screen.query_one("#listing").highlighted = 0 if screen.exercise.buggy_line != 1 else 1
+    await pilot.press("enter")
+
+
+async def _pick_up(pilot, screen):
+    await pilot.press("space", "down")
+
+
+async def _submit_shuffled(pilot, screen):
+    await pilot.press("enter")
+
+
+async def _submit_correct(pilot, screen):
+    order = screen.query_one("#order")
+    order.order = list(screen.exercise.order)
+    await pilot.press("enter")
+
+
+async def _run_solution(pilot, screen):
+    screen.query_one("#editor").text = screen.exercise.solution
+    await pilot.press("ctrl+r")
+
+
+async def _run_starter(pilot, screen):
+    await pilot.press("ctrl+r")
+
+
+async def _run_endless(pilot, screen):
+    screen.query_one("#editor").text = "def ring_allreduce_time(**kw):\n    while True:\n        pass\n"
+    await pilot.press("ctrl+r")
+
+
+HANDS_ON = {
+    "debug-fresh": ("0.6", _nothing),
+    "debug-wrong-line": ("0.6", _wrong_line),
+    "design-fresh": ("9.8", _nothing),
+    "design-picked-up": ("9.8", _pick_up),
+    "design-incorrect": ("9.8", _submit_shuffled),
+    "design-correct": ("9.8", _submit_correct),
+    "build-fresh": ("0.5", _nothing),
+    "build-failed": ("0.5", _run_starter),
+    "build-passed": ("0.5", _run_solution),
+    "build-stopped": ("0.5", _run_endless),
+}
+
+
+@pytest.mark.parametrize("state", HANDS_ON)
+def test_hands_on_views(snap_compare, book, seeded, state):
+    exercise_id, steps = HANDS_ON[state]
+    assert snap_compare(make_app(book, seeded), run_before=_pilot_steps(exercise_id, steps))

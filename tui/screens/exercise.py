@@ -25,6 +25,7 @@ from tui.store import StoreError
 from tui.widgets.answer_input import AnswerInput
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.code_listing import CodeListing, highlighted_lines
+from tui.widgets.order_list import OrderList
 from tui.widgets.step_table import StepTable
 from tui.widgets.verdict_panel import VerdictPanel
 
@@ -40,10 +41,12 @@ def answer_style(exercise: Exercise) -> str:
         return "steps"
     if isinstance(exercise, Debug):
         return "lines"
+    if isinstance(exercise, Design):
+        return "order"
     return "editor" if isinstance(exercise, Build) else "box"
 
 
-def box_hint(exercise: Exercise) -> tuple[str, str]:
+def box_hint(exercise: Exercise) -> tuple[str, str]:  # for the styles answered in a text box
     """(placeholder, label beside the box)."""
     if isinstance(exercise, NumericAnswer) and exercise.is_formula:
         return f"a formula in {', '.join(exercise.symbols)}", "formula"
@@ -87,7 +90,6 @@ class ExerciseScreen(Screen):
         with VerticalScroll(id="exercise"):
             yield Static(id="exercise-title")
             yield Markdown(exercise.prompt, id="prompt")
-            yield from self.compose_material()
             if self.style == "box":
                 placeholder, unit = box_hint(exercise)
                 with Horizontal(id="answer-row"):
@@ -96,6 +98,9 @@ class ExerciseScreen(Screen):
             elif self.style == "choice":
                 yield OptionList(*(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), o.text), id=o.id)
                                    for i, o in enumerate(exercise.presented_options)), id="choices")
+            elif self.style == "order":
+                yield OrderList(exercise.presented, id="order")
+                yield Static(id="item-detail")
             elif self.style == "lines":
                 yield CodeListing(exercise.code, exercise.language, id="listing")
                 yield Static(id="fix")
@@ -112,13 +117,6 @@ class ExerciseScreen(Screen):
             yield Markdown(exercise.explanation, id="explanation")
             yield AttemptList(id="attempts")
         yield Footer()
-
-    def compose_material(self) -> ComposeResult:
-        """What the learner works on besides the prompt: a listing, items to order, a starter."""
-        exercise = self.exercise
-        if isinstance(exercise, Design):
-            items = "\n".join(f"{i}. {item.text}  [{item.id}]" for i, item in enumerate(exercise.presented, 1))
-            yield Static(items, id="items")
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.app.warm_up, "formulas")
@@ -159,6 +157,12 @@ class ExerciseScreen(Screen):
                 return
         self.submit(self.answer_text())
 
+    def on_order_list_submitted(self, event: OrderList.Submitted) -> None:
+        self.submit(", ".join(event.order))
+
+    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
+        self.query_one("#item-detail", Static).update(Text(event.item.text, style="italic"))
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.submit(event.option.id or "")
@@ -194,6 +198,11 @@ class ExerciseScreen(Screen):
             self.query_one("#listing", CodeListing).mark(verdict.value, "✓" if verdict.status == "correct" else "✗")
             if verdict.status == "correct":
                 self.show_fix()
+        if self.style == "order" and isinstance(verdict.value, list):
+            order = self.query_one("#order", OrderList)
+            order.wrong_position = next((i for i, (a, b) in enumerate(zip(verdict.value, self.exercise.order))
+                                         if a != b), None)
+            order.refresh()
         if self.style == "steps" and verdict.rows:
             self.query_one("#steps", StepTable).mark(verdict.rows)
         if self.style == "editor":
@@ -203,7 +212,7 @@ class ExerciseScreen(Screen):
             self.set_focus(None)
         elif verdict.status == "incorrect" and self.style == "editor":
             self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget,
-                                    self.query_one("#verdict"))
+                                    self.query_one("#verdict"), animate=False)
         self.refresh_state()
         self.refresh_bindings()
 
@@ -238,6 +247,8 @@ class ExerciseScreen(Screen):
             self.query_one("#choices", OptionList).focus()
         elif self.style == "lines":
             self.query_one("#listing", CodeListing).focus()
+        elif self.style == "order":
+            self.query_one("#order", OrderList).focus()
         elif self.style == "steps":
             table = self.query_one("#steps", StepTable)
             (table.first_empty() or table.inputs[0]).focus()
@@ -279,7 +290,8 @@ class ExerciseScreen(Screen):
                     self.notify(str(exc), title="Not saved", severity="warning")
         self.explanation_shown = True
         explanation.display = True
-        self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget, explanation)
+        self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget, explanation,
+                                animate=False)
 
     def action_next(self) -> None:
         self._go(1)

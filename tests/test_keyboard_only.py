@@ -1,0 +1,56 @@
+"""Every debug and design exercise, and a build exercise typed key by key, solved with the keyboard
+alone (no mouse). One build is typed in full (about 25 s of key presses); the others use the same
+editor and keys."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import TextArea
+
+from grader.model import Build, Debug, Design
+from tui.app import RingbookApp
+from tui.widgets.order_list import OrderList
+
+from tests.test_learning_loop import open_exercise, settle, text_of
+
+KEY_NAMES = {"\n": "enter", " ": "space", "\t": "tab"}
+
+
+TYPED_BUILD = "0.5"
+
+
+def hands_on_ids(book):
+    return [e.id for e in book.exercises if isinstance(e, (Debug, Design)) or e.id == TYPED_BUILD]
+
+
+def pytest_generate_tests(metafunc):
+    if "exercise_id" in metafunc.fixturenames:
+        from grader.load import load_book
+
+        metafunc.parametrize("exercise_id", hands_on_ids(load_book()))
+
+
+async def test_solved_with_keys_only(book, store, exercise_id):
+    exercise = book.exercise(exercise_id)
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, exercise_id)
+        if isinstance(exercise, Debug):
+            await pilot.press("home", *["down"] * (exercise.buggy_line - 1), "enter")
+        elif isinstance(exercise, Design):
+            order = screen.query_one("#order", OrderList)
+            for target, item_id in enumerate(exercise.order):
+                await pilot.press(*["up"] * len(exercise.order))          # cursor to the top
+                await pilot.press(*["down"] * order.order.index(item_id))
+                await pilot.press("space", *["up"] * (order.order.index(item_id) - target), "space")
+            await pilot.press("enter")
+        else:
+            editor = screen.query_one("#editor", TextArea)
+            assert app.focused is editor
+            await pilot.press("f7", "delete")                        # select all, then clear
+            await pilot.press(*(KEY_NAMES.get(ch, ch) for ch in exercise.solution))
+            assert editor.text == exercise.solution
+            await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        verdict = text_of(screen.query_one("#verdict"))
+        assert verdict.startswith("✓"), verdict

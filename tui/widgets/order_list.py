@@ -1,0 +1,170 @@
+"""Put items in order with the mouse or the keyboard, as terminals have no drag and drop of their own.
+
+Mouse: press on an item, drag it (the list shows where it will land), release to drop; releasing
+outside the list or pressing Escape puts it back. Keyboard: arrows move the cursor, Space picks the
+item up and drops it, Alt+Up/Down moves the item under the cursor directly, Escape cancels a pick-up,
+Enter submits. Each item is one line (long texts end in "…"; the highlighted item is shown in full
+below the list), so a mouse row is always an item.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from grader.model import DesignItem
+
+
+class OrderList(Widget, can_focus=True):
+    DEFAULT_CSS = """
+    OrderList { height: auto; border: tall $border-blurred; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    OrderList:focus { border: tall $border; }
+    """
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("space", "toggle_hold", "Pick up"),
+        Binding("alt+up", "move(-1)", "Move ↑"),
+        Binding("alt+down", "move(1)", "Move ↓"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("enter", "submit", "Submit"),
+    ]
+
+    cursor = reactive(0)
+    held = reactive(False)
+
+    class Submitted(Message):
+        def __init__(self, order: list[str]):
+            super().__init__()
+            self.order = order
+
+    class Highlighted(Message):
+        def __init__(self, item: DesignItem):
+            super().__init__()
+            self.item = item
+
+    def __init__(self, items: tuple[DesignItem, ...], **kwargs):
+        super().__init__(**kwargs)
+        self.by_id = {item.id: item for item in items}
+        self.order = [item.id for item in items]
+        self.before_hold: list[str] | None = None
+        self.dragging = False
+        self.wrong_position: int | None = None
+
+    # --- drawing ------------------------------------------------------------------------------
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for index, item_id in enumerate(self.order):
+            lifted = index == self.cursor and (self.held or self.dragging)
+            marker = "⇅" if lifted else ("✗" if index == self.wrong_position else ("▶" if index == self.cursor else " "))
+            style = "reverse bold" if lifted else ("bold" if index == self.cursor and self.has_focus else "")
+            text.append(f"{marker} {index + 1}. ", style or "dim")
+            text.append(self.by_id[item_id].text, style)
+            if index < len(self.order) - 1:
+                text.append("\n")
+        return text
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self.order)
+
+    def watch_cursor(self, cursor: int) -> None:
+        self.post_message(self.Highlighted(self.by_id[self.order[cursor]]))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # --- keyboard -----------------------------------------------------------------------------
+
+    def _swap(self, index: int, target: int) -> None:
+        self.order[index], self.order[target] = self.order[target], self.order[index]
+        self.wrong_position = None
+
+    def action_cursor(self, step: int) -> None:
+        target = max(0, min(len(self.order) - 1, self.cursor + step))
+        if self.held and target != self.cursor:
+            self._swap(self.cursor, target)
+        self.cursor = target
+        self.refresh()
+
+    def action_move(self, step: int) -> None:
+        target = self.cursor + step
+        if 0 <= target < len(self.order):
+            self._swap(self.cursor, target)
+            self.cursor = target
+            self.refresh()
+
+    def action_toggle_hold(self) -> None:
+        self.before_hold = None if self.held else list(self.order)
+        self.held = not self.held
+        self.refresh()
+
+    def action_cancel(self) -> None:
+        """Escape: put a picked-up or dragged item back; with nothing in hand, leave the exercise."""
+        if (self.held or self.dragging) and self.before_hold is not None:
+            moved = self.order[self.cursor]
+            self.order = self.before_hold
+            self.cursor = self.order.index(moved)
+            self.held = False
+            if self.dragging:
+                self.dragging = False
+                self.release_mouse()
+            self.before_hold = None
+            self.refresh()
+        else:
+            self.screen.action_leave()
+
+    def action_submit(self) -> None:
+        self.held = False
+        self.post_message(self.Submitted(list(self.order)))
+        self.refresh()
+
+    # --- mouse --------------------------------------------------------------------------------
+
+    def _row_at(self, y: int) -> int:
+        return max(0, min(len(self.order) - 1, y))
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        self.focus()
+        self.cursor = self._row_at(offset.y)
+        self.before_hold = list(self.order)
+        self.dragging = True
+        self.capture_mouse()
+        self.refresh()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if not self.dragging:
+            return
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        target = self._row_at(offset.y)
+        if target != self.cursor:
+            item = self.order.pop(self.cursor)
+            self.order.insert(target, item)
+            self.cursor = target
+            self.wrong_position = None
+            self.refresh()
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        if not self.dragging:
+            return
+        self.dragging = False
+        self.release_mouse()
+        inside = event.get_content_offset(self) is not None
+        if not inside and self.before_hold is not None:  # dropped outside the list: put it back
+            moved = self.order[self.cursor]
+            self.order = self.before_hold
+            self.cursor = self.order.index(moved)
+        self.before_hold = None
+        self.refresh()
