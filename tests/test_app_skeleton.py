@@ -13,7 +13,7 @@ async def test_home_lists_every_chapter(book, store):
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         chapters = app.screen.query_one("#chapters", OptionList)
-        assert chapters.option_count == len(book.chapters) == 10
+        assert chapters.option_count == len(book.chapters) >= 10
         assert "Ring AllReduce" in str(chapters.get_option_at_index(0).prompt)
 
 
