@@ -1,0 +1,47 @@
+"""Chapter 11 answers recomputed by hand, independently of the YAML formulas."""
+import math
+
+# 11.1: capacity = capacity factor x even share of assignments
+tokens, top_k, experts, cf = 8192, 2, 64, 1.25
+assignments = tokens * top_k
+even_share = assignments / experts     # 256
+capacity_111 = cf * even_share         # 320
+
+# 11.2: each assignment leaving the GPU carries h*2 bytes; dispatch + combine
+P, T, k, h, bytes_el = 64, 4096, 8, 7168, 2
+remote = T * k * (P - 1) / P
+dispatch = remote * h * bytes_el
+a2a_112 = 2 * dispatch / 1e6           # 924.84 MB
+
+# 11.3: 4 experts per GPU per layer, 58 layers, SwiGLU = 3 matrices
+experts_here = (256 // 64) * 58
+params_per_expert = 3 * 7168 * 2048
+weights_113 = experts_here * params_per_expert * 2 / 1e9   # 20.43 GB
+
+
+# 11.4
+def _a2a_bytes(T, k, h, b, P):
+    per_copy = h * b
+    leaving = T * k - T * k / P
+    return 2 * leaving * per_copy
+
+
+# 11.5: capacity 1.25*16*1/4 = 5, loads 8, 5, 2, 1
+cap = 1.25 * 16 * 1 / 4
+dropped_115 = sum(max(0, n - cap) for n in (8, 5, 2, 1))   # 3
+
+NUMERIC = {
+    "11.1": capacity_111,
+    "11.2": a2a_112,
+    "11.3": weights_113,
+    "11.5": dropped_115,
+}
+STEPS = {}
+FORMULAS = {
+    "11.4": _a2a_bytes,
+}
+CHOICES = {
+    "11.6": "residual",
+}
+ORDERS = {}
+BUGGY_LINES = {}

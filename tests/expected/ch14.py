@@ -1,0 +1,43 @@
+"""Chapter 14 answers recomputed by hand, independently of the YAML formulas."""
+import math
+
+# 14.1: 70B params x 14 bytes, ZeRO-3 over 64 ranks.
+_total_bytes = 70e9 * (2 + 4 + 4 + 4)
+_total_gb = _total_bytes / 1e9                  # 980 GB
+_shard_gb = _total_gb / 64                      # 15.3125 GB
+
+# 14.2: snapshot to pinned host memory, each GPU over its own 25 GB/s link.
+_stall_s = _shard_gb / 25                       # 0.6125 s
+
+# 14.3: Daly, C = 5 min, M = 3 h = 180 min.
+_C = 5.0
+_M = 3 * 60.0
+_young = math.sqrt(2 * _C * _M)                 # 42.43 min
+_x = _C / (2 * _M)
+_daly = _young * (1 + math.sqrt(_x) / 3 + _x / 9) - _C   # ~39.16 min
+
+NUMERIC = {
+    "14.1": _shard_gb,
+    "14.2": _stall_s,
+    "14.3": _daly,
+}
+STEPS = {}
+
+
+def _waste(C, T, M, R):
+    checkpoint_share = C / T
+    lost_per_failure = T / 2 + R
+    failure_share = lost_per_failure / M
+    return checkpoint_share + failure_share
+
+
+FORMULAS = {
+    "14.4": _waste,
+}
+CHOICES = {
+    "14.5": "reshard",
+}
+ORDERS = {
+    "14.6": ["wait-prev", "snapshot", "train-persist", "commit", "prune"],
+}
+BUGGY_LINES = {}
