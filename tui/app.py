@@ -11,7 +11,6 @@ from textual.binding import Binding
 
 from grader.model import Book, Chapter, Exercise
 from tui.commands import BookCommands
-from tui.mastery import Mastery, mastery
 from tui.screens.home import HomeScreen
 from tui.store import ProgressStore
 from tui.streak import Streak
@@ -70,9 +69,6 @@ class RingbookApp(App):
         gc.freeze()  # what was just loaded lives for the whole session: keep it out of every GC pass
 
     # --- what screens ask of the app ------------------------------------------------------------
-
-    def mastery(self) -> Mastery:
-        return mastery(self.book, self.store.exercise_states())
 
     def streak(self) -> Streak:
         return self.store.streak(now=self.clock())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.evaluate import EvaluationError, TooComplex, evaluate_text
+from grader.evaluate import EvaluationError, TooComplex
 from grader.grade import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import NumericAnswer
 from grader.numeric import Closeness, nearness, read_number, within
@@ -83,4 +83,4 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
     return incorrect("That formula is not equivalent to the answer.", value=text.strip())
 
 
-__all__ = ["judge", "judge_number", "judge_formula", "display", "evaluate_text"]
+__all__ = ["judge", "judge_number", "judge_formula", "display"]

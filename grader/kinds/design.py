@@ -63,6 +63,11 @@ def longest_ordered_run(order: list[str], correct_order: tuple[str, ...]) -> int
     return len(tails)
 
 
+def first_wrong(order: list[str], target: tuple[str, ...]) -> int | None:
+    """The first position (0-based) where `order` differs from `target`; None when they agree."""
+    return next((i for i, (a, b) in enumerate(zip(order, target)) if a != b), None)
+
+
 def judge(exercise: Design, text: str, deadline: Deadline) -> Verdict:
     order = read_order(exercise, text)
     if isinstance(order, str):
@@ -70,7 +75,7 @@ def judge(exercise: Design, text: str, deadline: Deadline) -> Verdict:
     target = list(exercise.order)
     if order == target:
         return correct("Correct: that is the right order.", value=order)
-    first = next(i for i, (a, b) in enumerate(zip(order, target)) if a != b)
+    first = first_wrong(order, exercise.order)
     in_place = sum(a == b for a, b in zip(order, target))
     misplaced = next(item for item in exercise.items if item.id == order[first])
     return incorrect(

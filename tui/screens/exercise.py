@@ -20,6 +20,7 @@ from textual.widgets import Footer, Header, Input, Label, Markdown, OptionList, 
 from textual.widgets.option_list import Option
 
 from grader.grade import Verdict, grade
+from grader.kinds.design import first_wrong
 from grader.model import Build, Debug, Design, Exercise, NumericAnswer, Trace
 from tui.store import StoreError
 from tui.widgets.answer_input import AnswerInput
@@ -34,7 +35,7 @@ DRAFT_DELAY = 0.5
 
 
 def answer_style(exercise: Exercise) -> str:
-    """How this exercise is answered on this screen: box, choice, steps, or none."""
+    """How this exercise is answered: box, choice, steps, lines (debug), order (design) or editor (build)."""
     if isinstance(exercise, Trace) and exercise.options:
         return "choice"
     if isinstance(exercise, Trace) and exercise.steps:
@@ -46,17 +47,11 @@ def answer_style(exercise: Exercise) -> str:
     return "editor" if isinstance(exercise, Build) else "box"
 
 
-def box_hint(exercise: Exercise) -> tuple[str, str]:  # for the styles answered in a text box
-    """(placeholder, label beside the box)."""
-    if isinstance(exercise, NumericAnswer) and exercise.is_formula:
+def box_hint(exercise: NumericAnswer) -> tuple[str, str]:
+    """(placeholder, label beside the box) for an exercise answered in a text box."""
+    if exercise.is_formula:
         return f"a formula in {', '.join(exercise.symbols)}", "formula"
-    if isinstance(exercise, NumericAnswer):
-        return "a number, e.g. 7/4 or 1.75e3", exercise.unit
-    if isinstance(exercise, Debug):
-        return f"the buggy line's number (1-{len(exercise.lines)})", "line"
-    if isinstance(exercise, Design):
-        return "the items in order: numbers or ids, separated by commas", "order"
-    return "", ""
+    return "a number, e.g. 7/4 or 1.75e3", exercise.unit
 
 
 class ExerciseScreen(Screen):
@@ -200,8 +195,7 @@ class ExerciseScreen(Screen):
                 self.show_fix()
         if self.style == "order" and isinstance(verdict.value, list):
             order = self.query_one("#order", OrderList)
-            order.wrong_position = next((i for i, (a, b) in enumerate(zip(verdict.value, self.exercise.order))
-                                         if a != b), None)
+            order.wrong_position = first_wrong(verdict.value, self.exercise.order)
             order.refresh()
         if self.style == "steps" and verdict.rows:
             self.query_one("#steps", StepTable).mark(verdict.rows)

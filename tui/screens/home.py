@@ -10,6 +10,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.mastery import mastery
+from tui.store import ExerciseState
 from tui.widgets.progress_bar import bar
 
 
@@ -48,7 +50,8 @@ class HomeScreen(Screen):
 
     def progress(self) -> tuple[Text, Text, list[Option]]:
         """The stats line, the Continue line and the chapter rows, from the store as it is now."""
-        overall = self.app.mastery()
+        states = self.app.store.exercise_states()
+        overall = mastery(self.app.book, states)
         streak = self.app.streak()
         stats = Text.assemble(
             ("Mastery ", "bold"), overall.summary,
@@ -57,7 +60,7 @@ class HomeScreen(Screen):
         )
         if overall.after_reveal:
             stats.append(f"   {overall.after_reveal} after reveal", "dim")
-        target = self.continue_target()
+        target = self.continue_target(states)
         label = (f"▶ Continue: {target.id} {target.title}" if hasattr(target, "kind")
                  else f"▶ Start: Chapter {target.id} · {target.title}")
         width = max(len(c.title) for c in self.app.book.chapters)
@@ -67,7 +70,7 @@ class HomeScreen(Screen):
             for row in overall.chapters]
         return stats, Text.assemble((label, "bold"), ("   (c)", "dim")), rows
 
-    def continue_target(self):
+    def continue_target(self, states: dict[str, ExerciseState]):
         """The last exercise opened, else the last chapter, else the first unsolved exercise of a learner
         who has answered something, else the first chapter."""
         book = self.app.book
@@ -75,7 +78,6 @@ class HomeScreen(Screen):
         opened = book.exercise(exercise_id) or book.chapter(chapter_id)
         if opened is not None:
             return opened
-        states = self.app.store.exercise_states()
         if states:
             unsolved = [e for e in book.exercises if not (e.id in states and states[e.id].solved)]
             if unsolved:
@@ -95,7 +97,7 @@ class HomeScreen(Screen):
             self.open(chapters.get_option_at_index(chapters.highlighted).id)
 
     def action_continue(self) -> None:
-        target = self.continue_target()
+        target = self.continue_target(self.app.store.exercise_states())
         if hasattr(target, "kind"):
             self.app.open_chapter(self.app.chapter_of(target), tab="exercises")
             self.app.open_exercise(target)
