@@ -100,18 +100,49 @@ def test_export_import_round_trip_is_identical_and_idempotent(tmp_path, data_dir
         store.record_attempt(f"0.{i + 1}", f"answer {i}", status, feedback=f"feedback {i}", hints_used=i,
                              seconds_taken=i * 1.5)
     store.record_reveal("0.4")
+    store.record_entry("lab", "act 2 design", {"tp": 8, "pp": 16, "fits": True})
     store.close()
     first = tmp_path / "first.json"
     assert ringbook("progress", "export", str(first)).returncode == 0
     empty = tmp_path / "empty"
     imported = ringbook("--data-dir", str(empty), "progress", "import", str(first))
-    assert imported.returncode == 0 and "Imported 5 new record(s)" in imported.stdout
+    assert imported.returncode == 0 and "Imported 6 new record(s)" in imported.stdout
     again = ringbook("--data-dir", str(empty), "progress", "import", str(first))
     assert "Imported 0 new record(s)" in again.stdout
     second = tmp_path / "second.json"
     assert ringbook("--data-dir", str(empty), "progress", "export", str(second)).returncode == 0
     assert _data(json.loads(first.read_text())) == _data(json.loads(second.read_text()))
     assert len(json.loads(second.read_text())["attempts"]) == 4
+    [entry] = json.loads(second.read_text())["entries"]
+    assert (entry["part"], entry["payload"]) == ("lab", {"tp": 8, "pp": 16, "fits": True})
+
+
+def test_ledger_entries_survive_reopening_and_filter_by_part(data_dir):
+    store = ProgressStore.open(data_dir)
+    quiz = store.record_entry("quiz", "readiness", {"score": 14, "out_of": 19})
+    store.record_entry("lab", "act 1 prediction", {"choice": "b"})
+    store.close()
+    reopened = ProgressStore.open(data_dir)
+    assert reopened.entries("quiz") == [quiz]
+    assert [e.part for e in reopened.entries()] == ["quiz", "lab"]
+
+
+def test_a_version_1_store_gains_the_ledger_and_keeps_its_attempts(data_dir):
+    import sqlite3
+
+    from tui.store import MIGRATIONS
+    data_dir.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(data_dir / FILE_NAME)
+    connection.executescript(MIGRATIONS[1])
+    connection.execute("INSERT INTO attempts VALUES ('u1', '0.1', '1.75', 'correct', '', '', 0, 0, NULL, "
+                       "'2026-01-01T10:00:00Z', 0, '2026-01-01')")
+    connection.execute("PRAGMA user_version = 1")
+    connection.commit()
+    connection.close()
+    store = ProgressStore.open(data_dir)
+    assert [a.uid for a in store.attempts()] == ["u1"]
+    store.record_entry("quiz", "readiness", {"score": 1})
+    assert len(store.entries("quiz")) == 1
 
 
 def test_export_csv_to_stdout(data_dir):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import sqlite3
 import time
@@ -21,7 +22,7 @@ from typing import Any, Iterable
 
 from tui.streak import Streak, streaks, study_day, today
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_NAME = "progress.sqlite3"
 EXPORT_FORMAT = "ringbook-progress"
 BUSY_TIMEOUT_SECONDS = 10
@@ -54,10 +55,23 @@ MIGRATIONS = {
         CREATE TABLE drafts (exercise_id TEXT PRIMARY KEY, text TEXT NOT NULL, updated_utc TEXT NOT NULL);
         CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    2: """
+        CREATE TABLE ledger (
+            uid TEXT PRIMARY KEY,
+            part TEXT NOT NULL,
+            name TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            created_utc TEXT NOT NULL,
+            utc_offset_minutes INTEGER NOT NULL,
+            local_date TEXT NOT NULL
+        );
+        CREATE INDEX ledger_by_part ON ledger (part, created_utc);
+    """,
 }
 ATTEMPT_FIELDS = ("uid", "exercise_id", "answer", "status", "message", "feedback", "hints_used", "revealed_first",
                   "seconds_taken", "created_utc", "utc_offset_minutes", "local_date")
 REVEAL_FIELDS = ("uid", "exercise_id", "created_utc", "utc_offset_minutes")
+ENTRY_FIELDS = ("uid", "part", "name", "payload", "created_utc", "utc_offset_minutes", "local_date")
 
 
 class StoreError(Exception):
@@ -103,6 +117,31 @@ class ExerciseState:
         if self.solved:
             return "solved after reveal" if self.solved_after_reveal else "solved"
         return "tried" if self.attempts else "new"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A finished piece of work outside the exercises: a quiz run or a lab design, its details in `payload`."""
+
+    uid: str
+    part: str
+    name: str
+    payload: dict[str, Any]
+    created_utc: str
+    utc_offset_minutes: int
+    local_date: str
+
+    def row(self) -> tuple:
+        return (self.uid, self.part, self.name, json.dumps(self.payload, sort_keys=True), self.created_utc,
+                self.utc_offset_minutes, self.local_date)
+
+    @classmethod
+    def from_row(cls, row: tuple) -> "Entry":
+        uid, part, name, payload, created_utc, offset, local_date = row
+        return cls(uid, part, name, json.loads(payload), created_utc, offset, local_date)
+
+    def exported(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def default_data_dir() -> Path:
@@ -276,6 +315,21 @@ class ProgressStore:
         self._write([(_insert("reveals", REVEAL_FIELDS),
                       (_new_uid(), exercise_id, _utc_text(moment), _offset_minutes(moment)))])
 
+    def record_entry(self, part: str, name: str, payload: dict[str, Any], now: datetime | None = None) -> Entry:
+        """Append a ledger entry (a quiz run, a lab design); `payload` must be JSON-serialisable."""
+        moment = now or _now()
+        entry = Entry(uid=_new_uid(), part=part, name=name, payload=payload, created_utc=_utc_text(moment),
+                      utc_offset_minutes=_offset_minutes(moment), local_date=moment.date().isoformat())
+        self._write([(_insert("ledger", ENTRY_FIELDS), entry.row())])
+        return entry
+
+    def entries(self, part: str | None = None) -> list[Entry]:
+        """Ledger entries, oldest first; only those of `part` when given."""
+        sql = f"SELECT {', '.join(ENTRY_FIELDS)} FROM ledger"
+        rows = (self._db.execute(sql + " WHERE part = ? ORDER BY created_utc, uid", (part,)) if part
+                else self._db.execute(sql + " ORDER BY created_utc, uid"))
+        return [Entry.from_row(row) for row in rows]
+
     def save_draft(self, exercise_id: str, text: str) -> None:
         if not text:
             self._write([("DELETE FROM drafts WHERE exercise_id = ?", (exercise_id,))])
@@ -358,20 +412,23 @@ class ProgressStore:
             "exported_utc": _utc_text(_now()),
             "attempts": [asdict(a) for a in self.attempts()],
             "reveals": [dict(zip(REVEAL_FIELDS, row)) for row in reveals],
+            "entries": [e.exported() for e in self.entries()],
         }
 
     def import_data(self, data: Any) -> int:
         """Merge an export; rows already present (same uid) are skipped, so importing twice adds nothing.
         Returns how many rows were added. Raises StoreError on data that is not a ringbook export."""
-        attempts, reveals = _validated_export(data)
+        attempts, reveals, entries = _validated_export(data)
         before = self._count()
         self._write([(_insert("attempts", ATTEMPT_FIELDS, ignore=True), _row(a, ATTEMPT_FIELDS)) for a in attempts]
                     + [(_insert("reveals", REVEAL_FIELDS, ignore=True), tuple(r[f] for f in REVEAL_FIELDS))
-                       for r in reveals])
+                       for r in reveals]
+                    + [(_insert("ledger", ENTRY_FIELDS, ignore=True), e.row()) for e in entries])
         return self._count() - before
 
     def _count(self) -> int:
-        return self._db.execute("SELECT (SELECT COUNT(*) FROM attempts) + (SELECT COUNT(*) FROM reveals)").fetchone()[0]
+        return self._db.execute("SELECT (SELECT COUNT(*) FROM attempts) + (SELECT COUNT(*) FROM reveals)"
+                                " + (SELECT COUNT(*) FROM ledger)").fetchone()[0]
 
     def backup(self, target: Path) -> None:
         """A consistent copy of the whole store, taken with SQLite's online backup."""
@@ -387,7 +444,7 @@ class ProgressStore:
         if self.path is not None:
             backup = self.path.with_name(f"progress.backup-{datetime.now():%Y%m%d-%H%M%S}.sqlite3")
             self.backup(backup)
-        self._write([(f"DELETE FROM {table}", ()) for table in ("attempts", "reveals", "drafts", "state")])
+        self._write([(f"DELETE FROM {table}", ()) for table in ("attempts", "reveals", "drafts", "state", "ledger")])
         return backup
 
     def integrity(self) -> str:
@@ -403,7 +460,7 @@ def export_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def _validated_export(data: Any) -> tuple[list[Attempt], list[dict]]:
+def _validated_export(data: Any) -> tuple[list[Attempt], list[dict], list[Entry]]:
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise StoreError("That file is not a ringbook progress export.")
     if not isinstance(data.get("schema"), int) or data["schema"] > SCHEMA_VERSION:
@@ -419,9 +476,14 @@ def _validated_export(data: Any) -> tuple[list[Attempt], list[dict]]:
         reveals = [{f: row[f] for f in REVEAL_FIELDS} for row in data.get("reveals", [])]
         for reveal in reveals:
             _parse_utc(reveal["created_utc"])
+        entries = [Entry(**{f: row[f] for f in ENTRY_FIELDS}) for row in data.get("entries", [])]
+        for entry in entries:
+            if not isinstance(entry.payload, dict) or not isinstance(entry.uid, str):
+                raise ValueError(entry.uid)
+            _parse_utc(entry.created_utc)
     except (KeyError, TypeError, ValueError) as exc:
         raise StoreError(f"That export is damaged (a row is missing {exc}).") from None
-    return attempts, reveals
+    return attempts, reveals, entries
 
 
 def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
