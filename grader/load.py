@@ -198,7 +198,7 @@ def _book_from_raw(root: Path, raw: dict[str, Any]) -> Book:
         path = chapter_dir / "exercises.yaml"
         exercises = tuple(_build(exercise, entry["id"], Source(path, line))
                           for exercise, line in zip(stored["exercises"], stored["lines"]))
-        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises))
+        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises, str(entry.get("part", ""))))
     data = raw["book"]
     return Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters))
 
@@ -226,6 +226,8 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("id", "title", "dir")):
             problems.append(Problem(book_path, line, "each chapter needs id, title and dir (strings; quote ids)"))
             continue
+        if not isinstance(entry.get("part", ""), str):
+            problems.append(Problem(book_path, line, "a chapter's part must be a string (e.g. part: case study)"))
         if entry["id"] in chapter_ids:
             problems.append(Problem(book_path, line, f"duplicate chapter id {entry['id']!r}"))
         chapter_ids.add(entry["id"])
@@ -235,7 +237,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         raw_chapter: dict[str, Any] = {}
         exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema,
                                   raw_chapter)
-        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises)))
+        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises), str(entry.get("part", ""))))
         if collect is not None:
             collect.setdefault("chapters", {})[entry["dir"]] = raw_chapter
     if not chapters and not problems:

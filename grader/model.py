@@ -234,6 +234,7 @@ class Chapter:
     title: str
     path: Path
     exercises: tuple[Exercise, ...]
+    part: str = ""  # the part of the course it belongs to, as book.yaml names it ("" for the main run)
 
     @property
     def narrative_path(self) -> Path:
