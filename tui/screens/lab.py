@@ -1,0 +1,335 @@
+"""The Parallelism Paradox lab: per act, a stakeholder's message, a prediction that unlocks the
+instruments, live controls with figures, warnings and a plot, and a reflection question.
+
+The screen only arranges widgets and routes messages: every figure comes from grader.lab's model and
+every sentence from the lab's YAML. `s` saves the learner's design to the progress ledger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+from grader.lab import (
+    FABRICS, GPU_COUNTS, MICRO_BATCHES, MODELS, PIPELINE_MICROBATCHES, PP_DEGREES, TP_DEGREES,
+    DataParallelSetup, Lab, ThreeDSetup, bubble_curve, data_parallel_figures, data_parallel_mfu, mfu_curve,
+    three_d_figures,
+)
+from tui.store import ProgressStore, StoreError
+from tui.widgets.choice_question import ChoiceQuestion
+from tui.widgets.stepper import Stepper
+
+TABS = ("data-parallel", "three-d", "model")
+PLOT_M = (1, 4, 8, 32)
+
+
+def _gb(value: float) -> str:
+    return f"{value:.1f} GB"
+
+
+def _time(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+class LabScreen(Screen):
+    CSS_PATH = "lab.tcss"
+    BINDINGS = [
+        Binding("escape", "leave", "Back"),
+        Binding("1", "pick(0)", "Pick", key_display="1-4"),
+        Binding("2", "pick(1)", show=False),
+        Binding("3", "pick(2)", show=False),
+        Binding("4", "pick(3)", show=False),
+        Binding("enter", "commit", "Commit", priority=True),
+        Binding("a", "next_tab", "Act/model"),
+        Binding("s", "save", "Save design"),
+    ]
+
+    def __init__(self, lab: Lab, store: ProgressStore):
+        super().__init__()
+        self.lab = lab
+        self.store = store
+        self.data_parallel = DataParallelSetup()
+        self.three_d = ThreeDSetup()
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(initial=TABS[0], id="tabs"):
+            for act, label in zip(self.lab.acts, ("Act I", "Act II")):
+                with TabPane(label, id=act.id):
+                    with VerticalScroll(id=f"{act.id}-scroll", classes="act"):
+                        yield Static(Text(act.title, "bold"), classes="act-title")
+                        if act is self.lab.acts[0]:
+                            yield Static(self.lab.intro, classes="intro")
+                        message = Static(act.message, classes="message")
+                        message.border_title = f"From: {act.sender}"
+                        yield message
+                        yield ChoiceQuestion(act.prediction, id=f"{act.id}-prediction")
+                        yield Static(Text.assemble(("Instruments locked. ", "bold"),
+                                                   "Commit a prediction first: 1-4 to pick, Enter to commit."),
+                                     id=f"{act.id}-locked", classes="locked")
+                        with Vertical(id=f"{act.id}-instruments", classes="instruments"):
+                            yield from self.controls(act.id)
+                            yield Static(id=f"{act.id}-figures", classes="figures")
+                            yield Static(id=f"{act.id}-warnings", classes="warnings")
+                            yield PlotextPlot(id=f"{act.id}-plot", classes="plot")
+                            yield Static(self.plot_caption(act.id), classes="caption")
+                            yield ChoiceQuestion(act.reflection, id=f"{act.id}-reflection")
+            with TabPane("The model", id="model"):
+                with VerticalScroll(id="model-scroll"):
+                    yield Markdown(self.lab.model_statement, id="model-statement")
+        yield Footer()
+
+    def controls(self, act_id: str) -> ComposeResult:
+        if act_id == "data-parallel":
+            setup = self.data_parallel
+            yield Stepper("Model size", [(m, f"{m.name} parameters") for m in MODELS], setup.model, id="model-size")
+            yield Stepper("GPUs (DP degree)", [(n, str(n)) for n in GPU_COUNTS], setup.gpus, id="gpus")
+            yield Stepper("Micro-batch", [(b, f"{b} x {self.lab.hardware.seq_len} tokens") for b in MICRO_BATCHES],
+                          setup.micro_batch, id="micro-batch")
+            yield Stepper("Between nodes", [(f, f.name) for f in FABRICS], setup.fabric, id="fabric")
+        else:
+            setup = self.three_d
+            yield Stepper("TP (in a layer)", [(t, str(t)) for t in TP_DEGREES], setup.tp, id="tp")
+            yield Stepper("PP (stages)", [(p, str(p)) for p in PP_DEGREES], setup.pp, id="pp")
+            yield Stepper("m (micro-batches)", [(m, str(m)) for m in PIPELINE_MICROBATCHES], setup.microbatches,
+                          id="microbatches")
+
+    def plot_caption(self, act_id: str) -> Text:
+        if act_id == "data-parallel":
+            return Text("MFU (%) against GPU count: the line is the model, x marks the lead's measurements, "
+                        "the dot is your setting.", "dim")
+        return Text("Idle share of the step (p-1)/(m+p-1), in %, against PP for m = "
+                    f"{', '.join(map(str, PLOT_M))}; the dot is your setting.", "dim")
+
+    def on_mount(self) -> None:
+        self.title = self.lab.title
+        for act in self.lab.acts:
+            self.query_one(f"#{act.id}-instruments").display = False
+        self.query_one("#data-parallel-prediction", ChoiceQuestion).options.focus(scroll_visible=False)
+
+    # --- state shown ----------------------------------------------------------------------------
+
+    def unlocked(self, act_id: str) -> bool:
+        return self.query_one(f"#{act_id}-prediction", ChoiceQuestion).chosen is not None
+
+    def on_choice_question_committed(self, event: ChoiceQuestion.Committed) -> None:
+        act_id, _, kind = (event.question.id or "").rpartition("-")
+        if kind != "prediction":
+            return
+        self.query_one(f"#{act_id}-locked").display = False
+        self.query_one(f"#{act_id}-instruments").display = True
+        self.show_figures(act_id)
+        self.query_one(f"#{act_id}-instruments").query(Stepper).first().focus(scroll_visible=False)
+        feedback = event.question.query_one(".question-feedback")
+        self.call_after_refresh(self.query_one(f"#{act_id}-scroll", VerticalScroll).scroll_to_widget, feedback,
+                                animate=False, top=True)
+
+    def on_stepper_changed(self, event: Stepper.Changed) -> None:
+        field = {"model-size": "model", "gpus": "gpus", "micro-batch": "micro_batch", "fabric": "fabric",
+                 "tp": "tp", "pp": "pp", "microbatches": "microbatches"}[event.stepper.id or ""]
+        if field in ("tp", "pp", "microbatches"):
+            self.three_d = replace(self.three_d, **{field: event.value})
+            self.show_figures("three-d")
+        else:
+            self.data_parallel = replace(self.data_parallel, **{field: event.value})
+            self.show_figures("data-parallel")
+
+    def show_figures(self, act_id: str) -> None:
+        if act_id == "data-parallel":
+            figures, warnings = self.data_parallel_text()
+        else:
+            figures, warnings = self.three_d_text()
+        self.query_one(f"#{act_id}-figures", Static).update(figures)
+        warning_box = self.query_one(f"#{act_id}-warnings", Static)
+        warning_box.update(Text("\n").join(warnings))
+        warning_box.display = bool(warnings)
+        self.draw_plot(act_id)
+
+    def data_parallel_text(self) -> tuple[Text, list[Text]]:
+        setup, hw = self.data_parallel, self.lab.hardware
+        f = data_parallel_figures(setup, hw)
+        mfu = data_parallel_mfu(setup, hw)
+        where = ("all GPUs in one node: NVLink only" if f.inside_node
+                 else f"{setup.gpus // hw.gpus_per_node} nodes: NVLink inside, {setup.fabric.name} between")
+        figures = Text.assemble(
+            ("MFU ", "bold"), (f"{100 * mfu:.1f}%", "bold"), f"   T_compute {_time(f.compute_s)}",
+            f"   T_comm {_time(f.comm_s)}", "   comm/compute ", (f"{f.ratio:.2f}", "bold"),
+            f"\nMemory per GPU {_gb(f.memory_gb)} of {hw.hbm_gb:g}: weights+grads {f.weights_grads_gb:.1f}",
+            f" · optimizer {f.optimizer_gb:.1f} · activations {f.activations_gb:.1f}",
+            (f"\n{where}.\nModel: {hw.peak_tflops:g} TFLOPS dense x {100 * hw.base_efficiency:g}%, no overlap "
+             "(a: The model).", "dim"))
+        warnings = []
+        if f.oom:
+            warnings.append(self.oom_warning(f.memory_gb, "Use fewer parameters, a smaller micro-batch or "
+                                                          "more GPUs to shard the optimizer."))
+        return figures, warnings
+
+    def three_d_text(self) -> tuple[Text, list[Text]]:
+        setup, hw = self.three_d, self.lab.hardware
+        f = three_d_figures(setup, hw)
+        bubble = max(0.0, f.pipeline_s - f.compute_s - f.tp_comm_s)
+        figures = Text.assemble(
+            ("MFU ", "bold"), (f"{100 * f.mfu:.1f}%", "bold"),
+            f"   TP {setup.tp} x PP {setup.pp} x DP {f.dp} = {setup.gpus} GPUs   batch {f.global_batch} seqs",
+            f"\nMemory per GPU {_gb(f.memory_gb)} of {hw.hbm_gb:g}: weights+grads {f.weights_grads_gb:.1f}",
+            f" · optimizer {f.optimizer_gb:.1f} · activations {f.activations_gb:.1f}",
+            f"\nBubble overhead (p-1)/m {100 * f.bubble_overhead:.1f}%   idle share (p-1)/(m+p-1) ",
+            (f"{100 * f.idle_share:.1f}%", "bold"),
+            f"\nStep {f.step_s:.2f} s = compute {f.compute_s:.2f} + TP {f.tp_comm_s:.2f}"
+            f" + bubble {bubble:.2f} + DP sync {f.dp_comm_s:.2f}",
+            (f"\nModel: {hw.peak_tflops:g} TFLOPS dense x {100 * hw.base_efficiency:g}%, 1F1B, no overlap "
+             "(a: The model).", "dim"))
+        warnings = []
+        if f.oom:
+            warnings.append(self.oom_warning(f.memory_gb, "Raise TP or PP to split the model further."))
+        if f.tp_cross_node:
+            warnings.append(Text.assemble(
+                ("⚠ TP crosses nodes. ", "bold"),
+                f"A TP group of {setup.tp} spans {setup.tp // hw.gpus_per_node} nodes, so every layer's "
+                f"AllReduces run at one port's {hw.network_gbs:g} GB/s instead of NVLink's {hw.nvlink_gbs:g} GB/s."))
+        return figures, warnings
+
+    def oom_warning(self, memory_gb: float, advice: str) -> Text:
+        return Text.assemble(("⚠ Out of memory. ", "bold"),
+                             f"{_gb(memory_gb)} per GPU is more than the {self.lab.hardware.hbm_gb:g} GB an H100 "
+                             f"holds. {advice}")
+
+    def draw_plot(self, act_id: str) -> None:
+        plot = self.query_one(f"#{act_id}-plot", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.clear_figure()
+        if act_id == "data-parallel":
+            curve = mfu_curve(self.data_parallel, self.lab.hardware)
+            position = {n: i for i, n in enumerate(GPU_COUNTS)}
+            plt.plot([position[n] for n, _ in curve], [v for _, v in curve])
+            measured = self.lab.act("data-parallel").measured_mfu
+            plt.scatter([position[n] for n, _ in measured], [v for _, v in measured], marker="x")
+            current = 100 * data_parallel_mfu(self.data_parallel, self.lab.hardware)
+            plt.scatter([position[self.data_parallel.gpus]], [current], marker="●")
+            plt.xticks(list(position.values()), [str(n) for n in GPU_COUNTS])
+            plt.ylim(0, 65)
+            plt.xlabel("GPUs")
+        else:
+            position = {p: i for i, p in enumerate(PP_DEGREES)}
+            for m in PLOT_M:
+                plt.plot(list(position.values()), [v for _, v in bubble_curve(m)], label=f"m={m}")
+            setup = self.three_d
+            plt.scatter([position[setup.pp]], [100 * bubble_curve(setup.microbatches, (setup.pp,))[0][1]],
+                        marker="●")
+            plt.xticks(list(position.values()), [str(p) for p in PP_DEGREES])
+            plt.ylim(0, 100)
+            plt.xlabel("PP")
+        plot.refresh()
+
+    # --- actions --------------------------------------------------------------------------------
+
+    def active_question(self) -> ChoiceQuestion | None:
+        """The open question of the act on show: its prediction, then its reflection."""
+        tab = self.query_one(TabbedContent).active
+        if tab not in ("data-parallel", "three-d"):
+            return None
+        for kind in ("prediction", "reflection"):
+            question = self.query_one(f"#{tab}-{kind}", ChoiceQuestion)
+            if question.chosen is None:
+                return question
+        return None
+
+    def action_pick(self, index: int) -> None:
+        question = self.active_question()
+        if question is None:
+            self.notify("Nothing to answer here: both questions of this act are answered.")
+        elif question.pick(index):
+            self.query_one(f"#{self.query_one(TabbedContent).active}-scroll", VerticalScroll).scroll_to_widget(
+                question, animate=False)
+        else:
+            self.notify(f"There is no option {index + 1}.")
+
+    def action_commit(self) -> None:
+        """Enter commits the option highlighted in the open question, once the learner has moved to it."""
+        question = self.active_question()
+        if question is None:
+            return
+        if self.focused is question.options and question.commit_highlighted():
+            return
+        self.notify("Pick an option first: 1-4, or up/down in the list.")
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "commit":
+            return self.active_question() is not None   # with nothing to answer, Enter is not ours
+        return True
+
+    def action_next_tab(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        tabs.active = TABS[(TABS.index(tabs.active) + 1) % len(TABS)]
+        self.focus_part(tabs.active)
+
+    def focus_part(self, tab: str) -> None:
+        """Move the keyboard into the part on show (else focus stays behind in a hidden pane and pulls it
+        back): its open prediction, else its first control, else the model statement."""
+        if tab == "model":
+            self.query_one("#model-scroll").focus(scroll_visible=False)
+        elif not self.unlocked(tab):
+            self.query_one(f"#{tab}-prediction", ChoiceQuestion).options.focus(scroll_visible=False)
+        else:
+            self.query_one(f"#{tab}-instruments").query(Stepper).first().focus(scroll_visible=False)
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+    def action_save(self) -> None:
+        if not self.unlocked("three-d"):
+            self.notify("Commit your Act II prediction first; the design is the layout you choose there.",
+                        title="Nothing to save yet")
+            return
+        try:
+            self.store.record_entry("lab", self.lab.id, self.design())
+        except StoreError as exc:
+            self.notify(str(exc), title="Design not saved", severity="error")
+            return
+        f = three_d_figures(self.three_d, self.lab.hardware)
+        self.notify(f"TP {self.three_d.tp} x PP {self.three_d.pp} x DP {f.dp}, m = {self.three_d.microbatches}: "
+                    f"MFU {100 * f.mfu:.1f}%.", title="Design saved")
+
+    def design(self) -> dict[str, Any]:
+        """The ledger payload: each act's settings, figures, and the learner's answers."""
+        hw = self.lab.hardware
+        dp_setup, dp_figures = self.data_parallel, data_parallel_figures(self.data_parallel, hw)
+        td_setup, td_figures = self.three_d, three_d_figures(self.three_d, hw)
+        return {
+            "data-parallel": {
+                "config": {"model": dp_setup.model.name, "gpus": dp_setup.gpus,
+                           "micro_batch": dp_setup.micro_batch, "fabric": dp_setup.fabric.id},
+                "figures": {"mfu": round(data_parallel_mfu(dp_setup, hw), 4),
+                            "compute_s": round(dp_figures.compute_s, 4), "comm_s": round(dp_figures.comm_s, 4),
+                            "memory_gb": round(dp_figures.memory_gb, 2), "oom": dp_figures.oom},
+                **self.answers("data-parallel"),
+            },
+            "three-d": {
+                "config": {"tp": td_setup.tp, "pp": td_setup.pp, "dp": td_figures.dp,
+                           "microbatches": td_setup.microbatches},
+                "figures": {"mfu": round(td_figures.mfu, 4), "memory_gb": round(td_figures.memory_gb, 2),
+                            "oom": td_figures.oom, "tp_cross_node": td_figures.tp_cross_node,
+                            "bubble_overhead": round(td_figures.bubble_overhead, 4),
+                            "idle_share": round(td_figures.idle_share, 4), "step_s": round(td_figures.step_s, 4)},
+                **self.answers("three-d"),
+            },
+        }
+
+    def answers(self, act_id: str) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for kind in ("prediction", "reflection"):
+            chosen = self.query_one(f"#{act_id}-{kind}", ChoiceQuestion).chosen
+            result[kind] = chosen.id if chosen else None
+            result[f"{kind}_right"] = chosen.correct if chosen else None
+        return result
