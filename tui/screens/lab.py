@@ -248,8 +248,8 @@ class LabScreen(Screen):
     def action_pick(self, index: int) -> None:
         question = self.active_question()
         if question is None:
-            self.notify("Nothing to answer here: both questions of this act are answered.")
-        elif question.pick(index):
+            return
+        if question.pick(index):
             self.query_one(f"#{self.query_one(TabbedContent).active}-scroll", VerticalScroll).scroll_to_widget(
                 question, animate=False)
         else:
@@ -265,8 +265,8 @@ class LabScreen(Screen):
         self.notify("Pick an option first: 1-4, or up/down in the list.")
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "commit":
-            return self.active_question() is not None   # with nothing to answer, Enter is not ours
+        if action in ("commit", "pick"):
+            return self.active_question() is not None   # with nothing to answer, Enter and 1-4 are not ours
         return True
 
     def action_next_tab(self) -> None:
