@@ -301,11 +301,18 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
 
 
 def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef, ...]:
+    from grader.lab import LabError, load_lab  # only when reading files: a cached start skips the checks
+
     labs = []
     for entry in _entries(data, "labs", root / "book.yaml", problems):
         lab = LabRef(entry["id"], entry["title"], root / entry["file"])
         if not lab.path.is_file():
             problems.append(Problem(lab.path, 1, "lab file is missing"))
+            continue
+        try:
+            load_lab(lab.path)
+        except LabError as exc:
+            problems.append(Problem(lab.path, 1, str(exc).removeprefix(f"{lab.path}: ")))
             continue
         labs.append(lab)
     return tuple(labs)

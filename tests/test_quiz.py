@@ -108,9 +108,9 @@ def test_scoring_counts_first_picks_and_self_ratings(quiz_book):
 EXPECTED = Path(__file__).parent / "expected" / "quiz.py"
 
 
-def test_readiness_quiz_has_the_nineteen_questions_with_one_right_option_each(book):
+def test_readiness_quiz_has_the_twenty_questions_with_one_right_option_each(book):
     quiz = book.quiz("readiness")
-    assert quiz is not None and len(quiz) == 19
+    assert quiz is not None and len(quiz) == 20
     spec = importlib.util.spec_from_file_location("quiz_expected", EXPECTED)
     expected = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(expected)
@@ -164,9 +164,10 @@ async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, dat
         assert "More stages at fixed micro-batches" in shown  # the right answer is shown too
         await pilot.press("n")
         await pilot.pause()
-        assert app.screen.query_one("#quiz-notes").has_focus
-        await pilot.press(*"watchdog")
-        await pilot.press("escape", "r")
+        assert not app.screen.query_one("#quiz-notes").has_focus  # so r reveals at once
+        await pilot.press("w", *"watchdog", "space", "r")
+        assert app.screen.query_one("#quiz-notes").text == "watchdog r"  # typed, not a key binding
+        await pilot.press("backspace", "backspace", "escape", "r")
         await pilot.pause()
         shown = visible_text(screen)
         assert "watchdog timeout" in shown and "Your answer: watchdog" in shown
