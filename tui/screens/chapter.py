@@ -31,7 +31,7 @@ _SLOW_BLOCK = re.compile(r"^(\||```|> )", re.M)  # tables, fences and quotes cos
 
 
 def split_for_first_paint(markdown: str, size: int = OPENING) -> tuple[str, str]:
-    """The opening paragraphs (shown at once) and the rest (appended after the first frame). The cut is
+    """The opening paragraphs (shown at once) and the rest (filled in after the first frame). The cut is
     at a blank line past `size` characters, and before any table, formula box or callout."""
     slow = _SLOW_BLOCK.search(markdown)
     limit = slow.start() if slow else len(markdown)
@@ -68,7 +68,7 @@ class ChapterScreen(Screen):
         first, self._rest = split_for_first_paint(self.chapter.narrative())
         yield Header()
         with VerticalScroll(id="page"):
-            yield Markdown(f"# {self.chapter.id}. {self.chapter.title}\n\n{first}", id="narrative")
+            yield Markdown(self.heading + first, id="narrative")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -76,11 +76,16 @@ class ChapterScreen(Screen):
         self.query_one("#page").focus()
         self.call_after_refresh(self._append_rest)
 
+    @property
+    def heading(self) -> str:
+        return f"# {self.chapter.id}. {self.chapter.title}\n\n"
+
     async def _append_rest(self) -> None:
-        """After the first frame: the rest of the narrative, then the exercises."""
+        """After the first frame: the whole narrative, then the exercises. (The whole, not the rest:
+        Markdown.append re-reads from its last block, and overwrote the opening's last paragraph.)"""
         rest, self._rest = self._rest, ""
         if rest:
-            await self.query_one("#narrative", Markdown).append(rest)
+            await self.query_one("#narrative", Markdown).update(self.heading + self.chapter.narrative())
         page = self.query_one("#page", VerticalScroll)
         await page.mount(Static(id="exercises-heading"), OptionList(id="exercise-list"))
         self.refresh_exercises()
