@@ -31,6 +31,7 @@ class QuizScreen(Screen):
         Binding("escape", "leave", "Back"),
         Binding("a", "pick(0)", "Pick", key_display="a-d"),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate("bcdef", 1)),
+        Binding("w", "write", "Write notes"),
         Binding("r", "reveal", "Reveal answer"),
         Binding("1", "rate('got')", "Got it"),
         Binding("2", "rate('partly')", "Partly"),
@@ -105,23 +106,27 @@ class QuizScreen(Screen):
         yield Markdown(question.prompt, id="quiz-prompt")
         response = self.responses.get(question.id)
         if question.style == "choice":
-            yield OptionList(*self.option_rows(question, response), id="quiz-options")
-            if response is not None:
+            if response is None:
+                yield OptionList(*self.option_rows(question), id="quiz-options")
+            else:
+                yield Static(self.answered_options(question, response), id="quiz-options-answered")
                 picked = question.option(response.choice)
                 right = picked is not None and picked.correct
                 yield Static(Text.assemble(("✓ Right. " if right else "✗ Not that one. ", "bold"),
                                            picked.feedback if picked else ""),
                              id="quiz-feedback", classes="right" if right else "wrong")
                 if not right:
-                    correct = question.correct_option
-                    yield Static(Text.assemble(("The answer: ", "bold"), correct.text, "\n", correct.feedback),
+                    letter = chr(65 + question.presented_options.index(question.correct_option))
+                    yield Static(Text.assemble((f"Why {letter} is right: ", "bold"), question.correct_option.feedback),
                                  id="quiz-correct")
                 if question.explanation:
                     yield Markdown(question.explanation, id="quiz-explanation")
         else:
             if not self.revealed and response is None:
-                yield Static("Answer in your head or in the box below (it is not graded), then press r to see "
-                             "the model answer and rate yourself.", id="quiz-instructions")
+                yield Static(Text.assemble(
+                    "Answer in your head, or press ", ("w", "bold"), " to write in the box below (not graded; ",
+                    ("Esc", "bold"), " leaves it). Then press ", ("r", "bold"),
+                    " to see the model answer and rate yourself."), id="quiz-instructions")
                 yield TextArea(self.notes, id="quiz-notes", soft_wrap=True)
             else:
                 if self.notes.strip():
@@ -137,15 +142,32 @@ class QuizScreen(Screen):
             yield Static(Text.assemble(("n", "bold"), " for the results" if last else " for the next question"),
                          id="quiz-next")
 
-    def option_rows(self, question: QuizQuestion, response: Response | None) -> list[Option]:
-        rows = []
+    @staticmethod
+    def lettered(letter: str, text: Text) -> Table:
+        """An option with a hanging indent, so a long one wraps under its text, not under its letter."""
+        grid = Table.grid(expand=True)
+        grid.add_column(width=3)
+        grid.add_column(ratio=1)
+        grid.add_row(Text(letter, "bold"), text)
+        return grid
+
+    def option_rows(self, question: QuizQuestion) -> list[Option]:
+        return [Option(self.lettered(chr(65 + i), Text(option.text)), id=option.id)
+                for i, option in enumerate(question.presented_options)]
+
+    def answered_options(self, question: QuizQuestion, response: Response) -> Table:
+        """The options once answered: the right one marked green, a wrong pick red, the rest dimmed."""
+        table = Table.grid(expand=True)
+        table.add_column()
         for i, option in enumerate(question.presented_options):
-            mark = ""
-            if response is not None:
-                mark = "  ✓" if option.correct else ("  ✗" if option.id == response.choice else "")
-            rows.append(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), option.text, (mark, "bold")),
-                               id=option.id, disabled=response is not None))
-        return rows
+            if option.correct:
+                text = Text.assemble(option.text, (" ✓", "bold"), style="green")
+            elif option.id == response.choice:
+                text = Text.assemble(option.text, (" ✗", "bold"), style="red")
+            else:
+                text = Text(option.text, "dim")
+            table.add_row(self.lettered(chr(65 + i), text))
+        return table
 
     def compose_results(self) -> ComposeResult:
         result = score(self.quiz, self.responses)
@@ -184,12 +206,13 @@ class QuizScreen(Screen):
         await self.redraw()
 
     def focus_current(self) -> None:
-        for selector in ("#quiz-options", "#quiz-rating", "#quiz-notes"):
-            found = self.query(selector)
-            if found and not (self.answered and selector != "#quiz-notes"):
-                found.first().focus()
-                return
-        self.set_focus(None)
+        """Focus the options to pick from, if any. The notes box is focused only on request (w): keys
+        typed there are text, so `r` would not reveal."""
+        found = self.query("#quiz-options, #quiz-rating")
+        if found and not self.answered:
+            found.first().focus()
+        else:
+            self.set_focus(None)
 
     async def redraw(self) -> None:
         container = self.query_one("#quiz", VerticalScroll)
@@ -208,6 +231,12 @@ class QuizScreen(Screen):
         elif event.option_list.id == "quiz-rating":
             await self.action_rate(event.option.id)
 
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()  # typing in the notes box hides the letter keys from the footer
+
+    def on_descendant_blur(self) -> None:
+        self.refresh_bindings()
+
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.notes = event.text_area.text
 
@@ -223,8 +252,11 @@ class QuizScreen(Screen):
         typing = isinstance(self.focused, TextArea)
         if action == "pick":
             return question is not None and question.style == "choice" and not self.answered
+        if action == "write":
+            return question is not None and question.style == "reveal" and not self.revealed and not typing
         if action == "reveal":
-            return question is not None and question.style == "reveal" and not self.revealed and not self.answered
+            return (question is not None and question.style == "reveal" and not self.revealed and not self.answered
+                    and not typing)
         if action == "rate":
             return question is not None and self.revealed and not self.answered and not typing
         if action == "next":
@@ -237,6 +269,9 @@ class QuizScreen(Screen):
         question = self.question
         if question is not None and position < len(question.presented_options):
             await self.respond(Response(question.id, choice=question.presented_options[position].id))
+
+    def action_write(self) -> None:
+        self.query_one("#quiz-notes", TextArea).focus()
 
     async def action_reveal(self) -> None:
         self.revealed = True
@@ -276,6 +311,5 @@ class QuizScreen(Screen):
     def action_leave(self) -> None:
         if isinstance(self.focused, TextArea):
             self.set_focus(None)  # Escape first gives the keyboard back from the notes box
-            self.refresh_bindings()
             return
         self.app.pop_screen()
