@@ -7,6 +7,7 @@ look at the diff report before committing.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -199,3 +200,64 @@ HANDS_ON = {
 def test_hands_on_views(snap_compare, book, seeded, state):
     exercise_id, steps = HANDS_ON[state]
     assert snap_compare(make_app(book, seeded), run_before=_pilot_steps(exercise_id, steps))
+
+
+def test_case_study_reading(snap_compare, book, seeded):
+    async def run_before(pilot):
+        pilot.app.open_chapter(pilot.app.book.chapter("16"))
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    assert snap_compare(make_app(book, seeded), run_before=run_before)
+
+
+def take_quiz(answered: int = 0, press: tuple[str, ...] = (), missed: tuple[int, ...] = ()):
+    """Open the readiness quiz with the first `answered` questions already answered, right but for those
+    in `missed` (a run picked up where it was left), then press `press`."""
+    async def run_before(pilot):
+        app = pilot.app
+        quiz = app.book.quiz("readiness")
+        responses = []
+        for i, q in enumerate(quiz.questions[:answered]):
+            if q.style == "choice":
+                pick = wrong_key(app.book, i) if i in missed else "abcdef"[q.presented_options.index(q.correct_option)]
+                responses.append({"question_id": q.id, "choice": q.presented_options["abcdef".index(pick)].id})
+            else:
+                responses.append({"question_id": q.id, "rating": "missed" if i in missed else "got"})
+        app.store.set_state("quiz:readiness", json.dumps({"responses": responses}))
+        app.open_quiz(quiz)
+        await pilot.pause()
+        app.clear_notifications()
+        await pilot.press(*press)
+        await pilot.pause()
+    return run_before
+
+
+def first_reveal_question(book) -> int:
+    return next(i for i, q in enumerate(book.quiz("readiness").questions) if q.style == "reveal")
+
+
+def wrong_key(book, index: int = 0) -> str:
+    """The key of a wrong option of question `index`."""
+    options = book.quiz("readiness").questions[index].presented_options
+    return "abcdef"[next(i for i, option in enumerate(options) if not option.correct)]
+
+
+def test_quiz_question(snap_compare, book, seeded):
+    assert snap_compare(make_app(book, seeded), run_before=take_quiz())
+
+
+def test_quiz_wrong_pick_explained(snap_compare, book, seeded):
+    assert snap_compare(make_app(book, seeded), run_before=take_quiz(press=(wrong_key(book),)))
+
+
+def test_quiz_reveal_card_turned_over(snap_compare, book, seeded):
+    assert snap_compare(make_app(book, seeded), run_before=take_quiz(first_reveal_question(book), press=("r",)))
+
+
+def test_quiz_results(snap_compare, book, seeded):
+    """Three missed (two choices, one reveal card), the last answered right: the score, the verdict, and
+    the chapters to review."""
+    last = len(book.quiz("readiness")) - 1
+    right = "abcdef"[book.quiz("readiness").questions[last].presented_options.index(
+        book.quiz("readiness").questions[last].correct_option)]
+    assert snap_compare(make_app(book, seeded), run_before=take_quiz(last, press=(right, "n"), missed=(1, 4, 7)))
