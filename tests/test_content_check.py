@@ -124,3 +124,11 @@ def test_missing_folder_is_a_message_not_a_traceback(tmp_path, capsys):
     code, out = run_check(tmp_path / "nowhere", capsys)
     assert code == 1
     assert "no such content folder" in out
+
+
+def test_a_broken_lab_is_reported(book_copy, capsys):
+    lab = book_copy / "labs/parallelism-paradox.yaml"
+    lab.write_text(lab.read_text().replace("{model_64}%", "{no_such_figure}%", 1))
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert "parallelism-paradox.yaml" in out and "no_such_figure" in out
