@@ -255,9 +255,17 @@ class ProgressStore:
 
     @classmethod
     def _without_disk(cls, notice: str) -> "ProgressStore":
+        store = cls.in_memory()
+        store.read_only, store.notice = True, notice
+        return store
+
+    @classmethod
+    def in_memory(cls) -> "ProgressStore":
+        """A writable store that keeps nothing on disk: exports read into it answer every question
+        (mastery, streak) exactly as the learner's own store would."""
         connection = _connect(":memory:")
         _migrate(connection, None)
-        return cls(connection, None, read_only=True, notice=notice)
+        return cls(connection, None, read_only=False)
 
     def close(self) -> None:
         self._db.close()
@@ -410,6 +418,7 @@ class ProgressStore:
             "format": EXPORT_FORMAT,
             "schema": SCHEMA_VERSION,
             "exported_utc": _utc_text(_now()),
+            "day_boundary_hour": self.day_boundary_hour,  # so a class report counts streaks the same way
             "attempts": [asdict(a) for a in self.attempts()],
             "reveals": [dict(zip(REVEAL_FIELDS, row)) for row in reveals],
             "entries": [e.exported() for e in self.entries()],
