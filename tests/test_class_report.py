@@ -195,17 +195,22 @@ def test_bad_files_are_named_and_the_rest_reported(book, drop, tmp_path, capsys)
     (drop / "other.json").write_text(json.dumps({"format": "someone-else", "rows": []}))
     (drop / "damaged.json").write_text(json.dumps({"format": "ringbook-progress", "schema": 2,
                                                    "attempts": [{"uid": "x"}]}))
+    shifted = json.loads(next(drop.glob("ana-*.json")).read_text())
+    shifted["attempts"][0]["utc_offset_minutes"] = "+02:00"   # a hand-edited export: refused whole, by name
+    shifted["student"]["name"] = "mallory"
+    (drop / "edited.json").write_text(json.dumps(shifted))
     (drop / "README.txt").write_text("not looked at: only *.json")
     code, out, err = run(capsys, "class", "report", drop, tmp_path / "missing.json", "--format", "json")
     assert code == 1
     warnings = err.splitlines()
-    assert len(warnings) == 4 and all(w.startswith("ringbook class report: skipped ") for w in warnings)
-    for name in ("notes.json", "other.json", "damaged.json", "missing.json"):
+    assert len(warnings) == 5 and all(w.startswith("ringbook class report: skipped ") for w in warnings)
+    assert any("edited.json" in w and "'utc_offset_minutes' has the wrong type" in w for w in warnings)
+    for name in ("notes.json", "other.json", "damaged.json", "edited.json", "missing.json"):
         assert sum(name in w for w in warnings) == 1, (name, warnings)
     assert "Traceback" not in err
     data = json.loads(out)
     assert sorted(s["name"] for s in data["students"]) == ["ana", "ben", "cy"]
-    assert len(data["skipped"]) == 4
+    assert len(data["skipped"]) == 5
 
 
 def test_nothing_readable_means_exit_2(tmp_path, capsys):

@@ -122,3 +122,19 @@ def test_named_exports_import_like_any_other(learner, tmp_path, capsys):
     (tmp_path / "old.json").write_text(json.dumps(old))
     code, out, _ = run(capsys, "--data-dir", tmp_path / "third", "progress", "import", tmp_path / "old.json")
     assert code == 0 and "Imported 3 new record(s)" in out
+
+
+@pytest.mark.parametrize("field, value", [("utc_offset_minutes", "+02:00"), ("utc_offset_minutes", 10**9),
+                                          ("answer", 5), ("hints_used", True), ("created_utc", "yesterday")])
+def test_an_export_edited_into_the_wrong_types_is_refused_whole(learner, tmp_path, capsys, field, value):
+    target = tmp_path / "export.json"
+    assert run(capsys, "--data-dir", learner, "progress", "export", target)[0] == 0
+    data = json.loads(target.read_text())
+    data["attempts"][1][field] = value
+    target.write_text(json.dumps(data))
+    other = tmp_path / "other"
+    code, out, err = run(capsys, "--data-dir", other, "progress", "import", target)
+    assert code == 1 and out == "" and "That export is damaged" in err and repr(field) in err
+    store = ProgressStore.open(other)
+    assert store.attempts() == [] and store.entries() == []   # nothing half-imported
+    store.close()

@@ -96,8 +96,9 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None) -> 
             if name not in stores:
                 stores[name] = store
             files.setdefault(name, []).append(path)
-            if isinstance(data.get("day_boundary_hour"), int) and 0 <= data["day_boundary_hour"] < 24:
-                store.set_day_boundary_hour(data["day_boundary_hour"])
+            hour = data.get("day_boundary_hour")
+            if isinstance(hour, int) and not isinstance(hour, bool) and 0 <= hour < 24:
+                store.set_day_boundary_hour(hour)
             student = data.get("student") if isinstance(data.get("student"), dict) else {}
             identity[name] = {k: str(student.get(k, "")) for k in ("user", "host")}
         moment = now or datetime.now().astimezone()
