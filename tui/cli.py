@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     _data_option(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    content = commands.add_parser("content", help="check or list a book's content")
+    content = commands.add_parser("content", help="check, list or start a book")
     content_commands = content.add_subparsers(dest="content_command", metavar="ACTION", required=True)
     check = content_commands.add_parser("check", help="validate a book; print path:line: message for each problem")
     _content_option(check)
@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "'-' reads standard input; writes one JSON verdict per line")
     _content_option(check)
 
-    progress = commands.add_parser("progress", help="your progress: summary, export, import, reset")
+    progress = commands.add_parser("progress", help="your progress: summary, export, submit, import, reset")
     _content_option(progress)
     _data_option(progress)
     progress_commands = progress.add_subparsers(dest="progress_command", metavar="ACTION")
@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "0 every file was read, 1 some files were skipped (each named on stderr), "
                     "2 nothing to report (no readable export, or the book has problems).")
     report.add_argument("paths", nargs="+", type=Path, metavar="DIR|FILE")
-    report.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    report.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                        help="table (80 columns, the default), csv (a row per student) or json (everything)")
     _content_option(report)
     return parser
 
