@@ -35,6 +35,7 @@ def _sources(root: Path, raw: dict[str, Any]) -> list[Path]:
     paths = [root / "book.yaml"]
     for chapter in raw["book"]["chapters"]:
         paths += [root / chapter["dir"] / "exercises.yaml", root / chapter["dir"] / "chapter.md"]
+    paths += [root / entry["file"] for entry in raw["book"].get("quizzes", ())]
     return paths
 
 

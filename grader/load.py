@@ -14,13 +14,15 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from grader import book_cache
+from grader.quiz import Quiz, quiz_from_raw, quiz_problems
 from grader.model import (
-    Book, Build, Chapter, CodeTest, Debug, Derive, Design, DesignItem, Exercise, Mistake, Option,
+    Book, Build, Chapter, CodeTest, Debug, Derive, Design, DesignItem, Exercise, LabRef, Mistake, Option,
     Source, Step, Trace,
 )
 
 BUILTIN_CONTENT = Path(__file__).resolve().parent.parent / "content"
 SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
+QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
 
 
 @dataclass(frozen=True)
@@ -124,17 +126,17 @@ def _read_yaml(path: Path, problems: list[Problem]) -> Any:
     return None
 
 
-@lru_cache(maxsize=1)
-def _validator():
+@lru_cache(maxsize=2)
+def _validator(schema_path: Path = SCHEMA_PATH):
     import jsonschema  # imported on first check only: loading the built-in book needs no schema pass
 
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
 
 
-def _schema_problems(path: Path, data: Any) -> list[Problem]:
+def _schema_problems(path: Path, data: Any, schema_path: Path = SCHEMA_PATH) -> list[Problem]:
     problems = []
-    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    for error in sorted(_validator(schema_path).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         for leaf in _leaves(error):
             where = "/".join(map(str, leaf.absolute_path)) or "top level"
             problems.append(Problem(path, _line_of(data, leaf.absolute_path), f"{where}: {_say(leaf)}"))
@@ -200,7 +202,10 @@ def _book_from_raw(root: Path, raw: dict[str, Any]) -> Book:
                           for exercise, line in zip(stored["exercises"], stored["lines"]))
         chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises, str(entry.get("part", ""))))
     data = raw["book"]
-    return Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters))
+    quizzes = tuple(quiz_from_raw(raw["quizzes"][entry["file"]]["data"], entry["id"], entry["title"], root / entry["file"],
+                                  raw["quizzes"][entry["file"]]["lines"]) for entry in data.get("quizzes", ()))
+    labs = tuple(LabRef(entry["id"], entry["title"], root / entry["file"]) for entry in data.get("labs", ()))
+    return Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters), quizzes, labs)
 
 
 def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
@@ -242,10 +247,68 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
             collect.setdefault("chapters", {})[entry["dir"]] = raw_chapter
     if not chapters and not problems:
         problems.append(Problem(book_path, _line_of(data, ["chapters"]), "the book has no chapters"))
+    quizzes = _load_quizzes(root, data, chapter_ids, problems, validate_schema, collect)
+    labs = _load_labs(root, data, problems)
     if collect is not None:
         collect["book"] = data
-    book = Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters))
+    book = Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters), quizzes, labs)
     return book, problems
+
+
+def _entries(data: dict, key: str, book_path: Path, problems: list[Problem]) -> list[dict]:
+    """book.yaml's `quizzes` or `labs`: each needs an id, a title and a file."""
+    entries = data.get(key, [])
+    if not isinstance(entries, list):
+        problems.append(Problem(book_path, _line_of(data, [key]), f"{key} must be a list"))
+        return []
+    good, ids = [], set()
+    for index, entry in enumerate(entries):
+        line = _line_of(data, [key, index])
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("id", "title", "file")):
+            problems.append(Problem(book_path, line, f"each entry of {key} needs id, title and file (strings)"))
+        elif entry["id"] in ids:
+            problems.append(Problem(book_path, line, f"duplicate id {entry['id']!r} in {key}"))
+        else:
+            ids.add(entry["id"])
+            good.append(entry)
+    return good
+
+
+def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[Problem], validate_schema: bool,
+                  collect: dict[str, Any] | None) -> tuple[Quiz, ...]:
+    quizzes = []
+    for entry in _entries(data, "quizzes", root / "book.yaml", problems):
+        path = root / entry["file"]
+        raw = _read_yaml(path, problems)
+        if raw is None:
+            continue
+        if validate_schema or not isinstance(raw, dict):
+            schema_problems = _schema_problems(path, raw, QUIZ_SCHEMA_PATH)
+            if schema_problems:
+                problems.extend(schema_problems)
+                continue
+        lines = [_line_of(raw, ["questions", i]) for i in range(len(raw["questions"]))]
+        try:
+            quiz = quiz_from_raw(raw, entry["id"], entry["title"], path, lines)
+        except (KeyError, TypeError, ValueError) as exc:
+            problems.append(Problem(path, 1, f"malformed quiz ({exc}); run `ringbook content check`"))
+            continue
+        problems.extend(Problem(path, line, message) for line, message in quiz_problems(quiz, chapter_ids))
+        quizzes.append(quiz)
+        if collect is not None:
+            collect.setdefault("quizzes", {})[entry["file"]] = {"data": raw, "lines": lines}
+    return tuple(quizzes)
+
+
+def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef, ...]:
+    labs = []
+    for entry in _entries(data, "labs", root / "book.yaml", problems):
+        lab = LabRef(entry["id"], entry["title"], root / entry["file"])
+        if not lab.path.is_file():
+            problems.append(Problem(lab.path, 1, "lab file is missing"))
+            continue
+        labs.append(lab)
+    return tuple(labs)
 
 
 def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids: dict[str, Source],

@@ -245,11 +245,22 @@ class Chapter:
 
 
 @dataclass(frozen=True)
+class LabRef:
+    """A lab listed in book.yaml: its own file, read by the lab when it opens."""
+
+    id: str
+    title: str
+    path: Path
+
+
+@dataclass(frozen=True)
 class Book:
     title: str
     subtitle: str
     root: Path
     chapters: tuple[Chapter, ...]
+    quizzes: tuple[Any, ...] = ()  # grader.quiz.Quiz, kept out of this module's imports
+    labs: tuple[LabRef, ...] = ()
 
     @cached_property
     def _by_id(self) -> dict[str, Exercise]:
@@ -264,3 +275,9 @@ class Book:
 
     def chapter(self, chapter_id: str) -> Chapter | None:
         return next((c for c in self.chapters if c.id == chapter_id), None)
+
+    def quiz(self, quiz_id: str):
+        return next((q for q in self.quizzes if q.id == quiz_id), None)
+
+    def lab(self, lab_id: str) -> LabRef | None:
+        return next((lab for lab in self.labs if lab.id == lab_id), None)

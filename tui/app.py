@@ -9,7 +9,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
-from grader.model import Book, Chapter, Exercise
+from grader.model import Book, Chapter, Exercise, LabRef
 from tui.commands import BookCommands
 from tui.screens.home import HomeScreen
 from tui.store import ProgressStore
@@ -95,6 +95,20 @@ class RingbookApp(App):
             self.switch_screen(ExerciseScreen(exercise))
         else:
             self.push_screen(ExerciseScreen(exercise))
+
+    def open_quiz(self, quiz) -> None:
+        from tui.screens.quiz import QuizScreen
+
+        self.push_screen(QuizScreen(quiz))
+
+    def open_lab(self, lab: LabRef) -> None:
+        from grader.lab import LabError, load_lab
+        from tui.screens.lab import LabScreen
+
+        try:
+            self.push_screen(LabScreen(load_lab(lab.path), self.store))
+        except LabError as exc:
+            self.notify(str(exc), title="The lab cannot open", severity="error", timeout=15)
 
     def store_position(self, chapter_id: str, exercise_id: str = "") -> None:
         if not self.store.read_only:

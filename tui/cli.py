@@ -154,7 +154,9 @@ def content_check(content: Path | None) -> int:
         print(f"{len(problems)} problem(s) found.", file=sys.stderr)
         return 1
     count = len(book.exercises)
-    print(f"ok: {book.title!r}: {len(book.chapters)} chapters, {count} exercises.")
+    extras = "".join([f", {len(q)}-question quiz {q.id!r}" for q in book.quizzes]
+                     + [f", lab {lab.id!r}" for lab in book.labs])
+    print(f"ok: {book.title!r}: {len(book.chapters)} chapters, {count} exercises{extras}.")
     return 0
 
 

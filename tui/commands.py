@@ -1,4 +1,4 @@
-"""The command palette (Ctrl+P) knows the book: jump to any chapter or exercise by id or title."""
+"""The command palette (Ctrl+P) knows the book: jump to any chapter, exercise, quiz or lab by id or title."""
 
 from __future__ import annotations
 
@@ -18,10 +18,14 @@ class BookCommands(Provider):
             for exercise in chapter.exercises:
                 yield (f"{exercise.id} {exercise.title}", f"{exercise.kind} · chapter {chapter.id}",
                        partial(app.open_exercise, exercise))
+        for quiz in app.book.quizzes:
+            yield f"Quiz: {quiz.title}", f"{len(quiz)} questions", partial(app.open_quiz, quiz)
+        for lab in app.book.labs:
+            yield f"Lab: {lab.title}", "predict, then explore", partial(app.open_lab, lab)
 
     async def discover(self) -> Hits:
         for title, help_text, action in self._entries():
-            if title.startswith("Chapter"):
+            if not title[0].isdigit():
                 yield DiscoveryHit(title, action, help=help_text)
 
     async def search(self, query: str) -> Hits:

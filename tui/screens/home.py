@@ -1,4 +1,5 @@
-"""The home screen: mastery, the day streak, Continue, and one row per chapter with its progress."""
+"""The home screen: mastery, the day streak, Continue, and the parts of the course (chapters, case
+study, quiz, lab), one row each with its own progress."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ class HomeScreen(Screen):
 
     CSS_PATH = "home.tcss"
     BINDINGS = [
-        Binding("enter", "open_chapter", "Open chapter", priority=True),
+        Binding("enter", "open_chapter", "Open", priority=True),
         Binding("c", "continue", "Continue"),
         Binding("f2", "app.toggle_theme", "Theme"),
     ]
@@ -63,12 +64,47 @@ class HomeScreen(Screen):
         target = self.continue_target(states)
         label = (f"▶ Continue: {target.id} {target.title}" if hasattr(target, "kind")
                  else f"▶ Start: Chapter {target.id} · {target.title}")
-        width = max(len(c.title) for c in self.app.book.chapters)
-        rows = [Option(Text.assemble(
-            f"{row.chapter_id:>2}  ", (f"{row.title:<{width}}", "bold" if row.solved else ""), "  ",
-            bar(row.solved, row.total), f" {row.solved:>2}/{row.total}"), id=row.chapter_id)
-            for row in overall.chapters]
-        return stats, Text.assemble((label, "bold"), ("   (c)", "dim")), rows
+        return stats, Text.assemble((label, "bold"), ("   (c)", "dim")), self.course_rows(overall)
+
+    def course_rows(self, overall) -> list[Option]:
+        """A heading per part of the course, then its rows: chapters by the part book.yaml gives them,
+        then the quizzes (best score) and the labs (designs saved)."""
+        book = self.app.book
+        width = max(len(title) for title in [c.title for c in book.chapters] + [q.title for q in book.quizzes]
+                    + [lab.title for lab in book.labs])
+        chapter_rows: dict[str, list[Option]] = {}
+        for chapter, row in zip(book.chapters, overall.chapters):
+            chapter_rows.setdefault(chapter.part or "Chapters", []).append(Option(Text.assemble(
+                f"{row.chapter_id:>2}  ", (f"{row.title:<{width}}", "bold" if row.solved else ""), "  ",
+                bar(row.solved, row.total), f" {row.solved:>2}/{row.total}"), id=row.chapter_id))
+        parts = list(chapter_rows.items())
+        if book.quizzes:
+            parts.append(("Quiz", [self.quiz_row(quiz, width) for quiz in book.quizzes]))
+        if book.labs:
+            parts.append(("Lab", [self.lab_row(lab, width) for lab in book.labs]))
+        rows: list[Option] = []
+        for name, part_rows in parts:
+            if len(parts) > 1:
+                rows.append(Option(Text(name[:1].upper() + name[1:], "bold"), disabled=True))
+            rows.extend(part_rows)
+        return rows
+
+    def quiz_row(self, quiz, width: int) -> Option:
+        runs = self.app.store.entries("quiz")
+        scores = [e.payload.get("score", 0) for e in runs if e.name == quiz.id]
+        best = max(scores, default=0)
+        status = (Text.assemble(bar(best, len(quiz)), f" best {best:g}/{len(quiz)}",
+                                (f" · {len(scores)} run{'s' if len(scores) != 1 else ''}", "dim"))
+                  if scores else Text(f"{len(quiz)} questions, not taken yet", "dim"))
+        return Option(Text.assemble("    ", (f"{quiz.title:<{width}}", "bold" if scores else ""), "  ", status),
+                      id=f"quiz:{quiz.id}")
+
+    def lab_row(self, lab, width: int) -> Option:
+        designs = [e for e in self.app.store.entries("lab") if e.name.startswith(lab.id)]
+        status = (Text(f"{len(designs)} design{'s' if len(designs) != 1 else ''} saved")
+                  if designs else Text("not started", "dim"))
+        return Option(Text.assemble("    ", (f"{lab.title:<{width}}", "bold" if designs else ""), "  ", status),
+                      id=f"lab:{lab.id}")
 
     def continue_target(self, states: dict[str, ExerciseState]):
         """The last exercise opened, else the last chapter, else the first unsolved exercise of a learner
@@ -104,7 +140,13 @@ class HomeScreen(Screen):
         else:
             self.app.open_chapter(target)
 
-    def open(self, chapter_id: str | None) -> None:
-        chapter = self.app.book.chapter(chapter_id or "")
-        if chapter is not None:
-            self.app.open_chapter(chapter)
+    def open(self, row_id: str | None) -> None:
+        """Open what a row stands for: `quiz:ID`, `lab:ID`, or a chapter id."""
+        book = self.app.book
+        kind, _, target = (row_id or "").partition(":")
+        if kind == "quiz" and book.quiz(target) is not None:
+            self.app.open_quiz(book.quiz(target))
+        elif kind == "lab" and book.lab(target) is not None:
+            self.app.open_lab(book.lab(target))
+        elif book.chapter(row_id or "") is not None:
+            self.app.open_chapter(book.chapter(row_id))

@@ -1,0 +1,477 @@
+"""The Parallelism Paradox lab: a stated performance model (setups in, figures out) and its prose as data.
+
+The model reuses the book's formulas so the lab never contradicts a chapter: ring AllReduce time
+2(N-1)α + 2S(N-1)/(NB) (chapters 0 and 4), MFU_eff = MFU x T_compute / (T_compute + T_exposed) (chapter 4),
+the bubble overhead (p-1)/m and idle share (p-1)/(m+p-1) (chapter 5), four TP AllReduces of 2bsh bytes
+per layer (chapter 6), activations s b h (10 + 24/t) bytes per layer (chapter 10), 16 bytes per parameter
+for mixed-precision Adam (chapter 1) and the hardware figures of chapter 13. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+GB = 1e9
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """An HGX H100 cluster, and the assumptions every figure of the lab rests on."""
+
+    peak_tflops: float = 989.0          # H100 SXM dense BF16; 1979 is the 2:4-sparsity figure
+    hbm_gb: float = 80.0
+    nvlink_gbs: float = 450.0           # NVLink 4 per GPU, one direction (the data sheet's 900 adds both)
+    network_gbs: float = 50.0           # one NDR InfiniBand port (400 Gb/s) per GPU, one direction
+    gpus_per_node: int = 8
+    base_efficiency: float = 0.60       # share of peak the matrix multiplies reach with no communication
+    alpha_us: float = 5.0               # start-up latency of one ring step
+    bucket_mb: float = 25.0             # DDP's default gradient bucket; each bucket is its own AllReduce
+    seq_len: int = 2048
+
+
+@dataclass(frozen=True)
+class ModelShape:
+    name: str
+    params_b: float
+    layers: int
+    hidden: int
+    heads: int
+
+    @property
+    def params(self) -> float:
+        return self.params_b * 1e9
+
+
+@dataclass(frozen=True)
+class Fabric:
+    """How the gradient AllReduce crosses nodes: the per-port rate, and flat ring or hierarchical."""
+
+    id: str
+    name: str
+    network_gbs: float                  # one InfiniBand port, one direction
+    hierarchical: bool
+
+
+MODELS = (
+    ModelShape("1.3B", 1.3, 24, 2048, 16),
+    ModelShape("7B", 7, 32, 4096, 32),
+    ModelShape("13B", 13, 40, 5120, 40),
+    ModelShape("70B", 70, 80, 8192, 64),
+    ModelShape("175B", 175, 96, 12288, 96),
+)
+GPT3 = MODELS[-1]
+FABRICS = (
+    Fabric("ndr-hier", "NDR 400 Gb/s x 8 per node, hierarchical", 50.0, True),
+    Fabric("hdr-hier", "HDR 200 Gb/s x 8 per node, hierarchical", 25.0, True),
+    Fabric("ndr-flat", "NDR 400 Gb/s, one flat ring", 50.0, False),
+)
+GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+MICRO_BATCHES = (1, 2, 3, 4, 6, 8)
+TP_DEGREES = (1, 2, 4, 8, 16, 32)
+PP_DEGREES = (1, 2, 4, 8, 16, 32)
+PIPELINE_MICROBATCHES = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)
+CLUSTER_GPUS = 1024
+MEASURED_MFU = ((8, 52.0), (64, 38.0), (512, 19.0))  # the training lead's own measurements, in %
+
+
+# --- shared formulas ----------------------------------------------------------------------------------
+
+def ring_allreduce_s(size_bytes: float, ranks: int, bandwidth_gbs: float, hw: Hardware) -> float:
+    """Chapter 0: 2(N-1) steps of α plus 2S(N-1)/N bytes at B, paid once per bucket for the latency."""
+    if ranks <= 1 or size_bytes <= 0:
+        return 0.0
+    buckets = math.ceil(size_bytes / (hw.bucket_mb * 1e6))
+    latency = buckets * 2 * (ranks - 1) * hw.alpha_us * 1e-6
+    return latency + 2 * size_bytes * (ranks - 1) / (ranks * bandwidth_gbs * GB)
+
+
+def activation_bytes_per_layer(model: ModelShape, micro_batch: int, tp: int, hw: Hardware) -> float:
+    """Chapter 10: s b h (10 + 24/t) bytes stashed per layer, BF16, FlashAttention, no sequence parallelism."""
+    return hw.seq_len * micro_batch * model.hidden * (10 + 24 / tp)
+
+
+def model_state_bytes(params: float, optimizer_shards: int) -> tuple[float, float]:
+    """(BF16 weights + gradients, FP32 master + Adam moments) for `params` parameters: 2 + 2 bytes kept
+    whole, 12 bytes sharded over `optimizer_shards` data-parallel ranks (ZeRO-1)."""
+    return 4 * params, 12 * params / optimizer_shards
+
+
+# --- Act I: data parallelism -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DataParallelSetup:
+    model: ModelShape = MODELS[1]
+    gpus: int = 8
+    micro_batch: int = 2
+    fabric: Fabric = FABRICS[0]
+
+
+@dataclass(frozen=True)
+class DataParallelFigures:
+    compute_s: float
+    comm_s: float
+    weights_grads_gb: float
+    optimizer_gb: float
+    activations_gb: float
+    inside_node: bool
+    hbm_gb: float
+
+    @property
+    def ratio(self) -> float:
+        return self.comm_s / self.compute_s
+
+    @property
+    def step_s(self) -> float:
+        return self.compute_s + self.comm_s
+
+    @property
+    def memory_gb(self) -> float:
+        return self.weights_grads_gb + self.optimizer_gb + self.activations_gb
+
+    @property
+    def oom(self) -> bool:
+        return self.memory_gb > self.hbm_gb
+
+
+def data_parallel_comm_s(setup: DataParallelSetup, hw: Hardware) -> float:
+    """The gradient AllReduce, nothing overlapped: NVLink inside a node; across nodes either one flat ring
+    whose slowest hop is a single port, or reduce-scatter on NVLink, a ring per GPU's own port between
+    nodes over 1/8 of the gradient, and an all-gather on NVLink (chapter 4's hierarchical AllReduce)."""
+    size = 2 * setup.model.params                      # BF16 gradients
+    n, node = setup.gpus, hw.gpus_per_node
+    if n <= node:
+        return ring_allreduce_s(size, n, hw.nvlink_gbs, hw)
+    if not setup.fabric.hierarchical:
+        return ring_allreduce_s(size, n, setup.fabric.network_gbs, hw)
+    inside = ring_allreduce_s(size, node, hw.nvlink_gbs, hw)
+    return inside + ring_allreduce_s(size / node, n // node, setup.fabric.network_gbs, hw)
+
+
+def data_parallel_figures(setup: DataParallelSetup, hw: Hardware = Hardware()) -> DataParallelFigures:
+    model = setup.model
+    flops = 6 * model.params * setup.micro_batch * hw.seq_len
+    weights_grads, optimizer = model_state_bytes(model.params, setup.gpus)
+    activations = model.layers * activation_bytes_per_layer(model, setup.micro_batch, 1, hw)
+    return DataParallelFigures(
+        compute_s=flops / (hw.peak_tflops * 1e12 * hw.base_efficiency),
+        comm_s=data_parallel_comm_s(setup, hw),
+        weights_grads_gb=weights_grads / GB, optimizer_gb=optimizer / GB, activations_gb=activations / GB,
+        inside_node=setup.gpus <= hw.gpus_per_node, hbm_gb=hw.hbm_gb)
+
+
+def data_parallel_mfu(setup: DataParallelSetup, hw: Hardware = Hardware()) -> float:
+    """Chapter 4: MFU_eff = base efficiency x T_compute / (T_compute + T_exposed), T_exposed = T_comm."""
+    figures = data_parallel_figures(setup, hw)
+    return hw.base_efficiency * figures.compute_s / figures.step_s
+
+
+def mfu_curve(setup: DataParallelSetup, hw: Hardware = Hardware()) -> list[tuple[int, float]]:
+    """(GPU count, MFU in %) for every GPU count the lab offers, the rest of `setup` unchanged."""
+    return [(n, 100 * data_parallel_mfu(replace(setup, gpus=n), hw)) for n in GPU_COUNTS]
+
+
+# --- Act II: 3D parallelism for GPT-3 175B on 1024 GPUs ----------------------------------------------
+
+@dataclass(frozen=True)
+class ThreeDSetup:
+    tp: int = 8
+    pp: int = 4
+    microbatches: int = 8
+    micro_batch: int = 1
+    model: ModelShape = GPT3
+    gpus: int = CLUSTER_GPUS
+
+    @property
+    def dp(self) -> int:
+        return self.gpus // (self.tp * self.pp)
+
+
+@dataclass(frozen=True)
+class ThreeDFigures:
+    dp: int
+    params_per_gpu_b: float
+    weights_grads_gb: float
+    optimizer_gb: float
+    activations_gb: float
+    compute_s: float
+    tp_comm_s: float
+    dp_comm_s: float
+    pipeline_s: float
+    bubble_overhead: float
+    idle_share: float
+    tp_cross_node: bool
+    global_batch: int
+    mfu: float
+    hbm_gb: float
+
+    @property
+    def memory_gb(self) -> float:
+        return self.weights_grads_gb + self.optimizer_gb + self.activations_gb
+
+    @property
+    def oom(self) -> bool:
+        return self.memory_gb > self.hbm_gb
+
+    @property
+    def step_s(self) -> float:
+        return self.pipeline_s + self.dp_comm_s
+
+    @property
+    def ratio(self) -> float:
+        return (self.tp_comm_s + self.dp_comm_s) / self.compute_s
+
+
+def check_three_d(setup: ThreeDSetup) -> None:
+    """Raise ValueError with a sentence when a layout cannot be built at all."""
+    model = setup.model
+    if setup.tp * setup.pp > setup.gpus or setup.gpus % (setup.tp * setup.pp):
+        raise ValueError(f"TP x PP = {setup.tp * setup.pp} must divide the {setup.gpus} GPUs.")
+    if model.heads % setup.tp:
+        raise ValueError(f"TP = {setup.tp} must divide the {model.heads} attention heads.")
+    if model.layers % setup.pp:
+        raise ValueError(f"PP = {setup.pp} must divide the {model.layers} layers.")
+
+
+def bubble_overhead(pp: int, m: int) -> float:
+    """Chapter 5: idle time over ideal compute, (p-1)/m; can exceed 1."""
+    return (pp - 1) / m
+
+
+def idle_share(pp: int, m: int) -> float:
+    """Chapter 5: idle time over the whole step, (p-1)/(m+p-1); always below 1."""
+    return (pp - 1) / (m + pp - 1)
+
+
+def three_d_figures(setup: ThreeDSetup, hw: Hardware = Hardware()) -> ThreeDFigures:
+    """One step of 1F1B: (m + p - 1) slots of one micro-batch's compute plus its TP AllReduces, then the
+    ZeRO-1 gradient sync over DP on each GPU's own port. Nothing overlaps; pipeline sends are neglected."""
+    check_three_d(setup)
+    model, tp, pp, m = setup.model, setup.tp, setup.pp, setup.microbatches
+    dp = setup.dp
+    params_per_gpu = model.params / (tp * pp)
+    weights_grads, optimizer = model_state_bytes(params_per_gpu, dp)
+    in_flight = min(m, pp)                 # 1F1B: stage 0 holds at most p micro-batches
+    activations = in_flight * (model.layers // pp) * activation_bytes_per_layer(model, setup.micro_batch, tp, hw)
+    compute_mb = 6 * params_per_gpu * setup.micro_batch * hw.seq_len / (hw.peak_tflops * 1e12 * hw.base_efficiency)
+    cross_node = tp > hw.gpus_per_node
+    tp_bandwidth = hw.network_gbs if cross_node else hw.nvlink_gbs   # a ring runs at its slowest hop
+    one_tp_allreduce = ring_allreduce_s(2 * setup.micro_batch * hw.seq_len * model.hidden, tp, tp_bandwidth, hw)
+    tp_mb = 4 * (model.layers // pp) * one_tp_allreduce
+    pipeline = (m + pp - 1) * (compute_mb + tp_mb)
+    dp_comm = ring_allreduce_s(2 * params_per_gpu, dp, hw.network_gbs, hw)
+    useful_flops = 6 * params_per_gpu * setup.micro_batch * hw.seq_len * m
+    return ThreeDFigures(
+        dp=dp, params_per_gpu_b=params_per_gpu / 1e9, weights_grads_gb=weights_grads / GB,
+        optimizer_gb=optimizer / GB, activations_gb=activations / GB, compute_s=m * compute_mb,
+        tp_comm_s=m * tp_mb, dp_comm_s=dp_comm, pipeline_s=pipeline, bubble_overhead=bubble_overhead(pp, m),
+        idle_share=idle_share(pp, m), tp_cross_node=cross_node, global_batch=dp * m * setup.micro_batch,
+        mfu=useful_flops / (hw.peak_tflops * 1e12 * (pipeline + dp_comm)), hbm_gb=hw.hbm_gb)
+
+
+def bubble_curve(m: int, pp_degrees: tuple[int, ...] = PP_DEGREES) -> list[tuple[int, float]]:
+    """(PP, idle share of the step in %) for `m` micro-batches."""
+    return [(pp, 100 * idle_share(pp, m)) for pp in pp_degrees]
+
+
+# --- the lab's prose, as data -------------------------------------------------------------------------
+
+ACT_IDS = ("data-parallel", "three-d")
+LAYOUT_KEYS = {"tp", "pp"}
+
+
+class LabError(ValueError):
+    """A lab file that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class LabOption:
+    id: str
+    text: str
+    feedback: str
+    correct: bool = False
+    layout: ThreeDSetup | None = None
+
+
+@dataclass(frozen=True)
+class LabQuestion:
+    prompt: str
+    options: tuple[LabOption, ...]
+
+    @property
+    def right(self) -> LabOption:
+        return next(option for option in self.options if option.correct)
+
+    def option(self, option_id: str) -> LabOption | None:
+        return next((option for option in self.options if option.id == option_id), None)
+
+
+@dataclass(frozen=True)
+class Act:
+    id: str
+    title: str
+    sender: str
+    message: str
+    prediction: LabQuestion
+    reflection: LabQuestion
+    measured_mfu: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Lab:
+    id: str
+    title: str
+    intro: str
+    model_statement: str
+    acts: tuple[Act, ...]
+    hardware: Hardware = Hardware()
+
+    def act(self, act_id: str) -> Act:
+        return next(act for act in self.acts if act.id == act_id)
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def layout_values(setup: ThreeDSetup, hw: Hardware) -> dict[str, str]:
+    """The figures one Act II layout offers to prose, already formatted."""
+    figures = three_d_figures(setup, hw)
+    return {
+        "tp": str(setup.tp), "pp": str(setup.pp), "dp": str(figures.dp), "m": str(setup.microbatches),
+        "memory_gb": f"{figures.memory_gb:.1f}", "weights_grads_gb": f"{figures.weights_grads_gb:.1f}",
+        "optimizer_gb": f"{figures.optimizer_gb:.1f}", "activations_gb": f"{figures.activations_gb:.1f}",
+        "params_per_gpu_b": f"{figures.params_per_gpu_b:.2f}", "compute_s": f"{figures.compute_s:.2f}",
+        "tp_comm_s": f"{figures.tp_comm_s:.2f}", "dp_comm_s": f"{figures.dp_comm_s:.2f}",
+        "bubble_overhead": _pct(figures.bubble_overhead), "idle_share": _pct(figures.idle_share),
+        "mfu": _pct(figures.mfu),
+    }
+
+
+def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
+    """Constants and Act I figures at the starting settings, formatted for the lab's prose."""
+    start = DataParallelSetup()
+    no_latency = replace(hw, alpha_us=0.0)
+    values = {
+        "peak_tflops": f"{hw.peak_tflops:g}", "hbm_gb": f"{hw.hbm_gb:g}", "nvlink_gbs": f"{hw.nvlink_gbs:g}",
+        "network_gbs": f"{hw.network_gbs:g}", "base_efficiency": _pct(hw.base_efficiency).removesuffix(".0"),
+        "alpha_us": f"{hw.alpha_us:g}", "bucket_mb": f"{hw.bucket_mb:g}", "seq_len": str(hw.seq_len),
+        "model_states_tb": f"{16 * GPT3.params / 1e12:.1f}", "m": str(ThreeDSetup().microbatches),
+    }
+    for gpus in (8, 64, 512):
+        setup = replace(start, gpus=gpus)
+        values[f"model_{gpus}"] = _pct(data_parallel_mfu(setup, hw))
+        bandwidth = data_parallel_comm_s(setup, no_latency)
+        values[f"bandwidth_ms_{gpus}"] = f"{1000 * bandwidth:.0f}"
+        values[f"latency_ms_{gpus}"] = f"{1000 * (data_parallel_comm_s(setup, hw) - bandwidth):.0f}"
+    for gpus, mfu in measured.items():
+        values[f"measured_{gpus}"] = f"{mfu:g}"
+    return values
+
+
+def load_lab(path: Path, hw: Hardware = Hardware()) -> Lab:
+    """Read a lab file; every named figure in its prose is filled in from the model. Raises LabError."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LabError(f"{path}: cannot read the lab ({exc.strerror or exc}).") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark else ""
+        raise LabError(f"{path}{where}: not valid YAML ({getattr(exc, 'problem', None) or exc}).") from None
+    return _Reader(path, hw).lab(raw)
+
+
+class _Reader:
+    """Turns the parsed YAML into a Lab, naming the field of the first problem it meets."""
+
+    def __init__(self, path: Path, hw: Hardware):
+        self.path = path
+        self.hw = hw
+        self.values: dict[str, str] = {}
+
+    def fail(self, where: str, message: str) -> LabError:
+        return LabError(f"{self.path}: {where}: {message}")
+
+    def mapping(self, raw: Any, where: str) -> dict:
+        if not isinstance(raw, dict):
+            raise self.fail(where, "expected a mapping of fields")
+        return raw
+
+    def text(self, raw: dict, key: str, where: str, values: dict[str, str] | None = None) -> str:
+        value = raw.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(f"{where}.{key}", "a non-empty text is required")
+        known = values if values is not None else self.values
+        for _, name, spec, _ in string.Formatter().parse(value):
+            if name is not None and (name not in known or spec):
+                raise self.fail(f"{where}.{key}", f"unknown figure {{{name}}}; known: {', '.join(sorted(known))}")
+        return value.strip().format_map(known)
+
+    def lab(self, raw: Any) -> Lab:
+        raw = self.mapping(raw, "lab")
+        acts_raw = raw.get("acts")
+        if not isinstance(acts_raw, list) or [a.get("id") if isinstance(a, dict) else None
+                                             for a in acts_raw] != list(ACT_IDS):
+            raise self.fail("acts", f"expected two acts with ids {', '.join(ACT_IDS)}, in that order")
+        measured = self.measured(acts_raw[0].get("measured_mfu"), "acts[0].measured_mfu")
+        self.values = prose_values(self.hw, dict(measured))
+        return Lab(id=self.text(raw, "id", "lab"), title=self.text(raw, "title", "lab"),
+                   intro=self.text(raw, "intro", "lab"), model_statement=self.text(raw, "model", "lab"),
+                   acts=tuple(self.act(a, f"acts[{i}]", measured if i == 0 else ())
+                              for i, a in enumerate(acts_raw)), hardware=self.hw)
+
+    def measured(self, raw: Any, where: str) -> tuple[tuple[int, float], ...]:
+        points = self.mapping(raw, where)
+        if not points or not all(isinstance(n, int) and n in GPU_COUNTS and isinstance(v, (int, float))
+                                 and 0 < v <= 100 for n, v in points.items()):
+            raise self.fail(where, f"expected GPU count: MFU %, with GPU counts among {GPU_COUNTS}")
+        return tuple(sorted((n, float(v)) for n, v in points.items()))
+
+    def act(self, raw: dict, where: str, measured: tuple) -> Act:
+        return Act(id=raw["id"], title=self.text(raw, "title", where), sender=self.text(raw, "sender", where),
+                   message=self.text(raw, "message", where),
+                   prediction=self.question(raw.get("prediction"), f"{where}.prediction"),
+                   reflection=self.question(raw.get("reflection"), f"{where}.reflection"), measured_mfu=measured)
+
+    def question(self, raw: Any, where: str) -> LabQuestion:
+        raw = self.mapping(raw, where)
+        options_raw = raw.get("options")
+        if not isinstance(options_raw, list) or not 2 <= len(options_raw) <= 4:
+            raise self.fail(f"{where}.options", "expected 2 to 4 options (keys 1-4 pick them)")
+        options = tuple(self.option(o, f"{where}.options[{i}]") for i, o in enumerate(options_raw))
+        ids = [o.id for o in options]
+        if len(set(ids)) != len(ids):
+            raise self.fail(f"{where}.options", "option ids must be unique")
+        if sum(o.correct for o in options) != 1:
+            raise self.fail(f"{where}.options", "exactly one option must have correct: true")
+        return LabQuestion(prompt=self.text(raw, "prompt", where), options=options)
+
+    def option(self, raw: Any, where: str) -> LabOption:
+        raw = self.mapping(raw, where)
+        correct = raw.get("correct", False)
+        if not isinstance(correct, bool):
+            raise self.fail(f"{where}.correct", "must be true or false")
+        layout, values = None, self.values
+        if "layout" in raw:
+            layout = self.layout(raw["layout"], f"{where}.layout")
+            values = self.values | layout_values(layout, self.hw)
+        return LabOption(id=self.text(raw, "id", where), text=self.text(raw, "text", where),
+                         feedback=self.text(raw, "feedback", where, values), correct=correct, layout=layout)
+
+    def layout(self, raw: Any, where: str) -> ThreeDSetup:
+        raw = self.mapping(raw, where)
+        if set(raw) != LAYOUT_KEYS or not all(isinstance(v, int) and v > 0 for v in raw.values()):
+            raise self.fail(where, "expected {tp: N, pp: N} with positive whole numbers")
+        setup = ThreeDSetup(tp=raw["tp"], pp=raw["pp"])
+        try:
+            check_three_d(setup)
+        except ValueError as exc:
+            raise self.fail(where, str(exc)) from None
+        return setup

@@ -1,0 +1,223 @@
+"""The readiness quiz: its content is checked like the chapters', and taking it in the app scores,
+explains, resumes and stores the run."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from grader.load import check_book, load_book
+from grader.quiz import Response, score
+from tui.app import RingbookApp
+from tui.screens.quiz import QuizScreen
+from tui.store import ProgressStore
+
+SMALL_QUIZ = textwrap.dedent("""\
+    title: Small check
+    intro: Three questions.
+    questions:
+      - id: q1
+        topic: Ring cost
+        chapter: "0"
+        prompt: What fraction of M does each GPU send in a ring AllReduce, as N grows?
+        style: choice
+        options:
+          - {text: "About 2M", correct: true, feedback: "2M(N-1)/N tends to 2M."}
+          - {text: "About M", feedback: "That is one phase only."}
+          - {text: "About NM", feedback: "That is the parameter-server hot spot."}
+        explanation: Reduce-scatter and all-gather each move M(N-1)/N.
+      - id: q2
+        topic: Bubble
+        chapter: "5"
+        prompt: Which grows the pipeline bubble?
+        style: choice
+        options:
+          - {text: "More stages at fixed micro-batches", correct: true, feedback: "(p-1)/m grows with p."}
+          - {text: "More micro-batches at fixed stages", feedback: "That shrinks it."}
+      - id: q3
+        topic: Hangs
+        chapter: "7"
+        prompt: How do you find the rank that hangs a collective?
+        style: reveal
+        answer: Read the watchdog's dump of which rank has not entered the collective.
+        checklist: [watchdog timeout, the rank missing from the collective]
+""")
+
+
+@pytest.fixture
+def quiz_book(book_copy: Path) -> Path:
+    """The built-in book with only a small quiz, so the tests do not depend on the real one's wording."""
+    (book_copy / "quizzes").mkdir(exist_ok=True)
+    (book_copy / "quizzes" / "small.yaml").write_text(SMALL_QUIZ)
+    text = (book_copy / "book.yaml").read_text()
+    text = text.split("\nquizzes:")[0].split("\nlabs:")[0]
+    text += '\nquizzes:\n  - {id: small, title: "Small Check", file: quizzes/small.yaml}\n'
+    (book_copy / "book.yaml").write_text(text)
+    return book_copy
+
+
+def problems_of(root: Path) -> list[str]:
+    _, problems = check_book(root)
+    return [f"{p.path.name}:{p.line}: {p.message}" for p in problems]
+
+
+# --- content ------------------------------------------------------------------------------------
+
+def test_small_quiz_loads_with_option_ids_in_written_order(quiz_book):
+    quiz = load_book(quiz_book).quiz("small")
+    assert [q.id for q in quiz] == ["q1", "q2", "q3"]
+    assert [o.id for o in quiz.questions[0].options] == ["a", "b", "c"]
+    assert quiz.questions[0].correct_option.text == "About 2M"
+    assert quiz.questions[2].checklist == ("watchdog timeout", "the rank missing from the collective")
+
+
+@pytest.mark.parametrize("change, message", [
+    (("correct: true, feedback: \"2M", "feedback: \"2M"), "exactly one correct option, not 0"),
+    (("chapter: \"5\"", "chapter: \"55\""), "no chapter '55' in this book"),
+    (("id: q2", "id: q1"), "duplicate question id 'q1'"),
+    (("style: reveal", "style: choice"), "questions/2: 'options' is a required property"),
+    (("    topic: Bubble\n", ""), "questions/1: 'topic' is a required property"),
+])
+def test_broken_quizzes_are_reported_at_their_line(quiz_book, change, message):
+    path = quiz_book / "quizzes" / "small.yaml"
+    path.write_text(path.read_text().replace(*change, 1))
+    reported = problems_of(quiz_book)
+    assert any(message in p and p.startswith("small.yaml:") for p in reported), reported
+
+
+def test_a_missing_quiz_file_is_reported(quiz_book):
+    (quiz_book / "quizzes" / "small.yaml").unlink()
+    assert any("small.yaml:1: file is missing" in p for p in problems_of(quiz_book))
+
+
+def test_scoring_counts_first_picks_and_self_ratings(quiz_book):
+    quiz = load_book(quiz_book).quiz("small")
+    responses = {"q1": Response("q1", choice="a"), "q2": Response("q2", choice="b"), "q3": Response("q3", rating="partly")}
+    result = score(quiz, responses)
+    assert (result.points, result.out_of, [q.id for q in result.missed]) == (1.5, 3, ["q2", "q3"])
+    assert score(quiz, {}).points == 0
+
+
+# --- the built-in readiness quiz --------------------------------------------------------------------
+
+EXPECTED = Path(__file__).parent / "expected" / "quiz.py"
+
+
+def test_readiness_quiz_has_the_nineteen_questions_with_one_right_option_each(book):
+    quiz = book.quiz("readiness")
+    assert quiz is not None and len(quiz) == 19
+    spec = importlib.util.spec_from_file_location("quiz_expected", EXPECTED)
+    expected = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(expected)
+    choices = [q for q in quiz if q.style == "choice"]
+    assert len(choices) >= 12
+    assert {q.id for q in choices} == set(expected.CORRECT)
+    for question in choices:
+        assert expected.CORRECT[question.id].lower() in question.correct_option.text.lower(), question.id
+        assert all(o.feedback.strip() for o in question.options)
+    for question in quiz:
+        assert book.chapter(question.chapter) is not None
+
+
+# --- taking it in the app ---------------------------------------------------------------------------
+
+def app_on(root: Path, data_dir: Path) -> RingbookApp:
+    return RingbookApp(load_book(root), ProgressStore.open(data_dir), warm=False)
+
+
+def visible_text(screen) -> str:
+    """The text of every Static on the screen, rich tables included, as plain text."""
+    from rich.console import Console
+
+    console = Console(width=76, record=True, file=io.StringIO())
+    for widget in screen.query("Static"):
+        console.print(widget.content)
+    return console.export_text()
+
+
+async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, data_dir):
+    app = app_on(quiz_book, data_dir)
+    quiz = app.book.quiz("small")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(quiz)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, QuizScreen) and "Question 1 of 3" in visible_text(screen)
+        right = "abcdef"[[o.id for o in quiz.questions[0].presented_options].index("a")]
+        await pilot.press(right)
+        await pilot.pause()
+        assert "✓ Right." in visible_text(screen) and "2M(N-1)/N tends to 2M." in visible_text(screen)
+        await pilot.press(right)  # a second pick changes nothing
+        await pilot.press("n")
+        await pilot.pause()
+        assert "Question 2 of 3" in visible_text(screen)
+        wrong = "abcdef"[[o.id for o in quiz.questions[1].presented_options].index("b")]
+        await pilot.press(wrong)
+        await pilot.pause()
+        shown = visible_text(screen)
+        assert "✗ Not that one." in shown and "That shrinks it." in shown
+        assert "More stages at fixed micro-batches" in shown  # the right answer is shown too
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.query_one("#quiz-notes").has_focus
+        await pilot.press(*"watchdog")
+        await pilot.press("escape", "r")
+        await pilot.pause()
+        shown = visible_text(screen)
+        assert "watchdog timeout" in shown and "Your answer: watchdog" in shown
+        await pilot.press("2", "n")
+        await pilot.pause()
+        shown = visible_text(screen)
+        assert "Small Check: 1.5 / 3" in shown and "ch. 5" in shown and "ch. 7" in shown
+    [entry] = ProgressStore.open(data_dir).entries("quiz")
+    assert (entry.name, entry.payload["score"], entry.payload["out_of"]) == ("small", 1.5, 3)
+    assert entry.payload["responses"]["q3"] == {"choice": "", "rating": "partly", "points": 0.5}
+
+
+async def test_leaving_half_way_resumes_at_the_next_question(quiz_book, data_dir):
+    app = app_on(quiz_book, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(app.book.quiz("small"))
+        await pilot.pause()
+        await pilot.press("a", "escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, QuizScreen)
+    assert ProgressStore.open(data_dir).entries("quiz") == []
+    app = app_on(quiz_book, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(app.book.quiz("small"))
+        await pilot.pause()
+        assert "Question 2 of 3" in visible_text(app.screen)
+
+
+async def test_a_damaged_saved_run_starts_afresh(quiz_book, data_dir):
+    store = ProgressStore.open(data_dir)
+    store.set_state("quiz:small", "{not json")
+    store.close()
+    app = app_on(quiz_book, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(app.book.quiz("small"))
+        await pilot.pause()
+        assert "Question 1 of 3" in visible_text(app.screen)
+
+
+async def test_home_lists_the_quiz_with_its_best_score(quiz_book, data_dir):
+    store = ProgressStore.open(data_dir)
+    store.record_entry("quiz", "small", {"score": 1, "out_of": 3})
+    store.record_entry("quiz", "small", {"score": 2.5, "out_of": 3})
+    store.close()
+    app = app_on(quiz_book, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        rows = app.screen.query_one("#chapters")
+        prompts = [str(rows.get_option_at_index(i).prompt) for i in range(rows.option_count)]
+        assert any("Small Check" in p and "best 2.5/3" in p and "2 runs" in p for p in prompts)
+        assert "Quiz" in prompts
+        rows.highlighted = next(i for i, p in enumerate(prompts) if "Small Check" in p)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, QuizScreen)

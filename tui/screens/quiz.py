@@ -1,0 +1,281 @@
+"""The quiz screen: one question at a time, feedback after each, the score and what to review at the end.
+
+The body is drawn from three facts (which question, the responses so far, whether a reveal card is
+turned over), so every change redraws it and no widget carries state of its own. The run
+is kept in the store as it goes, so a learner who leaves half way picks up where they were; the finished
+run becomes a ledger entry.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
+from tui.store import StoreError
+
+
+class QuizScreen(Screen):
+    """Taking a quiz, from the first question to the results."""
+
+    CSS_PATH = "quiz.tcss"
+    BINDINGS = [
+        Binding("escape", "leave", "Back"),
+        Binding("a", "pick(0)", "Pick", key_display="a-d"),
+        *(Binding(key, f"pick({i})", show=False) for i, key in enumerate("bcdef", 1)),
+        Binding("r", "reveal", "Reveal answer"),
+        Binding("1", "rate('got')", "Got it"),
+        Binding("2", "rate('partly')", "Partly"),
+        Binding("3", "rate('missed')", "Missed it"),
+        Binding("n", "next", "Next"),
+        Binding("ctrl+r", "retake", "Retake"),
+    ]
+
+    def __init__(self, quiz: Quiz):
+        super().__init__()
+        self.quiz = quiz
+        self.index = 0
+        self.responses: dict[str, Response] = {}
+        self.revealed = False
+        self.notes = ""  # what the learner wrote on the current reveal card; never graded, never stored
+
+    # --- state ----------------------------------------------------------------------------------
+
+    @property
+    def state_key(self) -> str:
+        return f"quiz:{self.quiz.id}"
+
+    @property
+    def question(self) -> QuizQuestion | None:
+        return self.quiz.questions[self.index] if self.index < len(self.quiz) else None
+
+    @property
+    def answered(self) -> bool:
+        return self.question is not None and self.question.id in self.responses
+
+    def resume(self) -> None:
+        """Pick up an unfinished run from the store; a damaged or outdated record just starts afresh."""
+        try:
+            saved = json.loads(self.app.store.state(self.state_key) or "{}")
+            responses = {r["question_id"]: Response(r["question_id"], r.get("choice", ""), r.get("rating", ""))
+                         for r in saved.get("responses", [])}
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return
+        ids = [q.id for q in self.quiz]
+        responses = {k: v for k, v in responses.items() if k in ids}
+        if responses:
+            self.responses = responses
+            self.index = next((i for i, q in enumerate(ids) if q not in responses), len(ids))
+            self.notify(f"Picked up where you left off: {len(responses)} of {len(ids)} answered.", title=self.quiz.title)
+
+    def save_run(self) -> None:
+        """Keep the unfinished run; a read-only store just means it is not kept."""
+        if self.app.store.read_only:
+            return
+        payload = {"responses": [vars(r) for r in self.responses.values()]}
+        try:
+            self.app.store.set_state(self.state_key, json.dumps(payload))
+        except StoreError:
+            pass
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield VerticalScroll(id="quiz")
+        yield Footer()
+
+    def body(self) -> ComposeResult:
+        if self.question is None:
+            yield from self.compose_results()
+        else:
+            yield from self.compose_question(self.question)
+
+    def compose_question(self, question: QuizQuestion) -> ComposeResult:
+        yield Static(Text.assemble((f"Question {self.index + 1} of {len(self.quiz)}", "bold"),
+                                   (f"  ·  {question.topic}", "dim")), id="quiz-progress")
+        yield Markdown(question.prompt, id="quiz-prompt")
+        response = self.responses.get(question.id)
+        if question.style == "choice":
+            yield OptionList(*self.option_rows(question, response), id="quiz-options")
+            if response is not None:
+                picked = question.option(response.choice)
+                right = picked is not None and picked.correct
+                yield Static(Text.assemble(("✓ Right. " if right else "✗ Not that one. ", "bold"),
+                                           picked.feedback if picked else ""),
+                             id="quiz-feedback", classes="right" if right else "wrong")
+                if not right:
+                    correct = question.correct_option
+                    yield Static(Text.assemble(("The answer: ", "bold"), correct.text, "\n", correct.feedback),
+                                 id="quiz-correct")
+                if question.explanation:
+                    yield Markdown(question.explanation, id="quiz-explanation")
+        else:
+            if not self.revealed and response is None:
+                yield Static("Answer in your head or in the box below (it is not graded), then press r to see "
+                             "the model answer and rate yourself.", id="quiz-instructions")
+                yield TextArea(self.notes, id="quiz-notes", soft_wrap=True)
+            else:
+                if self.notes.strip():
+                    yield Static(Text.assemble(("Your answer: ", "bold"), self.notes.strip()), id="quiz-notes-shown")
+                yield Markdown(question.answer, id="quiz-answer")
+                yield Static(Text("\n".join(f"☐ {point}" for point in question.checklist)), id="quiz-checklist")
+                yield OptionList(*(Option(Text.assemble((f"{n}  ", "bold"), label, ("  (✓)", "bold")
+                                                        if response and response.rating == rating else ""),
+                                          id=rating, disabled=response is not None)
+                                   for n, (rating, (label, _)) in enumerate(RATINGS.items(), 1)), id="quiz-rating")
+        if response is not None:
+            last = self.index + 1 == len(self.quiz)
+            yield Static(Text.assemble(("n", "bold"), " for the results" if last else " for the next question"),
+                         id="quiz-next")
+
+    def option_rows(self, question: QuizQuestion, response: Response | None) -> list[Option]:
+        rows = []
+        for i, option in enumerate(question.presented_options):
+            mark = ""
+            if response is not None:
+                mark = "  ✓" if option.correct else ("  ✗" if option.id == response.choice else "")
+            rows.append(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), option.text, (mark, "bold")),
+                               id=option.id, disabled=response is not None))
+        return rows
+
+    def compose_results(self) -> ComposeResult:
+        result = score(self.quiz, self.responses)
+        yield Static(Text.assemble((f"{self.quiz.title}: {result.points:g} / {result.out_of}", "bold"),
+                                   f"  ({result.percent:.0f}%)"), id="quiz-score")
+        yield Static(self.verdict_line(result.percent), id="quiz-verdict")
+        table = Table(box=None, pad_edge=False, expand=True)
+        table.add_column("#", style="dim", width=3)
+        table.add_column("Topic", ratio=1)
+        table.add_column("Points", justify="right", width=6)
+        table.add_column("Review", width=8)
+        for n, question in enumerate(self.quiz, 1):
+            response = self.responses.get(question.id)
+            points = response.points(question) if response else 0.0
+            style = "green" if points == 1 else ("yellow" if points else "red")
+            table.add_row(str(n), question.topic, Text(f"{points:g}", style),
+                          "" if points == 1 else f"ch. {question.chapter}")
+        yield Static(table, id="quiz-table")
+        yield Static(Text.assemble(("Ctrl+R", "bold"), " retake   ", ("Esc", "bold"), " back to the course"),
+                     id="quiz-next")
+
+    @staticmethod
+    def verdict_line(percent: float) -> Text:
+        if percent >= 80:
+            return Text("Ready: go on to the case study and the lab.", "green")
+        if percent >= 50:
+            return Text("Nearly: review the chapters listed beside what you missed, then try again.", "yellow")
+        return Text("Not yet: work through the chapters listed below first; they are where the answers come from.",
+                    "red")
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    async def on_mount(self) -> None:
+        self.title = self.quiz.title
+        self.resume()
+        await self.redraw()
+
+    def focus_current(self) -> None:
+        for selector in ("#quiz-options", "#quiz-rating", "#quiz-notes"):
+            found = self.query(selector)
+            if found and not (self.answered and selector != "#quiz-notes"):
+                found.first().focus()
+                return
+        self.set_focus(None)
+
+    async def redraw(self) -> None:
+        container = self.query_one("#quiz", VerticalScroll)
+        await container.remove_children()
+        await container.mount_all(list(self.body()))
+        container.scroll_home(animate=False)
+        self.focus_current()
+        self.refresh_bindings()
+
+    # --- answering ------------------------------------------------------------------------------
+
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_list.id == "quiz-options":
+            await self.respond(Response(self.question.id, choice=event.option.id))
+        elif event.option_list.id == "quiz-rating":
+            await self.action_rate(event.option.id)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.notes = event.text_area.text
+
+    async def respond(self, response: Response) -> None:
+        if self.question is None or self.answered:
+            return  # only the first pick counts
+        self.responses[response.question_id] = response
+        self.save_run()
+        await self.redraw()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        question = self.question
+        typing = isinstance(self.focused, TextArea)
+        if action == "pick":
+            return question is not None and question.style == "choice" and not self.answered
+        if action == "reveal":
+            return question is not None and question.style == "reveal" and not self.revealed and not self.answered
+        if action == "rate":
+            return question is not None and self.revealed and not self.answered and not typing
+        if action == "next":
+            return self.answered
+        if action == "retake":
+            return question is None
+        return True
+
+    async def action_pick(self, position: int) -> None:
+        question = self.question
+        if question is not None and position < len(question.presented_options):
+            await self.respond(Response(question.id, choice=question.presented_options[position].id))
+
+    async def action_reveal(self) -> None:
+        self.revealed = True
+        await self.redraw()
+
+    async def action_rate(self, rating: str) -> None:
+        if self.question is not None and self.revealed:
+            await self.respond(Response(self.question.id, rating=rating))
+
+    async def action_next(self) -> None:
+        if not self.answered:
+            return
+        self.index += 1
+        self.revealed, self.notes = False, ""
+        if self.question is None:
+            self.finish()
+        await self.redraw()
+
+    def finish(self) -> None:
+        """Keep the finished run as a ledger entry and forget the run in progress."""
+        result = score(self.quiz, self.responses)
+        payload = {
+            "score": result.points, "out_of": result.out_of,
+            "responses": {q.id: {"choice": r.choice, "rating": r.rating, "points": r.points(q)}
+                          for q in self.quiz if (r := self.responses.get(q.id))},
+        }
+        try:
+            self.app.store.record_entry("quiz", self.quiz.id, payload, now=self.app.clock())
+            self.app.store.set_state(self.state_key, "")
+        except StoreError as exc:
+            self.notify(str(exc), title="Result not saved", severity="error")
+
+    async def action_retake(self) -> None:
+        self.index, self.responses, self.revealed, self.notes = 0, {}, False, ""
+        await self.redraw()
+
+    def action_leave(self) -> None:
+        if isinstance(self.focused, TextArea):
+            self.set_focus(None)  # Escape first gives the keyboard back from the notes box
+            self.refresh_bindings()
+            return
+        self.app.pop_screen()
