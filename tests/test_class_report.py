@@ -238,3 +238,38 @@ def test_a_report_on_a_custom_book_names_attempts_outside_it(drop, tmp_path, cap
         name: len({r[0] for r in rows if r[2] == "correct" and custom.exercise(r[0])}) for name, rows in all_rows().items()}
     assert data["most_failed"] == []   # none of their wrong answers was to an exercise of this book
     assert err.count("exercises not in 'A New Book'") == 3
+
+
+def test_quiz_runs_are_reported_latest_and_best(book_copy, tmp_path, capsys):
+    text = (book_copy / "book.yaml").read_text().split("\nquizzes:")[0].split("\nlabs:")[0]
+    (book_copy / "book.yaml").write_text(text + '\nquizzes:\n  - {id: readiness, title: "Readiness", '
+                                                'file: quizzes/readiness.yaml}\n')
+    runs = {"ana": [(9, 20), (15.5, 20), (12, 20)], "ben": []}
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    for name, scores in runs.items():
+        store = ProgressStore.open(tmp_path / name)
+        store.record_attempt("0.1", "1.75", "correct", now=moment(0, 0))
+        for minute, (score, out_of) in enumerate(scores, start=1):
+            store.record_entry("quiz", "readiness", {"score": score, "out_of": out_of, "responses": {}},
+                               now=moment(0, minute))
+        store.record_entry("quiz", "some-other-quiz", {"score": 1, "out_of": 1}, now=moment(0, 9))
+        store.close()
+        assert run(capsys, "--data-dir", tmp_path / name, "progress", "submit", drop, "--name", name)[0] == 0
+
+    code, out, err = run(capsys, "--content", book_copy, "class", "report", drop)
+    assert code == 0, err
+    lines = out.splitlines()
+    at = lines.index("Quiz: Readiness (latest score, best score, runs)")
+    assert lines[at + 1].split() == ["ana", "12/20", "best", "15.5/20", "3", "runs"]
+    assert lines[at + 2].split() == ["ben", "not", "taken"]
+
+    rows = {r["student"]: r for r in csv.DictReader(io.StringIO(run(capsys, "--content", book_copy, "class",
+                                                                    "report", drop, "--format", "csv")[1]))}
+    assert (rows["ana"]["quiz readiness latest"], rows["ana"]["quiz readiness best"]) == ("12", "15.5")
+    assert (rows["ben"]["quiz readiness latest"], rows["ben"]["quiz readiness best"]) == ("", "")
+
+    data = json.loads(run(capsys, "--content", book_copy, "class", "report", drop, "--format", "json")[1])
+    students = {s["name"]: s for s in data["students"]}
+    assert students["ana"]["quizzes"] == {"readiness": {"latest": 12, "best": 15.5, "out_of": 20, "runs": 3}}
+    assert students["ben"]["quizzes"] == {}

@@ -6,11 +6,15 @@ import csv
 import io
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tui.class_report import ClassReport, StudentReport, build_report
 from tui.cli import load_or_report
+
+if TYPE_CHECKING:
+    from grader.quiz import Quiz
 
 WIDTH = 80
 FAILED_SHOWN = 10      # the table lists this many exercises; JSON lists them all
@@ -48,6 +52,8 @@ def as_table(report: ClassReport) -> str:
     name_width = min(max(NAME_WIDTH[0], *(len(s.name) for s in report.students)), NAME_WIDTH[1])
     lines += _summary_rows(report.students, name_width) + [""]
     lines += _chapter_rows(report, name_width) + [""]
+    for quiz in report.book.quizzes:
+        lines += _quiz_rows(report, quiz, name_width) + [""]
     lines += _failed_rows(report)
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
@@ -89,6 +95,16 @@ def _chapter_rows(report: ClassReport, name_width: int) -> list[str]:
     return rows
 
 
+def _quiz_rows(report: ClassReport, quiz: Quiz, name_width: int) -> list[str]:
+    rows = [_fit(f"Quiz: {quiz.title} (latest score, best score, runs)")]
+    for s in report.students:
+        result = s.quizzes.get(quiz.id)
+        taken = (f"{result.latest:g}/{result.out_of:g}   best {result.best:g}/{result.out_of:g}   "
+                 f"{result.runs} run{'s' if result.runs != 1 else ''}") if result else "not taken"
+        rows.append(f"{_cut(s.name, name_width):<{name_width}}  {taken}")
+    return rows
+
+
 def _failed_rows(report: ClassReport) -> list[str]:
     if not report.failed:
         return ["Most often failed: no incorrect attempts yet."]
@@ -118,16 +134,20 @@ def _fit(line: str) -> str:
 # --- machine-readable ---------------------------------------------------------------------------------
 
 def as_csv(report: ClassReport) -> str:
-    """One row per student; a `chapter <id>` column of solved exercises for each chapter."""
+    """One row per student; a `chapter <id>` column of solved exercises for each chapter, and the latest
+    and best score of each of the book's quizzes (empty when not taken)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     chapters = report.book.chapters
     writer.writerow(["student", "user", "host", "files", "attempts", "solved", "total", "after_reveal",
-                     "last_active", "streak", "best_streak", *(f"chapter {c.id}" for c in chapters)])
+                     "last_active", "streak", "best_streak", *(f"chapter {c.id}" for c in chapters),
+                     *(f"quiz {q.id} {which}" for q in report.book.quizzes for which in ("latest", "best"))])
     for s in report.students:
+        quizzes = [s.quizzes.get(q.id) for q in report.book.quizzes]
         writer.writerow([s.name, s.user, s.host, len(s.files), s.attempts, s.mastery.solved, s.mastery.total,
                          s.mastery.after_reveal, s.last_active.isoformat() if s.last_active else "",
-                         s.streak.current, s.streak.best, *(c.solved for c in s.mastery.chapters)])
+                         s.streak.current, s.streak.best, *(c.solved for c in s.mastery.chapters),
+                         *(f"{getattr(q, which):g}" if q else "" for q in quizzes for which in ("latest", "best"))])
     return out.getvalue()
 
 
@@ -135,6 +155,7 @@ def as_json(report: ClassReport) -> str:
     data: dict[str, Any] = {
         "book": report.book.title,
         "chapters": [{"id": c.id, "title": c.title, "exercises": len(c.exercises)} for c in report.book.chapters],
+        "quizzes": [{"id": q.id, "title": q.title} for q in report.book.quizzes],
         "students": [_student_json(s) for s in report.students],
         "most_failed": [
             {"id": f.exercise_id, "title": f.title, "failures": f.failures, "students": f.students,
@@ -155,4 +176,5 @@ def _student_json(s: StudentReport) -> dict[str, Any]:
         "streak": {"current": s.streak.current, "best": s.streak.best},
         "chapters": {c.chapter_id: {"solved": c.solved, "total": c.total} for c in m.chapters},
         "retired_attempts": m.retired_attempts,
+        "quizzes": {quiz_id: asdict(result) for quiz_id, result in s.quizzes.items()},
     }

@@ -26,6 +26,16 @@ SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-\d+)?$")  # what `progress submit` ad
 
 
 @dataclass(frozen=True)
+class QuizResult:
+    """A student's runs of one of the book's quizzes."""
+
+    latest: float
+    best: float
+    out_of: float
+    runs: int
+
+
+@dataclass(frozen=True)
 class StudentReport:
     name: str
     user: str
@@ -35,6 +45,7 @@ class StudentReport:
     streak: Streak
     last_active: datetime | None  # in the student's own time zone at that moment
     attempts: int
+    quizzes: dict[str, QuizResult]  # by quiz id; quizzes not taken are absent
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,7 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None) -> 
                 name=name, **identity[name], files=tuple(str(p) for p in files[name]),
                 mastery=mastery(book, store.exercise_states()), streak=store.streak(moment),
                 last_active=_last_active(merged), attempts=len(merged["attempts"]),
+                quizzes=_quiz_results(book, merged["entries"]),
             ))
             for attempt in merged["attempts"]:
                 if attempt["status"] == "incorrect":
@@ -152,6 +164,20 @@ def _last_active(export: dict[str, Any]) -> datetime | None:
         for part in ("attempts", "reveals", "entries") for row in export[part]
     ]
     return max(moments, default=None)
+
+
+def _quiz_results(book: Book, entries: list[dict[str, Any]]) -> dict[str, QuizResult]:
+    """Each of the book's quizzes the student finished: latest and best score (entries come oldest first)."""
+    runs: dict[str, list[tuple[float, float]]] = {}
+    quiz_ids = {quiz.id for quiz in book.quizzes}
+    for entry in entries:
+        score, out_of = entry["payload"].get("score"), entry["payload"].get("out_of")
+        if entry["part"] == "quiz" and entry["name"] in quiz_ids and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in (score, out_of)):
+            runs.setdefault(entry["name"], []).append((score, out_of))
+    return {quiz_id: QuizResult(latest=scores[-1][0], best=max(s for s, _ in scores), out_of=scores[-1][1],
+                                runs=len(scores))
+            for quiz_id, scores in runs.items()}
 
 
 def _as_one_line(answer: str, limit: int = 60) -> str:
