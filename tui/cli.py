@@ -44,13 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
     _data_option(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    content = commands.add_parser("content", help="check or list a book's content")
+    content = commands.add_parser("content", help="check, list or start a book")
     content_commands = content.add_subparsers(dest="content_command", metavar="ACTION", required=True)
     check = content_commands.add_parser("check", help="validate a book; print path:line: message for each problem")
     _content_option(check)
     listing = content_commands.add_parser("list", help="list every exercise")
     listing.add_argument("--json", action="store_true", help="print JSON (id, chapter, kind, title, unit)")
     _content_option(listing)
+    new = content_commands.add_parser(
+        "new", help="start a new book in DIR: one chapter with an exercise of each kind",
+        description="Write a small valid book into DIR (created if missing; refused if not empty). "
+                    "Open it with `ringbook --content DIR`; docs/authoring.md describes the format.")
+    new.add_argument("folder", type=Path, metavar="DIR")
     check = commands.add_parser(
         "check", help="grade one answer, or a batch of JSON lines",
         description="Grade an answer as the app would. Exit status: 0 correct, 1 incorrect, 2 invalid, "
@@ -66,19 +71,39 @@ def build_parser() -> argparse.ArgumentParser:
                             "'-' reads standard input; writes one JSON verdict per line")
     _content_option(check)
 
-    progress = commands.add_parser("progress", help="your progress: summary, export, import, reset")
+    progress = commands.add_parser("progress", help="your progress: summary, export, submit, import, reset")
     _content_option(progress)
     _data_option(progress)
     progress_commands = progress.add_subparsers(dest="progress_command", metavar="ACTION")
     export = progress_commands.add_parser("export", help="write all attempts to FILE (default: standard output)")
     export.add_argument("file", nargs="?", type=Path, metavar="FILE")
     export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--name", help="the student name the JSON export carries (default: your login)")
+    submit = progress_commands.add_parser(
+        "submit", help="drop a timestamped JSON export into an instructor's folder DIR",
+        description="Write NAME-YYYYmmddTHHMMSSZ.json into DIR, never replacing an earlier file. "
+                    "Exit status: 0 submitted, 1 DIR is missing, not a folder, or not writable.")
+    submit.add_argument("folder", type=Path, metavar="DIR")
+    submit.add_argument("--name", help="the student name to submit under (default: your login)")
     importing = progress_commands.add_parser("import", help="merge an export into this store (idempotent)")
     importing.add_argument("file", type=Path, metavar="FILE")
     reset = progress_commands.add_parser("reset", help="start over (a backup is kept)")
     reset.add_argument("--yes", action="store_true", help="do not ask")
-    for sub in (export, importing, reset):
+    for sub in (export, submit, importing, reset):
         _data_option(sub)
+
+    classes = commands.add_parser("class", help="for instructors: a report over students' exports")
+    class_commands = classes.add_subparsers(dest="class_command", metavar="ACTION", required=True)
+    report = class_commands.add_parser(
+        "report", help="students x chapters mastery, last active, streak, most failed exercises",
+        description="Aggregate `ringbook progress export`/`submit` files. A folder means every *.json in it. "
+                    "Files with the same student name are merged (each attempt counted once). Exit status: "
+                    "0 every file was read, 1 some files were skipped (each named on stderr), "
+                    "2 nothing to report (no readable export, or the book has problems).")
+    report.add_argument("paths", nargs="+", type=Path, metavar="DIR|FILE")
+    report.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                        help="table (80 columns, the default), csv (a row per student) or json (everything)")
+    _content_option(report)
     return parser
 
 
@@ -106,9 +131,17 @@ def _dispatch(args: argparse.Namespace) -> int:
         from tui.progress_cli import run_progress
 
         return run_progress(args, content, getattr(args, "data_dir", None))
+    if args.command == "class":
+        from tui.class_cli import run_class_report
+
+        return run_class_report(args.paths, args.format, content)
     if args.command == "content":
         if args.content_command == "check":
             return content_check(content)
+        if args.content_command == "new":
+            from tui.content_new import content_new
+
+            return content_new(args.folder)
         return content_list(content, as_json=args.json)
     return run_app(content, getattr(args, "data_dir", None))
 

@@ -1,9 +1,13 @@
-"""`ringbook progress`: the summary, export, import and reset, for learners and instructors."""
+"""`ringbook progress`: the summary, export, submit, import and reset, for learners and instructors."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import re
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +28,9 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
             print(f"ringbook: {store.notice}", file=sys.stderr)
         action = args.progress_command
         if action == "export":
-            return export(store, args.file, args.format)
+            return export(store, args.file, args.format, args.name)
+        if action == "submit":
+            return submit(store, args.folder, args.name)
         if action == "import":
             return import_file(store, args.file)
         if action == "reset":
@@ -58,8 +64,25 @@ def summary(store: ProgressStore, content: Path | None) -> int:
     return 0
 
 
-def export(store: ProgressStore, target: Path | None, form: str) -> int:
-    data = store.export_data()
+def student_identity(name: str | None) -> dict[str, str]:
+    """Whose export this is, so a class report can tell students apart: the login and machine, and the
+    name the learner gives (their login by default)."""
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):  # no login name in the environment or the password database
+        user = "unknown"
+    return {"name": (name or "").strip() or user, "user": user, "host": socket.gethostname()}
+
+
+def export_with_identity(store: ProgressStore, name: str | None) -> dict:
+    return {**store.export_data(), "student": student_identity(name)}
+
+
+def export(store: ProgressStore, target: Path | None, form: str, name: str | None = None) -> int:
+    data = export_with_identity(store, name)
     text = export_csv(data) if form == "csv" else json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if target is None:
         sys.stdout.write(text)
@@ -71,6 +94,52 @@ def export(store: ProgressStore, target: Path | None, form: str) -> int:
         return 1
     print(f"Exported {len(data['attempts'])} attempt(s) to {target}.")
     return 0
+
+
+def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
+    """Drop a timestamped JSON export into an instructor's folder; never replaces an earlier submission."""
+    if not folder.exists():
+        print(f"ringbook: the drop folder {folder} does not exist; check the path your instructor gave.",
+              file=sys.stderr)
+        return 1
+    if not folder.is_dir():
+        print(f"ringbook: {folder} is not a folder; give the drop folder's path.", file=sys.stderr)
+        return 1
+    data = export_with_identity(store, name)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stem = f"{_file_safe(data['student']['name'])}-{stamp}"
+    try:
+        target = _create_new(folder, stem, text)
+    except OSError as exc:
+        print(f"ringbook: cannot write into the drop folder {folder}: {exc.strerror}.", file=sys.stderr)
+        return 1
+    print(f"Submitted {len(data['attempts'])} attempt(s) as {target}.")
+    return 0
+
+
+def _file_safe(name: str) -> str:
+    """A student name as a file-name part: letters, digits, dot, dash and underscore only."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "student"
+
+
+def _create_new(folder: Path, stem: str, text: str) -> Path:
+    """Write `text` to a file that did not exist before (O_EXCL), adding -2, -3... to the name when two
+    submissions land in the same second. A write that fails half-way leaves nothing behind."""
+    for attempt in range(1, 1000):
+        target = folder / (f"{stem}.json" if attempt == 1 else f"{stem}-{attempt}.json")
+        try:
+            descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        try:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError:
+            target.unlink(missing_ok=True)
+            raise
+        return target
+    raise FileExistsError(errno.EEXIST, "too many submissions in the same second")
 
 
 def import_file(store: ProgressStore, source: Path) -> int:

@@ -255,9 +255,17 @@ class ProgressStore:
 
     @classmethod
     def _without_disk(cls, notice: str) -> "ProgressStore":
+        store = cls.in_memory()
+        store.read_only, store.notice = True, notice
+        return store
+
+    @classmethod
+    def in_memory(cls) -> "ProgressStore":
+        """A writable store that keeps nothing on disk: exports read into it answer every question
+        (mastery, streak) exactly as the learner's own store would."""
         connection = _connect(":memory:")
         _migrate(connection, None)
-        return cls(connection, None, read_only=True, notice=notice)
+        return cls(connection, None, read_only=False)
 
     def close(self) -> None:
         self._db.close()
@@ -410,6 +418,7 @@ class ProgressStore:
             "format": EXPORT_FORMAT,
             "schema": SCHEMA_VERSION,
             "exported_utc": _utc_text(_now()),
+            "day_boundary_hour": self.day_boundary_hour,  # so a class report counts streaks the same way
             "attempts": [asdict(a) for a in self.attempts()],
             "reveals": [dict(zip(REVEAL_FIELDS, row)) for row in reveals],
             "entries": [e.exported() for e in self.entries()],
@@ -460,30 +469,50 @@ def export_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
+ROW_TYPES = {
+    "uid": (str,), "exercise_id": (str,), "answer": (str,), "status": (str,), "message": (str,), "feedback": (str,),
+    "hints_used": (int,), "revealed_first": (bool, int), "seconds_taken": (int, float, type(None)),
+    "created_utc": (str,), "utc_offset_minutes": (int,), "local_date": (str,), "part": (str,), "name": (str,),
+    "payload": (dict,),
+}
+
+
 def _validated_export(data: Any) -> tuple[list[Attempt], list[dict], list[Entry]]:
+    """The rows of an export, each field of the type the store keeps, so nothing odd reaches the store
+    (or a class report) to break a streak or a sum later."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise StoreError("That file is not a ringbook progress export.")
     if not isinstance(data.get("schema"), int) or data["schema"] > SCHEMA_VERSION:
         raise StoreError("That export was written by a newer ringbook; update ringbook to import it.")
     try:
-        attempts = []
-        for row in data.get("attempts", []):
-            attempt = Attempt(**{f: row[f] for f in ATTEMPT_FIELDS})
-            if attempt.status not in ("correct", "incorrect") or not isinstance(attempt.uid, str):
-                raise ValueError(attempt.uid)
-            _parse_utc(attempt.created_utc)
-            attempts.append(attempt)
-        reveals = [{f: row[f] for f in REVEAL_FIELDS} for row in data.get("reveals", [])]
-        for reveal in reveals:
-            _parse_utc(reveal["created_utc"])
-        entries = [Entry(**{f: row[f] for f in ENTRY_FIELDS}) for row in data.get("entries", [])]
-        for entry in entries:
-            if not isinstance(entry.payload, dict) or not isinstance(entry.uid, str):
-                raise ValueError(entry.uid)
-            _parse_utc(entry.created_utc)
-    except (KeyError, TypeError, ValueError) as exc:
+        attempts = [Attempt(**_checked(row, ATTEMPT_FIELDS)) for row in data.get("attempts", [])]
+        for attempt in attempts:
+            if attempt.status not in ("correct", "incorrect"):
+                raise ValueError(f"an attempt's status is {attempt.status!r}")
+        reveals = [_checked(row, REVEAL_FIELDS) for row in data.get("reveals", [])]
+        entries = [Entry(**_checked(row, ENTRY_FIELDS)) for row in data.get("entries", [])]
+    except KeyError as exc:
         raise StoreError(f"That export is damaged (a row is missing {exc}).") from None
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"That export is damaged ({exc}).") from None
     return attempts, reveals, entries
+
+
+def _checked(row: Any, fields: tuple[str, ...]) -> dict[str, Any]:
+    """`row`'s `fields`; raises KeyError for a missing one, ValueError for one of the wrong type."""
+    if not isinstance(row, dict):
+        raise ValueError("a row is not an object")
+    for name in fields:
+        value, kinds = row[name], ROW_TYPES[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            raise ValueError(f"a row's {name!r} has the wrong type ({type(value).__name__})")
+    if not abs(row["utc_offset_minutes"]) < 24 * 60:
+        raise ValueError("a row's 'utc_offset_minutes' is not an offset from UTC")
+    try:
+        _parse_utc(row["created_utc"])
+    except ValueError:
+        raise ValueError(f"a row's 'created_utc' is not a UTC time: {row['created_utc'][:40]!r}") from None
+    return {name: row[name] for name in fields}
 
 
 def _connect(target: str, uri: bool = False) -> sqlite3.Connection:

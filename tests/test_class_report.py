@@ -1,0 +1,275 @@
+"""`ringbook class report` over real exports: three students' stores filled through the store API,
+exported and submitted with the real CLI, and every figure of the report checked against values this
+test works out from what it recorded."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from grader.load import load_book
+from tui.cli import main
+from tui.store import ProgressStore
+
+NOON = datetime.now().astimezone().replace(hour=12, minute=0, second=0, microsecond=0)  # far from midnight
+
+# Who answered what, how, and how many days ago. Ana submits twice (the second export repeats the
+# first); Ben exports under a name of his choosing; Cy's export is from before exports named anyone.
+FIRST_BATCH = {
+    "ana": [("0.1", "0.875", "incorrect", 2), ("0.1", "1.75", "correct", 2), ("0.2", "70", "correct", 1)],
+    "ben": [("0.1", "0.875", "incorrect", 5), ("0.1", "14", "incorrect", 5), ("0.3", "44", "incorrect", 4),
+            ("0.3", "77.8", "correct", 4)],
+    "cy": [("0.1", "0.875", "incorrect", 1), ("5.3", "x", "incorrect", 0), ("5.3", "6.25", "correct", 0)],
+}
+ANA_LATER = [("1.1", "3", "correct", 0), ("0.3", "44", "incorrect", 0)]
+ANA_REVEALED = "0.4"  # ana opens its explanation, then answers it right: solved after reveal
+
+
+def moment(days_ago: int, minute: int) -> datetime:
+    return NOON - timedelta(days=days_ago) + timedelta(minutes=minute)
+
+
+def record(store: ProgressStore, rows: list[tuple[str, str, str, int]]) -> None:
+    for minute, (exercise_id, answer, status, days_ago) in enumerate(rows):
+        store.record_attempt(exercise_id, answer, status, now=moment(days_ago, minute))
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main([*map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def drop(tmp_path: Path, capsys) -> Path:
+    """A drop folder holding four exports of three students, made as students would make them."""
+    folder = tmp_path / "drop"
+    folder.mkdir()
+    stores = {name: tmp_path / name for name in FIRST_BATCH}
+    for name, rows in FIRST_BATCH.items():
+        store = ProgressStore.open(stores[name])
+        record(store, rows)
+        store.close()
+    assert run(capsys, "--data-dir", stores["ana"], "progress", "submit", folder, "--name", "ana")[0] == 0
+    store = ProgressStore.open(stores["ana"])
+    record(store, ANA_LATER)
+    store.record_reveal(ANA_REVEALED, now=moment(0, 50))
+    store.record_attempt(ANA_REVEALED, "ring", "correct", now=moment(0, 55))
+    store.close()
+    assert run(capsys, "--data-dir", stores["ana"], "progress", "submit", folder, "--name", "ana")[0] == 0
+    assert run(capsys, "--data-dir", stores["ben"], "progress", "export", "--name", "ben", folder / "b.json")[0] == 0
+    assert run(capsys, "--data-dir", stores["cy"], "progress", "export", tmp_path / "cy.json")[0] == 0
+    old = json.loads((tmp_path / "cy.json").read_text())
+    del old["student"], old["day_boundary_hour"]
+    (folder / "cy.json").write_text(json.dumps(old))
+    return folder
+
+
+def all_rows() -> dict[str, list[tuple[str, str, str, int]]]:
+    rows = {name: list(batch) for name, batch in FIRST_BATCH.items()}
+    rows["ana"] += ANA_LATER + [(ANA_REVEALED, "ring", "correct", 0)]
+    return rows
+
+
+def expected_students(book) -> dict[str, dict]:
+    """Per student: solved per chapter, totals, streaks and last activity, from the recorded rows."""
+    chapter_of = {e.id: e.chapter_id for e in book.exercises}
+    expected = {}
+    for name, rows in all_rows().items():
+        solved = {exercise_id for exercise_id, _, status, _ in rows if status == "correct"}
+        per_chapter = Counter(chapter_of[i] for i in solved)
+        days = {d for _, _, status, d in rows if status == "correct"}
+        start = 0 if 0 in days else 1  # today not done yet: a run that ended yesterday still counts
+        current = 0
+        while start + current in days:
+            current += 1
+        runs = sorted(days)
+        best = longest = 1
+        for a, b in zip(runs, runs[1:]):
+            longest = longest + 1 if b == a + 1 else 1
+            best = max(best, longest)
+        latest = max(moment(d, minute) for minute, (_, _, _, d) in enumerate(rows))
+        if name == "ana":
+            latest = max(latest, moment(0, 55))
+        expected[name] = {
+            "chapters": {c.id: per_chapter.get(c.id, 0) for c in book.chapters},
+            "solved": len(solved), "total": len(book.exercises), "attempts": len(rows),
+            "after_reveal": 1 if name == "ana" else 0,
+            "streak": current, "best": best, "last_active": latest,
+        }
+    return expected
+
+
+def expected_failures() -> list[tuple[str, int, int, list[tuple[str, int]]]]:
+    """(exercise id, incorrect attempts, students, wrong answers most common first), most failed first."""
+    wrong: dict[str, list[tuple[str, str]]] = {}
+    for name, rows in all_rows().items():
+        for exercise_id, answer, status, _ in rows:
+            if status == "incorrect":
+                wrong.setdefault(exercise_id, []).append((name, answer))
+    result = []
+    for exercise_id, pairs in wrong.items():
+        answers = sorted(Counter(a for _, a in pairs).items(), key=lambda item: (-item[1], item[0]))
+        result.append((exercise_id, len(pairs), len({n for n, _ in pairs}), answers))
+    return sorted(result, key=lambda r: (-r[1], -r[2], r[0]))
+
+
+def test_the_expectations_are_the_scenario_we_meant(book):
+    """A guard on the arithmetic above: the scenario has what the report is meant to show."""
+    students = expected_students(book)
+    assert students["ana"]["streak"] == 3 and students["ben"]["streak"] == 0 and students["cy"]["streak"] == 1
+    assert [f[0] for f in expected_failures()][:2] == ["0.1", "0.3"]
+
+
+def test_table_report(book, drop, capsys):
+    code, out, err = run(capsys, "class", "report", drop)
+    assert code == 0, err
+    assert err == ""
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert lines[0] == f"Class report: {book.title} (3 students, 4 files)"
+    students = expected_students(book)
+    for name, want in students.items():
+        [row] = [line for line in lines if line.startswith(f"{name} ") and "/" in line]
+        cells = row.split()
+        assert cells[1:] == [f"{want['solved']}/{want['total']}", f"{round(100 * want['solved'] / want['total'])}%",
+                             str(want["after_reveal"]), *want["last_active"].strftime("%Y-%m-%d %H:%M").split(),
+                             str(want["streak"]), str(want["best"])], row
+    header = lines.index("Solved per chapter (columns are chapter ids; · is none solved)")
+    assert lines[header + 1].split() == ["Chapter", *(c.id for c in book.chapters)]
+    assert lines[header + 2].split() == ["exercises", *(str(len(c.exercises)) for c in book.chapters)]
+    for offset, name in enumerate(sorted(students), start=3):
+        assert lines[header + offset].split() == [name, *(str(n) if n else "·"
+                                                          for n in students[name]["chapters"].values())]
+    failed_at = lines.index("Most often failed (incorrect attempts, students, most common wrong answers)")
+    for index, (exercise_id, fails, count, answers) in enumerate(expected_failures()):
+        title_row, wrong_row = lines[failed_at + 1 + 2 * index], lines[failed_at + 2 + 2 * index]
+        assert title_row.split()[0] == exercise_id and book.exercise(exercise_id).title in title_row
+        assert title_row.endswith(f"{fails} fail{'s' if fails > 1 else ''}, {count} student{'s' if count > 1 else ''}")
+        shown = ", ".join(f'"{a}" ×{n}' if n > 1 else f'"{a}"' for a, n in answers)
+        assert wrong_row.strip() == f"wrong: {shown}"
+
+
+def test_csv_report(book, drop, capsys):
+    code, out, _ = run(capsys, "class", "report", drop, "--format", "csv")
+    assert code == 0
+    rows = {row["student"]: row for row in csv.DictReader(io.StringIO(out))}
+    assert sorted(rows) == ["ana", "ben", "cy"]
+    for name, want in expected_students(book).items():
+        row = rows[name]
+        assert {k: int(row[k]) for k in ("solved", "total", "after_reveal", "attempts", "streak", "best_streak")} == {
+            "solved": want["solved"], "total": want["total"], "after_reveal": want["after_reveal"],
+            "attempts": want["attempts"], "streak": want["streak"], "best_streak": want["best"]}
+        assert {c: int(row[f"chapter {c}"]) for c in want["chapters"]} == want["chapters"]
+        assert datetime.fromisoformat(row["last_active"]) == want["last_active"]
+    assert rows["ana"]["files"] == "2" and rows["ben"]["files"] == "1"
+    assert rows["cy"]["user"] == "" and rows["ben"]["user"] != ""   # an old export says nothing of its user
+
+
+def test_json_report(book, drop, capsys):
+    code, out, _ = run(capsys, "class", "report", drop, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["book"] == book.title and [c["id"] for c in data["chapters"]] == [c.id for c in book.chapters]
+    students = {s["name"]: s for s in data["students"]}
+    for name, want in expected_students(book).items():
+        got = students[name]
+        assert (got["solved"], got["total"], got["after_reveal"], got["attempts"]) == (
+            want["solved"], want["total"], want["after_reveal"], want["attempts"])
+        assert got["streak"] == {"current": want["streak"], "best": want["best"]}
+        assert {c: v["solved"] for c, v in got["chapters"].items()} == want["chapters"]
+        assert datetime.fromisoformat(got["last_active"]) == want["last_active"]
+    assert [(f["id"], f["failures"], f["students"], [(w["answer"], w["count"]) for w in f["wrong_answers"]])
+            for f in data["most_failed"]] == [(i, n, s, a) for i, n, s, a in expected_failures()]
+    assert data["skipped"] == []
+
+
+def test_bad_files_are_named_and_the_rest_reported(book, drop, tmp_path, capsys):
+    (drop / "notes.json").write_text("this is not JSON")
+    (drop / "other.json").write_text(json.dumps({"format": "someone-else", "rows": []}))
+    (drop / "damaged.json").write_text(json.dumps({"format": "ringbook-progress", "schema": 2,
+                                                   "attempts": [{"uid": "x"}]}))
+    shifted = json.loads(next(drop.glob("ana-*.json")).read_text())
+    shifted["attempts"][0]["utc_offset_minutes"] = "+02:00"   # a hand-edited export: refused whole, by name
+    shifted["student"]["name"] = "mallory"
+    (drop / "edited.json").write_text(json.dumps(shifted))
+    (drop / "README.txt").write_text("not looked at: only *.json")
+    code, out, err = run(capsys, "class", "report", drop, tmp_path / "missing.json", "--format", "json")
+    assert code == 1
+    warnings = err.splitlines()
+    assert len(warnings) == 5 and all(w.startswith("ringbook class report: skipped ") for w in warnings)
+    assert any("edited.json" in w and "'utc_offset_minutes' has the wrong type" in w for w in warnings)
+    for name in ("notes.json", "other.json", "damaged.json", "edited.json", "missing.json"):
+        assert sum(name in w for w in warnings) == 1, (name, warnings)
+    assert "Traceback" not in err
+    data = json.loads(out)
+    assert sorted(s["name"] for s in data["students"]) == ["ana", "ben", "cy"]
+    assert len(data["skipped"]) == 5
+
+
+def test_nothing_readable_means_exit_2(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (tmp_path / "junk.json").write_text("[1, 2]")
+    code, out, err = run(capsys, "class", "report", empty, tmp_path / "junk.json")
+    assert code == 2 and out == ""
+    assert f"{empty}: no *.json exports in this folder" in err
+    assert "junk.json: not a ringbook progress export" in err
+    assert "nothing to report" in err
+
+
+def test_a_report_on_a_custom_book_names_attempts_outside_it(drop, tmp_path, capsys):
+    book_dir = tmp_path / "book"
+    assert run(capsys, "content", "new", book_dir)[0] == 0
+    custom = load_book(book_dir)
+    code, out, err = run(capsys, "--content", book_dir, "class", "report", drop, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["book"] == custom.title and [c["id"] for c in data["chapters"]] == [c.id for c in custom.chapters]
+    outside = {name: [r for r in rows if custom.exercise(r[0]) is None] for name, rows in all_rows().items()}
+    assert {s["name"]: s["retired_attempts"] for s in data["students"]} == {n: len(r) for n, r in outside.items()}
+    assert {s["name"]: s["solved"] for s in data["students"]} == {
+        name: len({r[0] for r in rows if r[2] == "correct" and custom.exercise(r[0])}) for name, rows in all_rows().items()}
+    assert data["most_failed"] == []   # none of their wrong answers was to an exercise of this book
+    assert err.count("exercises not in 'A New Book'") == 3
+
+
+def test_quiz_runs_are_reported_latest_and_best(book_copy, tmp_path, capsys):
+    text = (book_copy / "book.yaml").read_text().split("\nquizzes:")[0].split("\nlabs:")[0]
+    (book_copy / "book.yaml").write_text(text + '\nquizzes:\n  - {id: readiness, title: "Readiness", '
+                                                'file: quizzes/readiness.yaml}\n')
+    runs = {"ana": [(9, 20), (15.5, 20), (12, 20)], "ben": []}
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    for name, scores in runs.items():
+        store = ProgressStore.open(tmp_path / name)
+        store.record_attempt("0.1", "1.75", "correct", now=moment(0, 0))
+        for minute, (score, out_of) in enumerate(scores, start=1):
+            store.record_entry("quiz", "readiness", {"score": score, "out_of": out_of, "responses": {}},
+                               now=moment(0, minute))
+        store.record_entry("quiz", "some-other-quiz", {"score": 1, "out_of": 1}, now=moment(0, 9))
+        store.close()
+        assert run(capsys, "--data-dir", tmp_path / name, "progress", "submit", drop, "--name", name)[0] == 0
+
+    code, out, err = run(capsys, "--content", book_copy, "class", "report", drop)
+    assert code == 0, err
+    lines = out.splitlines()
+    at = lines.index("Quiz: Readiness (latest score, best score, runs)")
+    assert lines[at + 1].split() == ["ana", "12/20", "best", "15.5/20", "3", "runs"]
+    assert lines[at + 2].split() == ["ben", "not", "taken"]
+
+    rows = {r["student"]: r for r in csv.DictReader(io.StringIO(run(capsys, "--content", book_copy, "class",
+                                                                    "report", drop, "--format", "csv")[1]))}
+    assert (rows["ana"]["quiz readiness latest"], rows["ana"]["quiz readiness best"]) == ("12", "15.5")
+    assert (rows["ben"]["quiz readiness latest"], rows["ben"]["quiz readiness best"]) == ("", "")
+
+    data = json.loads(run(capsys, "--content", book_copy, "class", "report", drop, "--format", "json")[1])
+    students = {s["name"]: s for s in data["students"]}
+    assert students["ana"]["quizzes"] == {"readiness": {"latest": 12, "best": 15.5, "out_of": 20, "runs": 3}}
+    assert students["ben"]["quizzes"] == {}

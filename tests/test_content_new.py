@@ -1,0 +1,113 @@
+"""`ringbook content new DIR`: the scaffolded book passes `content check`, its answers hold, and it opens
+in the app with every exercise shown; a folder with anything in it is never written to."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Markdown
+
+from grader.grade import grade
+from grader.load import load_book
+from grader.model import KINDS
+from grader.sandbox import run_tests
+from tui.app import RingbookApp
+from tui.cli import main
+from tui.screens.chapter import ChapterScreen
+from tui.screens.exercise import ExerciseScreen
+
+from tests.test_learning_loop import settle, text_of
+
+WIDGET_OF_KIND = {"derive": "#answer", "trace": "#steps", "build": "#editor", "debug": "#listing", "design": "#order"}
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    code = main([*map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def new_book(tmp_path: Path, capsys) -> Path:
+    folder = tmp_path / "nested" / "my-book"
+    code, out, err = run(capsys, "content", "new", folder)
+    assert code == 0, err
+    assert f"ringbook --content {folder}" in out
+    return folder
+
+
+def test_the_scaffold_passes_content_check(new_book, capsys):
+    code, out, err = run(capsys, "content", "check", "--content", new_book)
+    assert (code, err) == (0, "")
+    book = load_book(new_book)
+    assert out.strip() == f"ok: {book.title!r}: 1 chapters, {len(book.exercises)} exercises."
+    assert sorted(e.kind for e in book.exercises) == sorted(KINDS)   # one of each kind, no more
+
+
+def test_the_scaffolds_answers_hold(new_book):
+    """The template teaches by example, so its answers must be right: the reference solution passes and
+    the starter does not; the debug listing's tests fail on the bug and pass on the fix."""
+    book = load_book(new_book)
+    by_kind = {e.kind: e for e in book.exercises}
+    build, debug = by_kind["build"], by_kind["debug"]
+    assert grade(build, build.solution).status == "correct"
+    assert grade(build, build.starter).status == "incorrect"
+    assert run_tests(debug.code, debug.function, debug.tests).passed == 0
+    assert run_tests(debug.fixed_code, debug.function, debug.tests).passed == len(debug.tests)
+    assert grade(debug, str(debug.buggy_line)).status == "correct"
+    assert grade(by_kind["design"], ", ".join(by_kind["design"].order)).status == "correct"
+    derive = by_kind["derive"]
+    assert grade(derive, str(derive.value)).status == "correct"
+    for mistake, value in zip(derive.mistakes, derive.mistake_values):
+        verdict = grade(derive, f"{value:g}")
+        assert (verdict.status, verdict.feedback) == ("incorrect", mistake.feedback)
+
+
+async def test_the_scaffold_opens_in_the_app_with_every_exercise(new_book, store):
+    book = load_book(new_book)
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")                 # the only chapter
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen)
+        await pilot.press("e", "enter")            # its exercises; open the first
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ExerciseScreen) and screen.exercise.id == book.exercises[0].id
+        derive = screen.exercise
+        box = screen.query_one("#answer", Input)
+        box.focus()
+        await pilot.press(*f"{derive.value:g}", "enter")
+        await settle(app, pilot)
+        assert text_of(screen.query_one("#verdict")).startswith("✓")
+        for exercise in book.exercises[1:]:
+            screen.action_next()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ExerciseScreen) and screen.exercise.id == exercise.id
+            assert screen.query_one("#prompt", Markdown).source == exercise.prompt
+            assert screen.query_one(WIDGET_OF_KIND[exercise.kind]).display
+    assert [a.exercise_id for a in store.attempts()] == [derive.id]
+
+
+def test_a_folder_with_anything_in_it_is_refused(tmp_path, capsys):
+    folder = tmp_path / "busy"
+    folder.mkdir()
+    (folder / "notes.md").write_text("mine")
+    code, out, err = run(capsys, "content", "new", folder)
+    assert code == 1 and out == ""
+    assert err.strip() == f"ringbook: {folder} is not empty; give a new or empty folder (nothing was written)."
+    assert [p.name for p in folder.iterdir()] == ["notes.md"] and (folder / "notes.md").read_text() == "mine"
+
+
+def test_an_empty_folder_is_filled_and_a_file_is_refused(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run(capsys, "content", "new", empty)[0] == 0
+    assert (empty / "book.yaml").is_file()
+    a_file = tmp_path / "book.yaml"
+    a_file.write_text("title: mine")
+    code, _, err = run(capsys, "content", "new", a_file)
+    assert code == 1 and f"{a_file} is a file" in err and a_file.read_text() == "title: mine"

@@ -1,0 +1,140 @@
+"""`ringbook progress submit DIR`: a timestamped export in a drop folder, never overwriting, with plain
+messages when the folder is wrong; and exports that say whose they are."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from tui.cli import main
+from tui.store import ProgressStore
+
+STAMPED = re.compile(r"^(?P<name>.+)-(?P<stamp>\d{8}T\d{6}Z)(-\d+)?\.json$")
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    code = main([*map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def learner(tmp_path: Path) -> Path:
+    folder = tmp_path / "learner"
+    store = ProgressStore.open(folder)
+    store.record_attempt("0.1", "0.875", "incorrect")
+    store.record_attempt("0.1", "1.75", "correct")
+    store.record_entry("quiz", "readiness", {"score": 14, "out_of": 19})
+    store.close()
+    return folder
+
+
+def test_submit_writes_a_named_timestamped_export(learner, tmp_path, capsys):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    before = datetime.now(timezone.utc).replace(microsecond=0)
+    code, out, err = run(capsys, "--data-dir", learner, "progress", "submit", drop)
+    after = datetime.now(timezone.utc)
+    assert code == 0, err
+    [written] = drop.iterdir()
+    match = STAMPED.match(written.name)
+    assert match and match["name"] == re.sub(r"[^A-Za-z0-9._-]+", "_", getpass.getuser())
+    stamp = datetime.strptime(match["stamp"], "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+    assert before <= stamp <= after
+    assert out.strip() == f"Submitted 2 attempt(s) as {written}."
+    data = json.loads(written.read_text())
+    assert data["student"]["user"] == getpass.getuser() and data["student"]["name"] == getpass.getuser()
+    assert data["student"]["host"]
+    assert [a["answer"] for a in data["attempts"]] == ["0.875", "1.75"]
+    assert data["entries"][0]["payload"] == {"score": 14, "out_of": 19}
+
+
+def test_a_chosen_name_is_kept_whole_inside_and_made_safe_in_the_file_name(learner, tmp_path, capsys):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    assert run(capsys, "--data-dir", learner, "progress", "submit", drop, "--name", "Ana Lee/../x")[0] == 0
+    [written] = drop.iterdir()
+    assert STAMPED.match(written.name)["name"] == "Ana_Lee_.._x"
+    assert json.loads(written.read_text())["student"]["name"] == "Ana Lee/../x"
+
+
+def test_submissions_never_overwrite_earlier_ones(learner, tmp_path, capsys):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    now = datetime.now(timezone.utc)
+    taken = [drop / f"ana-{now + timedelta(seconds=s):%Y%m%dT%H%M%SZ}.json" for s in range(-1, 4)]
+    for path in taken:   # every name the next few seconds could choose is already someone's submission
+        path.write_text("earlier submission")
+    for _ in range(3):
+        assert run(capsys, "--data-dir", learner, "progress", "submit", drop, "--name", "ana")[0] == 0
+    assert all(path.read_text() == "earlier submission" for path in taken)
+    new = sorted(set(drop.iterdir()) - set(taken))
+    assert len(new) == 3 and all(STAMPED.match(p.name)["name"] == "ana" for p in new)
+    assert all(len(json.loads(p.read_text())["attempts"]) == 2 for p in new)
+
+
+def test_a_missing_drop_folder_is_named_and_not_created(learner, tmp_path, capsys):
+    missing = tmp_path / "no-such-drop"
+    code, out, err = run(capsys, "--data-dir", learner, "progress", "submit", missing)
+    assert code == 1 and out == ""
+    assert err.strip() == (f"ringbook: the drop folder {missing} does not exist; "
+                           "check the path your instructor gave.")
+    assert not missing.exists()
+
+
+def test_a_file_is_not_a_drop_folder(learner, tmp_path, capsys):
+    not_a_folder = tmp_path / "drop.txt"
+    not_a_folder.write_text("x")
+    code, _, err = run(capsys, "--data-dir", learner, "progress", "submit", not_a_folder)
+    assert code == 1 and f"{not_a_folder} is not a folder" in err
+    assert not_a_folder.read_text() == "x"
+
+
+def test_an_unwritable_drop_folder_says_so(learner, tmp_path, capsys):
+    if os.geteuid() == 0:   # root writes anywhere on a normal disk; sysfs refuses new files even to root
+        locked = Path("/sys")
+        if not locked.is_dir():
+            pytest.skip("no unwritable folder to try as root")
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o555)
+    code, out, err = run(capsys, "--data-dir", learner, "progress", "submit", locked)
+    assert code == 1 and out == ""
+    assert err.startswith(f"ringbook: cannot write into the drop folder {locked}: ")
+    assert "Traceback" not in err
+
+
+def test_named_exports_import_like_any_other(learner, tmp_path, capsys):
+    target = tmp_path / "export.json"
+    assert run(capsys, "--data-dir", learner, "progress", "export", target, "--name", "ana")[0] == 0
+    data = json.loads(target.read_text())
+    assert data["student"]["name"] == "ana" and data["day_boundary_hour"] == 0
+    code, out, _ = run(capsys, "--data-dir", tmp_path / "other", "progress", "import", target)
+    assert code == 0 and "Imported 3 new record(s)" in out
+    old = {k: v for k, v in data.items() if k not in ("student", "day_boundary_hour")}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    code, out, _ = run(capsys, "--data-dir", tmp_path / "third", "progress", "import", tmp_path / "old.json")
+    assert code == 0 and "Imported 3 new record(s)" in out
+
+
+@pytest.mark.parametrize("field, value", [("utc_offset_minutes", "+02:00"), ("utc_offset_minutes", 10**9),
+                                          ("answer", 5), ("hints_used", True), ("created_utc", "yesterday")])
+def test_an_export_edited_into_the_wrong_types_is_refused_whole(learner, tmp_path, capsys, field, value):
+    target = tmp_path / "export.json"
+    assert run(capsys, "--data-dir", learner, "progress", "export", target)[0] == 0
+    data = json.loads(target.read_text())
+    data["attempts"][1][field] = value
+    target.write_text(json.dumps(data))
+    other = tmp_path / "other"
+    code, out, err = run(capsys, "--data-dir", other, "progress", "import", target)
+    assert code == 1 and out == "" and "That export is damaged" in err and repr(field) in err
+    store = ProgressStore.open(other)
+    assert store.attempts() == [] and store.entries() == []   # nothing half-imported
+    store.close()
