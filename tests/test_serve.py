@@ -44,6 +44,18 @@ def wait_for_page(server: subprocess.Popen, url: str, log: Path, timeout: float 
     raise AssertionError(f"no page at {url} within {timeout}s:\n{log.read_text()}")
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes below `pid` (Linux /proc): the ringbook each browser tab runs."""
+    found, frontier = set(), {pid}
+    while frontier:
+        parent = frontier.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*/children"):
+            children = {int(child) for child in task.read_text().split()}
+            frontier |= children - found
+            found |= children
+    return found
+
+
 @pytest.fixture
 def served(tmp_path: Path):
     """ringbook serve on a free loopback port and a temp data dir; yields (port, server, data dir)."""
@@ -69,24 +81,26 @@ class Session:
         return ESCAPE_SEQUENCE.sub(b"", self.output).decode("utf-8", "replace")
 
     async def wait_for(self, text: str, timeout: float = 60) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while text not in self.text():
-            message = await self.websocket.receive(timeout=max(0.1, deadline - loop.time()))
-            if message.type != aiohttp.WSMsgType.BINARY:
-                raise AssertionError(f"{text!r} never arrived; got {message.type} after:\n{self.text()[-2000:]}")
-            self.output += message.data
+        try:
+            async with asyncio.timeout(timeout):
+                while text not in self.text():
+                    message = await self.websocket.receive()
+                    if message.type != aiohttp.WSMsgType.BINARY:
+                        raise AssertionError(f"the session ended ({message.type.name}) before {text!r} arrived")
+                    self.output += message.data
+        except TimeoutError:
+            raise AssertionError(f"{text!r} did not arrive within {timeout}s; got:\n{self.text()[-2000:]}") from None
 
     async def press(self, keys: str) -> None:
         await self.websocket.send_json(["stdin", keys])
 
     async def wait_closed(self, timeout: float = 20) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not self.websocket.closed:
-            message = await self.websocket.receive(timeout=max(0.1, deadline - loop.time()))
-            if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
-                return
+        try:
+            async with asyncio.timeout(timeout):
+                while (await self.websocket.receive()).type == aiohttp.WSMsgType.BINARY:
+                    pass
+        except TimeoutError:
+            raise AssertionError(f"the session was still open after {timeout}s") from None
 
 
 async def test_page_and_two_tabs_each_their_own_ringbook(served, tmp_path: Path):
@@ -104,12 +118,14 @@ async def test_page_and_two_tabs_each_their_own_ringbook(served, tmp_path: Path)
             await first.wait_closed()
             await second.press("\r")                     # the other still answers: open chapter 0
             await second.wait_for("e Exercises")
-            await second.press("q")
-            await second.wait_closed()
+            tab_processes = descendants(server.pid)
+            assert tab_processes
 
+            server.send_signal(signal.SIGINT)           # Ctrl+C with a tab still open
+            await second.wait_closed(timeout=10)
+            assert await asyncio.to_thread(server.wait, 10) == 0
+    assert not any(Path(f"/proc/{pid}").exists() for pid in tab_processes), "a tab's ringbook outlived the server"
     assert (data_dir / "progress.sqlite3").exists()     # the served app used the server's --data-dir
-    server.send_signal(signal.SIGINT)                   # Ctrl+C
-    assert server.wait(timeout=20) == 0
 
 
 def test_warns_when_not_on_loopback(tmp_path: Path):

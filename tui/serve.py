@@ -6,11 +6,35 @@ their progress. So it binds to loopback unless told otherwise, and warns when to
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import os
 import shlex
 import sys
 from pathlib import Path
+
+from textual_serve.server import Server
+
+
+class RingbookServer(Server):
+    """textual-serve's server, which also ends the open browser sessions when it stops: aiohttp would
+    otherwise wait a minute for each open websocket before Ctrl+C takes effect."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sessions: set[asyncio.Task] = set()
+
+    async def handle_websocket(self, request):
+        session = asyncio.current_task()
+        self._sessions.add(session)
+        try:
+            return await super().handle_websocket(request)
+        finally:
+            self._sessions.discard(session)
+
+    async def on_shutdown(self, app) -> None:
+        for session in self._sessions:
+            session.cancel()  # textual-serve then closes the websocket and asks that tab's ringbook to quit
 
 
 def is_loopback(host: str) -> bool:
@@ -33,8 +57,6 @@ def app_command(content: Path | None, data_dir: Path | None) -> str:
 
 
 def run_serve(host: str, port: int, content: Path | None, data_dir: Path | None) -> int:
-    from textual_serve.server import Server
-
     from tui.cli import load_or_report
 
     if load_or_report(content) is None:  # say what is wrong with the book once, not in every browser tab
@@ -44,7 +66,7 @@ def run_serve(host: str, port: int, content: Path | None, data_dir: Path | None)
               "authentication: anyone who can reach this port uses ringbook as you, with your progress.",
               file=sys.stderr)
     try:
-        Server(app_command(content, data_dir), host=host, port=port, title="ringbook").serve()
+        RingbookServer(app_command(content, data_dir), host=host, port=port, title="ringbook").serve()
     except OSError as exc:
         # aiohttp wraps a bind error's errno in a long message; a name that does not resolve has its own text.
         reason = os.strerror(exc.errno).lower() if (exc.errno or 0) > 0 else (exc.strerror or str(exc)).lower()
