@@ -31,7 +31,7 @@ class TmuxPane:
                   shlex.join(command))
 
     def _run(self, *args: str) -> str:
-        done = subprocess.run([self.tmux, "-S", str(self.socket), *args], capture_output=True, text=True, timeout=20)
+        done = subprocess.run([self.tmux, "-S", str(self.socket), *args], capture_output=True, text=True, timeout=20, check=False)
         if done.returncode != 0:
             raise AssertionError(f"tmux {' '.join(args)} failed: {done.stderr.strip()}")
         return done.stdout
@@ -79,4 +79,4 @@ class TmuxPane:
         return status
 
     def close(self) -> None:
-        subprocess.run([self.tmux, "-S", str(self.socket), "kill-server"], capture_output=True, timeout=20)
+        subprocess.run([self.tmux, "-S", str(self.socket), "kill-server"], capture_output=True, timeout=20, check=False)
