@@ -27,6 +27,7 @@ class RingbookApp(App):
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "toggle_keys", "Keys"),
         Binding("f2", "toggle_theme", "Theme", show=False),
+        Binding("ctrl+s", "screenshot", "Shot", tooltip="Save an SVG screenshot of this screen in your data folder"),
     ]
 
     def __init__(self, book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None,
@@ -124,6 +125,19 @@ class RingbookApp(App):
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Screenshots go to <data dir>/screenshots, beside the learner's progress, where a teacher or a bug
+        report can find them; Textual's own default (Downloads) only when the store cannot be written."""
+        if path is None and self.store.path is not None and not self.store.read_only:
+            folder = self.store.path.parent / "screenshots"
+            try:
+                folder.mkdir(exist_ok=True)
+                path = str(folder)
+            except OSError:
+                pass
+        return super().deliver_screenshot(filename, path, time_format)
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)

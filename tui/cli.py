@@ -104,6 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--format", choices=("table", "csv", "json"), default="table",
                         help="table (80 columns, the default), csv (a row per student) or json (everything)")
     _content_option(report)
+
+    serve = commands.add_parser(
+        "serve", help="serve the app to web browsers (no authentication; loopback by default)",
+        description="Serve ringbook to web browsers with textual-serve; each browser tab runs its own ringbook "
+                    "on the same book and progress. There is no authentication: anyone who can reach the port "
+                    "uses ringbook as you. Stop with Ctrl+C.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    _content_option(serve)
+    _data_option(serve)
     return parser
 
 
@@ -135,6 +146,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from tui.class_cli import run_class_report
 
         return run_class_report(args.paths, args.format, content)
+    if args.command == "serve":
+        from tui.serve import run_serve
+
+        return run_serve(args.host, args.port, content, getattr(args, "data_dir", None))
     if args.command == "content":
         if args.content_command == "check":
             return content_check(content)
