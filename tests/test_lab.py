@@ -9,7 +9,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from textual.app import App
 from textual.widgets import OptionList, Static
 
 from grader.lab import (
@@ -17,8 +16,8 @@ from grader.lab import (
     DataParallelSetup, Hardware, LabError, ThreeDSetup, bubble_overhead, data_parallel_figures,
     data_parallel_mfu, idle_share, load_lab, mfu_curve, three_d_figures,
 )
-from grader.load import BUILTIN_CONTENT
-from tui.screens.lab import LabScreen
+from grader.load import BUILTIN_CONTENT, load_book
+from tui.app import RingbookApp
 from tui.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.stepper import Stepper
@@ -175,15 +174,15 @@ def test_a_missing_lab_file_is_a_lab_error(tmp_path):
 
 # --- the screen -----------------------------------------------------------------------------------------
 
-class LabApp(App):
-    """The smallest app that shows the lab, as the home screen will push it."""
+class LabApp(RingbookApp):
+    """The real app, opened on the lab as a learner opens it from the home screen."""
 
     def __init__(self, store: ProgressStore):
-        super().__init__()
-        self.store = store
+        super().__init__(load_book(), store, warm=False)
 
     def on_mount(self) -> None:
-        self.push_screen(LabScreen(load_lab(LAB_PATH), self.store))
+        super().on_mount()
+        self.open_lab(self.book.lab("parallelism-paradox"))
 
 
 def text_of(screen, selector: str) -> str:

@@ -48,8 +48,8 @@ class LabScreen(Screen):
         Binding("3", "pick(2)", show=False),
         Binding("4", "pick(3)", show=False),
         Binding("enter", "commit", "Commit", priority=True),
-        Binding("a", "next_tab", "Act/model"),
-        Binding("s", "save", "Save design"),
+        Binding("a", "next_tab", "Next tab"),
+        Binding("s", "save", "Save", tooltip="Save your design to your progress"),
     ]
 
     def __init__(self, lab: Lab, store: ProgressStore):
