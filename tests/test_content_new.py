@@ -41,7 +41,7 @@ def test_the_scaffold_passes_content_check(new_book, capsys):
     code, out, err = run(capsys, "content", "check", "--content", new_book)
     assert (code, err) == (0, "")
     book = load_book(new_book)
-    assert out.strip() == f"ok: {book.title!r}: 1 chapters, {len(book.exercises)} exercises."
+    assert out.strip() == f"ok: {book.title!r}: 1 chapter, {len(book.exercises)} exercises."
     assert sorted(e.kind for e in book.exercises) == sorted(KINDS)   # one of each kind, no more
 
 

@@ -168,11 +168,15 @@ def content_check(content: Path | None) -> int:
     if problems:
         print(f"{len(problems)} problem(s) found.", file=sys.stderr)
         return 1
-    count = len(book.exercises)
     extras = "".join([f", {len(q)}-question quiz {q.id!r}" for q in book.quizzes]
                      + [f", lab {lab.id!r}" for lab in book.labs])
-    print(f"ok: {book.title!r}: {len(book.chapters)} chapters, {count} exercises{extras}.")
+    print(f"ok: {book.title!r}: {counted(len(book.chapters), 'chapter')}, "
+          f"{counted(len(book.exercises), 'exercise')}{extras}.")
     return 0
+
+
+def counted(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def load_or_report(content: Path | None, cache_dir: Path | None = None):
