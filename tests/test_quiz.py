@@ -188,6 +188,9 @@ async def test_leaving_half_way_resumes_at_the_next_question(quiz_book, data_dir
         await pilot.press("a", "escape")
         await pilot.pause()
         assert not isinstance(app.screen, QuizScreen)
+        rows = app.screen.query_one("#chapters")
+        prompts = [str(rows.get_option_at_index(i).prompt) for i in range(rows.option_count)]
+        assert any("Small Check" in p and "1/3 in progress" in p for p in prompts)
     assert ProgressStore.open(data_dir).entries("quiz") == []
     app = app_on(quiz_book, data_dir)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
 from tui.store import StoreError
+from tui.widgets.choice_question import labelled
 
 
 class QuizScreen(Screen):
@@ -62,16 +63,22 @@ class QuizScreen(Screen):
     def answered(self) -> bool:
         return self.question is not None and self.question.id in self.responses
 
-    def resume(self) -> None:
-        """Pick up an unfinished run from the store; a damaged or outdated record just starts afresh."""
+    @staticmethod
+    def saved_run(store, quiz: Quiz) -> dict[str, Response]:
+        """The responses of an unfinished run kept in the store; a damaged or outdated record is none."""
         try:
-            saved = json.loads(self.app.store.state(self.state_key) or "{}")
+            saved = json.loads(store.state(f"quiz:{quiz.id}") or "{}")
             responses = {r["question_id"]: Response(r["question_id"], r.get("choice", ""), r.get("rating", ""))
                          for r in saved.get("responses", [])}
         except (ValueError, TypeError, KeyError, AttributeError):
-            return
+            return {}
+        ids = {q.id for q in quiz}
+        return {k: v for k, v in responses.items() if k in ids}
+
+    def resume(self) -> None:
+        """Pick up an unfinished run from the store."""
+        responses = self.saved_run(self.app.store, self.quiz)
         ids = [q.id for q in self.quiz]
-        responses = {k: v for k, v in responses.items() if k in ids}
         if responses:
             self.responses = responses
             self.index = next((i for i, q in enumerate(ids) if q not in responses), len(ids))
@@ -142,17 +149,8 @@ class QuizScreen(Screen):
             yield Static(Text.assemble(("n", "bold"), " for the results" if last else " for the next question"),
                          id="quiz-next")
 
-    @staticmethod
-    def lettered(letter: str, text: Text) -> Table:
-        """An option with a hanging indent, so a long one wraps under its text, not under its letter."""
-        grid = Table.grid(expand=True)
-        grid.add_column(width=3)
-        grid.add_column(ratio=1)
-        grid.add_row(Text(letter, "bold"), text)
-        return grid
-
     def option_rows(self, question: QuizQuestion) -> list[Option]:
-        return [Option(self.lettered(chr(65 + i), Text(option.text)), id=option.id)
+        return [Option(labelled(chr(65 + i), Text(option.text)), id=option.id)
                 for i, option in enumerate(question.presented_options)]
 
     def answered_options(self, question: QuizQuestion, response: Response) -> Table:
@@ -166,7 +164,7 @@ class QuizScreen(Screen):
                 text = Text.assemble(option.text, (" ✗", "bold"), style="red")
             else:
                 text = Text(option.text, "dim")
-            table.add_row(self.lettered(chr(65 + i), text))
+            table.add_row(labelled(chr(65 + i), text))
         return table
 
     def compose_results(self) -> ComposeResult:

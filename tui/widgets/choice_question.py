@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -15,6 +16,15 @@ from grader.lab import LabOption, LabQuestion
 def number(index: int) -> str:
     """How option `index` (from 0) is shown and picked: 1 to 4."""
     return str(index + 1)
+
+
+def labelled(label: str, text: Text) -> Table:
+    """An option with a hanging indent, so a long one wraps under its text, not under its label."""
+    grid = Table.grid(expand=True)
+    grid.add_column(width=len(label) + 1)
+    grid.add_column(ratio=1)
+    grid.add_row(Text(label, "bold"), text)
+    return grid
 
 
 class ChoiceQuestion(Vertical):
@@ -47,8 +57,8 @@ class ChoiceQuestion(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(self.question.prompt, classes="question-prompt")
-        yield OptionList(*(Option(Text.assemble((f"{number(index)}) ", "bold"), option.text),
-                                  id=option.id) for index, option in enumerate(self.question.options)))
+        yield OptionList(*(Option(labelled(f"{number(index)})", Text(option.text)), id=option.id)
+                           for index, option in enumerate(self.question.options)))
         yield Static(classes="question-feedback")
 
     @property
