@@ -8,6 +8,7 @@ its checklist, and rates themselves: that honesty is the point of a readiness ch
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -99,6 +100,18 @@ def score(quiz: Quiz, responses: dict[str, Response]) -> QuizResult:
         if earned < 1:
             missed.append(question)
     return QuizResult(points, len(quiz), tuple(missed))
+
+
+def saved_responses(saved: str, quiz: Quiz) -> dict[str, Response]:
+    """The responses of an unfinished run, from the JSON it was saved as; damaged or outdated is none."""
+    try:
+        data = json.loads(saved or "{}")
+        responses = {r["question_id"]: Response(r["question_id"], r.get("choice", ""), r.get("rating", ""))
+                     for r in data.get("responses", [])}
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return {}
+    ids = {q.id for q in quiz}
+    return {k: v for k, v in responses.items() if k in ids}
 
 
 def quiz_from_raw(raw: dict[str, Any], quiz_id: str, title: str, path: Path, lines: list[int]) -> Quiz:

@@ -32,3 +32,22 @@ def test_numeric_grading_never_imports_sympy_or_pint():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
+    """The quiz screen, the lab's model and plots, and YAML wait until a learner opens them."""
+    code = (
+        "import sys, tempfile\n"
+        "from pathlib import Path\n"
+        "from grader.load import load_book\n"
+        "cache = Path(tempfile.mkdtemp())\n"
+        "load_book(cache_dir=cache)\n"
+        "for m in [m for m in sys.modules if m.startswith(('grader', 'yaml', 'jsonschema'))]: del sys.modules[m]\n"
+        "import tui.app, tui.screens.home\n"
+        "load_book(cache_dir=cache)\n"
+        "print(sorted(m for m in sys.modules if m in {'yaml', 'grader.lab', 'tui.screens.quiz', 'tui.screens.lab',\n"
+        "                                              'textual_plotext'}))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -11,8 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from grader.quiz import saved_responses
 from tui.mastery import mastery
-from tui.screens.quiz import QuizScreen
 from tui.store import ExerciseState
 from tui.widgets.progress_bar import bar
 
@@ -97,7 +97,7 @@ class HomeScreen(Screen):
         status = (Text.assemble(bar(best, len(quiz)), f" best {best:g}/{len(quiz)}",
                                 (f" · {len(scores)} run{'s' if len(scores) != 1 else ''}", "dim"))
                   if scores else Text(f"{len(quiz)} questions, not taken yet", "dim"))
-        answered = len(QuizScreen.saved_run(self.app.store, quiz))
+        answered = len(saved_responses(self.app.store.state(f"quiz:{quiz.id}"), quiz))
         if answered:
             status.append(f" · {answered}/{len(quiz)} in progress", "yellow")
         return Option(Text.assemble("    ", (f"{quiz.title:<{width}}", "bold" if scores else ""), "  ", status),

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
+from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, saved_responses, score
 from tui.store import StoreError
 from tui.widgets.choice_question import labelled
 
@@ -63,21 +63,9 @@ class QuizScreen(Screen):
     def answered(self) -> bool:
         return self.question is not None and self.question.id in self.responses
 
-    @staticmethod
-    def saved_run(store, quiz: Quiz) -> dict[str, Response]:
-        """The responses of an unfinished run kept in the store; a damaged or outdated record is none."""
-        try:
-            saved = json.loads(store.state(f"quiz:{quiz.id}") or "{}")
-            responses = {r["question_id"]: Response(r["question_id"], r.get("choice", ""), r.get("rating", ""))
-                         for r in saved.get("responses", [])}
-        except (ValueError, TypeError, KeyError, AttributeError):
-            return {}
-        ids = {q.id for q in quiz}
-        return {k: v for k, v in responses.items() if k in ids}
-
     def resume(self) -> None:
         """Pick up an unfinished run from the store."""
-        responses = self.saved_run(self.app.store, self.quiz)
+        responses = saved_responses(self.app.store.state(self.state_key), self.quiz)
         ids = [q.id for q in self.quiz]
         if responses:
             self.responses = responses

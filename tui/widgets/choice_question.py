@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,7 +12,8 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.lab import LabOption, LabQuestion
+if TYPE_CHECKING:
+    from grader.lab import LabOption, LabQuestion
 
 
 def number(index: int) -> str:
