@@ -79,7 +79,8 @@ def test_home_chapter_back_quit(tmp_path: Path, case: str):
     environment, colours_fit = CASES[case]
     pane = start(tmp_path, environment, options=("set -g mouse off",) if case == "no-mouse" else ())
     try:
-        home = pane.wait_for("Mastery 0 /", timeout=60)
+        pane.wait_for("Mastery 0 /", timeout=60)
+        home = pane.wait_for("q Quit")                  # the footer: the frame has been drawn to its end
         assert "Distributed Training, Derived" in home and "Ring AllReduce" in home and "q Quit" in home
         used = colours(pane.screen(escapes=True))
         assert colours_fit(used), sorted(used)

@@ -196,7 +196,7 @@ class QuizScreen(Screen):
         typed there are text, so `r` would not reveal."""
         found = self.query("#quiz-options, #quiz-rating")
         if found and not self.answered:
-            found.first().focus()
+            found.first().focus(scroll_visible=False)  # the page stays at its top, where the question starts
         else:
             self.set_focus(None)
 
