@@ -4,6 +4,13 @@ import subprocess
 import sys
 
 
+def run_python(code: str) -> str:
+    """Run `code` in a fresh interpreter, so the modules it imports are its own; its output."""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
 def test_grader_imports_without_textual():
     code = (
         "import sys, pkgutil, importlib, grader\n"
@@ -13,9 +20,7 @@ def test_grader_imports_without_textual():
         "print(len([m for m in sys.modules if m.startswith('grader.')]))\n"
         "sys.exit('textual imported: ' + ', '.join(bad) if bad else 0)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert int(result.stdout.strip()) >= 4  # the walk really imported the grader modules
+    assert int(run_python(code)) >= 4  # the walk really imported the grader modules
 
 
 def test_numeric_grading_never_imports_sympy_or_pint():
@@ -29,9 +34,7 @@ def test_numeric_grading_never_imports_sympy_or_pint():
         "    grade(book.exercise(i), a)\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'sympy', 'pint'}))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    assert run_python(code) == "[]"
 
 
 def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
@@ -48,6 +51,4 @@ def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
         "print(sorted(m for m in sys.modules if m in {'yaml', 'grader.lab', 'tui.screens.quiz', 'tui.screens.lab',\n"
         "                                              'textual_plotext'}))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    assert run_python(code) == "[]"
