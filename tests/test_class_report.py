@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -147,6 +148,9 @@ def test_table_report(book, drop, capsys):
     for offset, name in enumerate(sorted(students), start=3):
         assert lines[header + offset].split() == [name, *(str(n) if n else "·"
                                                           for n in students[name]["chapters"].values())]
+    block = lines[header + 1:header + 3 + len(students)]
+    column_ends = {tuple(m.end() for m in re.finditer(r"\S+", row))[1:] for row in block}
+    assert len(column_ends) == 1, "\n".join(block)  # every row's cells end in the same columns
     failed_at = lines.index("Most often failed (incorrect attempts, students, most common wrong answers)")
     for index, (exercise_id, fails, count, answers) in enumerate(expected_failures()):
         title_row, wrong_row = lines[failed_at + 1 + 2 * index], lines[failed_at + 2 + 2 * index]

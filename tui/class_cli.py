@@ -73,6 +73,7 @@ def _summary_rows(students: list[StudentReport], name_width: int) -> list[str]:
 def _chapter_rows(report: ClassReport, name_width: int) -> list[str]:
     """Solved exercises per chapter: one column per chapter id, folded into blocks that fit the width."""
     chapters = report.book.chapters
+    name_width = max(name_width, len("exercises"))
     widths = [max(len(c.id), len(str(len(c.exercises)))) for c in chapters]
     rows = ["Solved per chapter (columns are chapter ids; · is none solved)"]
     start = 0
