@@ -88,6 +88,15 @@ def test_summary_command(book, data_dir):
     assert "Streak   1 day (best 1), done today" in result.stdout
     assert " 0  Ring AllReduce" in result.stdout and f"1 / {len(book.chapters[0].exercises)}" in result.stdout
     assert "Retired: 1 attempt(s) on 1 exercise(s) no longer in the book (0.99)" in result.stdout
+    assert "Readiness Check (quiz): not taken yet" in result.stdout
+    store = ProgressStore.open(data_dir)
+    store.record_entry("quiz", "readiness", {"score": 12.5, "out_of": 20})
+    store.record_entry("quiz", "readiness", {"score": 15, "out_of": 20})
+    store.record_entry("lab", "parallelism-paradox", {"tp": 8})
+    store.close()
+    result = ringbook("progress")
+    assert "Readiness Check (quiz): best 15 / 20, 2 runs" in result.stdout
+    assert "Lab: The Parallelism Paradox: 1 design saved" in result.stdout
 
 
 def _data(export: dict) -> dict:

@@ -2,7 +2,8 @@
 
 Exercises solved only after opening the explanation are counted as solved and also shown apart, so a
 learner sees honestly how they got there. Attempts on exercises no longer in the book are "retired":
-kept and counted, never lost, never crashing anything.
+kept and counted, never lost, never crashing anything. Beside it: quiz scores and lab designs, read
+from the store's ledger.
 """
 
 from __future__ import annotations
@@ -53,3 +54,13 @@ def mastery(book: Book, states: dict[str, ExerciseState]) -> Mastery:
         after_reveal=sum(c.after_reveal for c in chapters), chapters=tuple(chapters), retired=retired,
         retired_attempts=sum(states[i].attempts for i in retired),
     )
+
+
+def quiz_scores(store, quiz_id: str) -> list[float]:
+    """The score of every finished run of a quiz, oldest first."""
+    return [e.payload.get("score", 0) for e in store.entries("quiz") if e.name == quiz_id]
+
+
+def designs_saved(store, lab_id: str) -> int:
+    """How many designs a learner has saved from a lab."""
+    return sum(e.name.startswith(lab_id) for e in store.entries("lab"))

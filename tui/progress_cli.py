@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.cli import load_or_report, open_store_or_report
-from tui.mastery import mastery
+from tui.mastery import designs_saved, mastery, quiz_scores
 from tui.store import ProgressStore, StoreError, export_csv
 from tui.widgets.progress_bar import bar
 
@@ -57,11 +57,28 @@ def summary(store: ProgressStore, content: Path | None) -> int:
     for chapter in overall.chapters:
         label = f"{chapter.chapter_id:>2}  {chapter.title}"
         print(f"{label:<{width}} {chapter.solved:>2} / {chapter.total:<2} {bar(chapter.solved, chapter.total).plain}")
+    courseware = courseware_lines(store, book)
+    if courseware:
+        print()
+        print("\n".join(courseware))
     if overall.retired:
         print(f"\nRetired: {overall.retired_attempts} attempt(s) on {len(overall.retired)} exercise(s) no longer "
               f"in the book ({', '.join(overall.retired)}); they are kept.")
     print(f"\nStore: {store.path or 'not saved (see above)'}")
     return 0
+
+
+def courseware_lines(store: ProgressStore, book) -> list[str]:
+    """A line per quiz (best score, runs) and per lab (designs saved), as the home screen shows them."""
+    lines = []
+    for quiz in book.quizzes:
+        scores = quiz_scores(store, quiz.id)
+        lines.append(f"{quiz.title} (quiz): " + (f"best {max(scores):g} / {len(quiz)}, {len(scores)} run"
+                                                   f"{'s' if len(scores) != 1 else ''}" if scores else "not taken yet"))
+    for lab in book.labs:
+        saved = designs_saved(store, lab.id)
+        lines.append(f"{lab.title}: " + (f"{saved} design{'s' if saved != 1 else ''} saved" if saved else "not started"))
+    return lines
 
 
 def student_identity(name: str | None) -> dict[str, str]:

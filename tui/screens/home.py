@@ -12,7 +12,7 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from grader.quiz import saved_responses
-from tui.mastery import mastery
+from tui.mastery import designs_saved, mastery, quiz_scores
 from tui.store import ExerciseState
 from tui.widgets.progress_bar import bar
 
@@ -91,8 +91,7 @@ class HomeScreen(Screen):
         return rows
 
     def quiz_row(self, quiz, width: int) -> Option:
-        runs = self.app.store.entries("quiz")
-        scores = [e.payload.get("score", 0) for e in runs if e.name == quiz.id]
+        scores = quiz_scores(self.app.store, quiz.id)
         best = max(scores, default=0)
         status = (Text.assemble(bar(best, len(quiz)), f" best {best:g}/{len(quiz)}",
                                 (f" · {len(scores)} run{'s' if len(scores) != 1 else ''}", "dim"))
@@ -104,8 +103,8 @@ class HomeScreen(Screen):
                       id=f"quiz:{quiz.id}")
 
     def lab_row(self, lab, width: int) -> Option:
-        designs = [e for e in self.app.store.entries("lab") if e.name.startswith(lab.id)]
-        status = (Text(f"{len(designs)} design{'s' if len(designs) != 1 else ''} saved")
+        designs = designs_saved(self.app.store, lab.id)
+        status = (Text(f"{designs} design{'s' if designs != 1 else ''} saved")
                   if designs else Text("not started", "dim"))
         return Option(Text.assemble("    ", (f"{lab.title:<{width}}", "bold" if designs else ""), "  ", status),
                       id=f"lab:{lab.id}")
