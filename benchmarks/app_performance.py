@@ -63,15 +63,15 @@ from tui.app import RingbookApp
 from tui.screens import chapter as chapter_module
 
 first_content = {}
-original = chapter_module.ChapterScreen._append_rest
+original = chapter_module.ChapterScreen._fill_in
 ROUNDS = 3
 
-async def timed_append_rest(self):
+async def timed_fill_in(self):
     # called right after the first frame with the opening paragraphs painted: first content is visible
     first_content.setdefault(self.chapter.id, []).append(time.perf_counter() - self.app.opened_at)
     await original(self)
 
-chapter_module.ChapterScreen._append_rest = timed_append_rest
+chapter_module.ChapterScreen._fill_in = timed_fill_in
 
 class Visitor(RingbookApp):
     async def on_mount(self):

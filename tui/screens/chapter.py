@@ -62,30 +62,29 @@ class ChapterScreen(Screen):
         super().__init__()
         self.chapter = chapter
         self.initial_tab = tab
-        self._rest = ""
+        self._whole = ""  # the whole narrative, while only its opening is shown
 
     def compose(self) -> ComposeResult:
-        first, self._rest = split_for_first_paint(self.chapter.narrative())
+        heading = f"# {self.chapter.id}. {self.chapter.title}\n\n"
+        narrative = self.chapter.narrative()
+        first, rest = split_for_first_paint(narrative)
+        self._whole = heading + narrative if rest else ""
         yield Header()
         with VerticalScroll(id="page"):
-            yield Markdown(self.heading + first, id="narrative")
+            yield Markdown(heading + first, id="narrative")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = f"Chapter {self.chapter.id}: {self.chapter.title}"
         self.query_one("#page").focus()
-        self.call_after_refresh(self._append_rest)
+        self.call_after_refresh(self._fill_in)
 
-    @property
-    def heading(self) -> str:
-        return f"# {self.chapter.id}. {self.chapter.title}\n\n"
-
-    async def _append_rest(self) -> None:
+    async def _fill_in(self) -> None:
         """After the first frame: the whole narrative, then the exercises. (The whole, not the rest:
         Markdown.append re-reads from its last block, and overwrote the opening's last paragraph.)"""
-        rest, self._rest = self._rest, ""
-        if rest:
-            await self.query_one("#narrative", Markdown).update(self.heading + self.chapter.narrative())
+        whole, self._whole = self._whole, ""
+        if whole:
+            await self.query_one("#narrative", Markdown).update(whole)
         page = self.query_one("#page", VerticalScroll)
         await page.mount(Static(id="exercises-heading"), OptionList(id="exercise-list"))
         self.refresh_exercises()
