@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grader.model import Book
+from grader.quiz import Quiz, Response, saved_responses
 from tui.store import ExerciseState
 
 
@@ -54,6 +55,16 @@ def mastery(book: Book, states: dict[str, ExerciseState]) -> Mastery:
         after_reveal=sum(c.after_reveal for c in chapters), chapters=tuple(chapters), retired=retired,
         retired_attempts=sum(states[i].attempts for i in retired),
     )
+
+
+def quiz_run_key(quiz_id: str) -> str:
+    """The store state that keeps an unfinished run of a quiz."""
+    return f"quiz:{quiz_id}"
+
+
+def unfinished_run(store, quiz: Quiz) -> dict[str, Response]:
+    """The responses of the run a learner left half way, if any."""
+    return saved_responses(store.state(quiz_run_key(quiz.id)), quiz)
 
 
 def quiz_scores(store, quiz_id: str) -> list[float]:

@@ -11,8 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.quiz import saved_responses
-from tui.mastery import designs_saved, mastery, quiz_scores
+from tui.mastery import designs_saved, mastery, quiz_scores, unfinished_run
 from tui.store import ExerciseState
 from tui.widgets.progress_bar import bar
 
@@ -96,7 +95,7 @@ class HomeScreen(Screen):
         status = (Text.assemble(bar(best, len(quiz)), f" best {best:g}/{len(quiz)}",
                                 (f" · {len(scores)} run{'s' if len(scores) != 1 else ''}", "dim"))
                   if scores else Text(f"{len(quiz)} questions, not taken yet", "dim"))
-        answered = len(saved_responses(self.app.store.state(f"quiz:{quiz.id}"), quiz))
+        answered = len(unfinished_run(self.app.store, quiz))
         if answered:
             status.append(f" · {answered}/{len(quiz)} in progress", "yellow")
         return Option(Text.assemble("    ", (f"{quiz.title:<{width}}", "bold" if scores else ""), "  ", status),
@@ -147,9 +146,9 @@ class HomeScreen(Screen):
         """Open what a row stands for: `quiz:ID`, `lab:ID`, or a chapter id."""
         book = self.app.book
         kind, _, target = (row_id or "").partition(":")
-        if kind == "quiz" and book.quiz(target) is not None:
-            self.app.open_quiz(book.quiz(target))
-        elif kind == "lab" and book.lab(target) is not None:
-            self.app.open_lab(book.lab(target))
-        elif book.chapter(row_id or "") is not None:
-            self.app.open_chapter(book.chapter(row_id))
+        if kind == "quiz" and (quiz := book.quiz(target)) is not None:
+            self.app.open_quiz(quiz)
+        elif kind == "lab" and (lab := book.lab(target)) is not None:
+            self.app.open_lab(lab)
+        elif (chapter := book.chapter(row_id or "")) is not None:
+            self.app.open_chapter(chapter)

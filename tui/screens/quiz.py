@@ -19,7 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, saved_responses, score
+from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
+from tui.mastery import quiz_run_key, unfinished_run
 from tui.store import StoreError
 from tui.widgets.choice_question import labelled
 
@@ -52,10 +53,6 @@ class QuizScreen(Screen):
     # --- state ----------------------------------------------------------------------------------
 
     @property
-    def state_key(self) -> str:
-        return f"quiz:{self.quiz.id}"
-
-    @property
     def question(self) -> QuizQuestion | None:
         return self.quiz.questions[self.index] if self.index < len(self.quiz) else None
 
@@ -65,7 +62,7 @@ class QuizScreen(Screen):
 
     def resume(self) -> None:
         """Pick up an unfinished run from the store."""
-        responses = saved_responses(self.app.store.state(self.state_key), self.quiz)
+        responses = unfinished_run(self.app.store, self.quiz)
         ids = [q.id for q in self.quiz]
         if responses:
             self.responses = responses
@@ -78,7 +75,7 @@ class QuizScreen(Screen):
             return
         payload = {"responses": [vars(r) for r in self.responses.values()]}
         try:
-            self.app.store.set_state(self.state_key, json.dumps(payload))
+            self.app.store.set_state(quiz_run_key(self.quiz.id), json.dumps(payload))
         except StoreError:
             pass
 
@@ -286,7 +283,7 @@ class QuizScreen(Screen):
         }
         try:
             self.app.store.record_entry("quiz", self.quiz.id, payload, now=self.app.clock())
-            self.app.store.set_state(self.state_key, "")
+            self.app.store.set_state(quiz_run_key(self.quiz.id), "")
         except StoreError as exc:
             self.notify(str(exc), title="Result not saved", severity="error")
 
