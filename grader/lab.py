@@ -112,8 +112,25 @@ class DataParallelSetup:
     fabric: Fabric = FABRICS[0]
 
 
+class MemoryBudget:
+    """Per-GPU memory and whether it fits, for figures that carry its parts and the card's HBM."""
+
+    weights_grads_gb: float
+    optimizer_gb: float
+    activations_gb: float
+    hbm_gb: float
+
+    @property
+    def memory_gb(self) -> float:
+        return self.weights_grads_gb + self.optimizer_gb + self.activations_gb
+
+    @property
+    def oom(self) -> bool:
+        return self.memory_gb > self.hbm_gb
+
+
 @dataclass(frozen=True)
-class DataParallelFigures:
+class DataParallelFigures(MemoryBudget):
     compute_s: float
     comm_s: float
     weights_grads_gb: float
@@ -129,14 +146,6 @@ class DataParallelFigures:
     @property
     def step_s(self) -> float:
         return self.compute_s + self.comm_s
-
-    @property
-    def memory_gb(self) -> float:
-        return self.weights_grads_gb + self.optimizer_gb + self.activations_gb
-
-    @property
-    def oom(self) -> bool:
-        return self.memory_gb > self.hbm_gb
 
 
 def data_parallel_comm_s(setup: DataParallelSetup, hw: Hardware) -> float:
@@ -193,7 +202,7 @@ class ThreeDSetup:
 
 
 @dataclass(frozen=True)
-class ThreeDFigures:
+class ThreeDFigures(MemoryBudget):
     dp: int
     params_per_gpu_b: float
     weights_grads_gb: float
@@ -209,14 +218,6 @@ class ThreeDFigures:
     global_batch: int
     mfu: float
     hbm_gb: float
-
-    @property
-    def memory_gb(self) -> float:
-        return self.weights_grads_gb + self.optimizer_gb + self.activations_gb
-
-    @property
-    def oom(self) -> bool:
-        return self.memory_gb > self.hbm_gb
 
     @property
     def step_s(self) -> float:
