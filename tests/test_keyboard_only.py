@@ -4,10 +4,9 @@ editor and keys."""
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import TextArea
 
-from grader.model import Build, Debug, Design
+from grader.model import Debug, Design
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Markdown, OptionList
+from textual.widgets import Input, OptionList
 
 from tui.app import RingbookApp
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
-from tui.screens.home import HomeScreen
 from tui.store import ProgressStore
 
 

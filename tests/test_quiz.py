@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import json
 import textwrap
 from pathlib import Path
 

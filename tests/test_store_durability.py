@@ -3,7 +3,6 @@ sessions writing at once both succeed."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess

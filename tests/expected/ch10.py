@@ -1,5 +1,4 @@
 """Chapter 10 answers recomputed by hand, independently of the YAML formulas."""
-import math
 
 # 10.1: activations per layer = 24 sbh (TP-sharded) + 10 sbh (replicated without SP)
 s, b, h, t, layers = 4096, 1, 8192, 8, 80

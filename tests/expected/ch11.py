@@ -1,5 +1,4 @@
 """Chapter 11 answers recomputed by hand, independently of the YAML formulas."""
-import math
 
 # 11.1: capacity = capacity factor x even share of assignments
 tokens, top_k, experts, cf = 8192, 2, 64, 1.25

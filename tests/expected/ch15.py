@@ -1,5 +1,4 @@
 """Chapter 15 answers recomputed by hand, independently of the YAML formulas."""
-import math
 
 # 15.1: Llama 3, 466 interruptions in 54 days, 47 planned.
 _unexpected = 466 - 47                          # 419

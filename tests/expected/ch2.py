@@ -1,5 +1,4 @@
 """Chapter 2 answers recomputed by hand, independently of the YAML formulas."""
-import math
 
 # Shared setup: 2048-sequence effective batch, 4 sequences per GPU, 8 GPUs.
 target = 2048

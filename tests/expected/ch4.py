@@ -1,5 +1,4 @@
 """Chapter 4 answers recomputed by hand, independently of the YAML formulas."""
-import math
 
 GB = 1e9  # decimal gigabyte, bytes
 

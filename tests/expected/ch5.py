@@ -1,5 +1,4 @@
 """Chapter 5 answers recomputed by hand, independently of the YAML formulas."""
-import math
 
 # Time is counted in slots: one (chunk of a) stage's forward+backward for one
 # micro-batch. Each GPU works m*v chunk slots and idles p-1 chunk slots.

@@ -1,5 +1,4 @@
 """Chapter 6 answers recomputed by hand, independently of the YAML formulas."""
-import math
 
 # Shared setup for 6.2 / 6.5: one micro-batch of one 4096-token sequence, d = 8192, TP = 8.
 _d = 8192

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Markdown, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from grader.lab import (
