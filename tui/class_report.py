@@ -19,7 +19,7 @@ from typing import Any
 
 from grader.model import Book
 from tui.mastery import Mastery, mastery
-from tui.store import EXPORT_FORMAT, ProgressStore, StoreError
+from tui.store import EXPORT_FORMAT, ProgressStore, StoreError, parse_utc
 from tui.streak import Streak
 
 SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-\d+)?$")  # what `progress submit` adds after the name
@@ -159,7 +159,7 @@ def _read_export(path: Path, skipped: list[str]) -> dict[str, Any] | None:
 def _last_active(export: dict[str, Any]) -> datetime | None:
     """The latest attempt, reveal or ledger entry, at the student's clock when it happened."""
     moments = [
-        datetime.strptime(row["created_utc"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+        parse_utc(row["created_utc"]).replace(tzinfo=timezone.utc)
         .astimezone(timezone(timedelta(minutes=row["utc_offset_minutes"])))
         for part in ("attempts", "reveals", "entries") for row in export[part]
     ]

@@ -173,7 +173,8 @@ def _offset_minutes(moment: datetime) -> int:
     return int(offset.total_seconds() // 60) if offset else 0
 
 
-def _parse_utc(text: str) -> datetime:
+def parse_utc(text: str) -> datetime:
+    """A stored `created_utc` back as a naive UTC datetime (the format _utc_text writes)."""
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
 
 
@@ -405,7 +406,7 @@ class ProgressStore:
     def study_days(self) -> set[date]:
         boundary = self.day_boundary_hour
         rows = self._db.execute("SELECT created_utc, utc_offset_minutes FROM attempts WHERE status = 'correct'")
-        return {study_day(_parse_utc(utc), offset, boundary) for utc, offset in rows}
+        return {study_day(parse_utc(utc), offset, boundary) for utc, offset in rows}
 
     def streak(self, now: datetime | None = None) -> Streak:
         return streaks(self.study_days(), today(now or _now(), self.day_boundary_hour))
@@ -509,7 +510,7 @@ def _checked(row: Any, fields: tuple[str, ...]) -> dict[str, Any]:
     if not abs(row["utc_offset_minutes"]) < 24 * 60:
         raise ValueError("a row's 'utc_offset_minutes' is not an offset from UTC")
     try:
-        _parse_utc(row["created_utc"])
+        parse_utc(row["created_utc"])
     except ValueError:
         raise ValueError(f"a row's 'created_utc' is not a UTC time: {row['created_utc'][:40]!r}") from None
     return {name: row[name] for name in fields}
