@@ -20,8 +20,8 @@ from textual_plotext import PlotextPlot
 
 from grader.lab import (
     FABRICS, GPU_COUNTS, MICRO_BATCHES, MODELS, PIPELINE_MICROBATCHES, PP_DEGREES, TP_DEGREES,
-    DataParallelSetup, Lab, ThreeDSetup, bubble_curve, data_parallel_figures, data_parallel_mfu, mfu_curve,
-    three_d_figures,
+    DataParallelSetup, Lab, MemoryBudget, ThreeDSetup, bubble_curve, data_parallel_figures, data_parallel_mfu,
+    mfu_curve, three_d_figures,
 )
 from tui.store import ProgressStore, StoreError
 from tui.widgets.choice_question import ChoiceQuestion
@@ -29,6 +29,11 @@ from tui.widgets.stepper import Stepper
 
 TABS = ("data-parallel", "three-d", "model")
 PLOT_M = (1, 4, 8, 32)
+
+
+def _memory_line(f: MemoryBudget) -> str:
+    return (f"\nMemory per GPU {_gb(f.memory_gb)} of {f.hbm_gb:g}: weights+grads {f.weights_grads_gb:.1f}"
+            f" · optimizer {f.optimizer_gb:.1f} · activations {f.activations_gb:.1f}")
 
 
 def _gb(value: float) -> str:
@@ -164,8 +169,7 @@ class LabScreen(Screen):
         figures = Text.assemble(
             ("MFU ", "bold"), (f"{100 * mfu:.1f}%", "bold"), f"   T_compute {_time(f.compute_s)}",
             f"   T_comm {_time(f.comm_s)}", "   comm/compute ", (f"{f.ratio:.2f}", "bold"),
-            f"\nMemory per GPU {_gb(f.memory_gb)} of {hw.hbm_gb:g}: weights+grads {f.weights_grads_gb:.1f}",
-            f" · optimizer {f.optimizer_gb:.1f} · activations {f.activations_gb:.1f}",
+            _memory_line(f),
             (f"\n{where}.\nModel: {hw.peak_tflops:g} TFLOPS dense x {100 * hw.base_efficiency:g}%, no overlap "
              "(a: The model).", "dim"))
         warnings = []
@@ -181,8 +185,7 @@ class LabScreen(Screen):
         figures = Text.assemble(
             ("MFU ", "bold"), (f"{100 * f.mfu:.1f}%", "bold"),
             f"   TP {setup.tp} x PP {setup.pp} x DP {f.dp} = {setup.gpus} GPUs   batch {f.global_batch} seqs",
-            f"\nMemory per GPU {_gb(f.memory_gb)} of {hw.hbm_gb:g}: weights+grads {f.weights_grads_gb:.1f}",
-            f" · optimizer {f.optimizer_gb:.1f} · activations {f.activations_gb:.1f}",
+            _memory_line(f),
             f"\nBubble overhead (p-1)/m {100 * f.bubble_overhead:.1f}%   idle share (p-1)/(m+p-1) ",
             (f"{100 * f.idle_share:.1f}%", "bold"),
             f"\nStep {f.step_s:.2f} s = compute {f.compute_s:.2f} + TP {f.tp_comm_s:.2f}"
