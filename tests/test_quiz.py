@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import textwrap
 from pathlib import Path
 
@@ -224,3 +225,22 @@ async def test_home_lists_the_quiz_with_its_best_score(quiz_book, data_dir):
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, QuizScreen)
+
+
+@pytest.mark.parametrize("finished_runs", [0, 2])
+async def test_the_home_row_of_a_run_in_progress_fits_80_columns(book, data_dir, finished_runs):
+    store = ProgressStore.open(data_dir)
+    for points in (12, 14.5)[:finished_runs]:
+        store.record_entry("quiz", "readiness", {"score": points, "out_of": 20})
+    first = book.quiz("readiness").questions[0]
+    store.set_state("quiz:readiness", json.dumps({"responses": [{"question_id": first.id, "choice": "a"}]}))
+    store.close()
+    app = RingbookApp(book, ProgressStore.open(data_dir), warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = app.screen.query_one("#chapters")
+        [row] = [rows.get_option_at_index(i).prompt for i in range(rows.option_count)
+                 if rows.get_option_at_index(i).id == "quiz:readiness"]
+        assert "1/20 in progress" in str(row)
+        assert ("best 14.5/20" in str(row)) == bool(finished_runs)
+        assert row.cell_len <= rows.scrollable_content_region.width

@@ -90,14 +90,20 @@ class HomeScreen(Screen):
         return rows
 
     def quiz_row(self, quiz, width: int) -> Option:
+        """Best score and runs; a run left half way is shown instead of what would not fit in 80 columns."""
         scores = quiz_scores(self.app.store, quiz.id)
         best = max(scores, default=0)
-        status = (Text.assemble(bar(best, len(quiz)), f" best {best:g}/{len(quiz)}",
-                                (f" · {len(scores)} run{'s' if len(scores) != 1 else ''}", "dim"))
-                  if scores else Text(f"{len(quiz)} questions, not taken yet", "dim"))
         answered = len(unfinished_run(self.app.store, quiz))
-        if answered:
-            status.append(f" · {answered}/{len(quiz)} in progress", "yellow")
+        in_progress = Text(f"{answered}/{len(quiz)} in progress", "yellow")
+        if scores and answered:
+            status = Text.assemble(f"best {best:g}/{len(quiz)} · ", in_progress)
+        elif scores:
+            status = Text.assemble(bar(best, len(quiz)), f" best {best:g}/{len(quiz)}",
+                                   (f" · {len(scores)} run{'s' if len(scores) != 1 else ''}", "dim"))
+        elif answered:
+            status = in_progress
+        else:
+            status = Text(f"{len(quiz)} questions, not taken yet", "dim")
         return Option(Text.assemble("    ", (f"{quiz.title:<{width}}", "bold" if scores else ""), "  ", status),
                       id=f"quiz:{quiz.id}")
 
