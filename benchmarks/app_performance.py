@@ -58,7 +58,7 @@ sys.exit(cli.main([]))
 VISIT_ALL = """
 import asyncio, resource, sys, time
 from pathlib import Path
-from tui.cli import load_or_report, open_store_or_report
+from tui.cli.common import load_or_report, open_store_or_report
 from tui.app import RingbookApp
 from tui.screens import chapter as chapter_module
 

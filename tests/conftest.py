@@ -55,7 +55,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 # --- the real progress store, on a temp folder ------------------------------------------------------
 
-from tui.store import ProgressStore  # noqa: E402
+from tui.progress.store import ProgressStore  # noqa: E402
 
 
 @pytest.fixture

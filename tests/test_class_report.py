@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from grader.load import load_book
-from tui.cli import main
-from tui.store import ProgressStore
+from tui.cli.main import main
+from tui.progress.store import ProgressStore
 
 NOON = datetime.now().astimezone().replace(hour=12, minute=0, second=0, microsecond=0)  # far from midnight
 

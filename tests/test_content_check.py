@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tui.cli import main
+from tui.cli.main import main
 
 CHAPTER0 = "00-ring-allreduce/exercises.yaml"
 

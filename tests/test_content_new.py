@@ -13,7 +13,7 @@ from grader.load import load_book
 from grader.model import KINDS
 from grader.sandbox import run_tests
 from tui.app import RingbookApp
-from tui.cli import main
+from tui.cli.main import main
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
 

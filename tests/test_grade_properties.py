@@ -10,7 +10,8 @@ import time
 
 from hypothesis import given, strategies as st
 
-from grader.grade import TIME_BOUND, Verdict, grade
+from grader.grade import grade
+from grader.verdict import TIME_BOUND, Verdict
 from grader.load import exercise_from_spec, load_book
 
 BOOK = load_book()

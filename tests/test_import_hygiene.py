@@ -1,7 +1,9 @@
-"""The engine must stay usable headless: importing grader never imports Textual."""
+"""The layers stay layers: grader and progress run headless, imports only point down, and nothing circles."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 
 def run_python(code: str) -> str:
@@ -52,3 +54,104 @@ def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
         "                                              'textual_plotext'}))\n"
     )
     assert run_python(code) == "[]"
+
+
+# The layers, lowest first (README, "How it is built"): a module may import its own layer and those below.
+LAYERS = [
+    ("grader",),
+    ("tui.progress",),
+    ("tui.widgets",),
+    ("tui.answers",),
+    ("tui.screens",),
+    ("tui.app", "tui.commands"),
+    ("tui.cli", "tui.__main__"),
+]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def layer(module: str) -> int | None:
+    for rank, prefixes in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return rank
+    return None
+
+
+def our_modules() -> dict[str, Path]:
+    found = {}
+    for package in ("grader", "tui"):
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module named by an import anywhere in the file, lazy imports inside functions included."""
+    named = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named.add(node.module)
+            named.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return named
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = our_modules()
+    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def test_every_module_sits_in_a_layer():
+    assert [m for m in our_modules() if m not in ("grader", "tui") and layer(m) is None] == []
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{m} -> {d}" for m, deps in graph.items() for d in deps
+                  if layer(m) is not None and layer(d) is not None and layer(d) > layer(m))
+
+
+def circles(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    state: dict[str, int] = {}  # 1 while on the current path, 2 when done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for dep in sorted(graph.get(module, ())):
+            if state.get(dep) == 1:
+                found.append(" -> ".join(path[path.index(dep):] + [dep]))
+            elif dep not in state:
+                visit(dep, path + [dep])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    return found
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    assert upward_imports(import_graph()) == []
+
+
+def test_grader_and_progress_never_import_textual():
+    modules = our_modules()
+    headless = [m for m in modules if layer(m) in (0, 1)]
+    offenders = [f"{m} imports {name}" for m in headless for name in imports_of(modules[m])
+                 if name.split(".")[0] in ("textual", "rich", "textual_plotext", "textual_serve")]
+    assert offenders == []
+    assert len(headless) > 20  # the walk found the engine and the progress package
+
+
+def test_there_is_no_import_circle():
+    assert circles(import_graph()) == []
+
+
+def test_the_checks_find_what_they_must_refuse():
+    """The walk is real (it sees lazy imports too), and the checks catch the two circles this layout removed."""
+    graph = import_graph()
+    assert "grader.verdict" in graph["grader.kinds.derive"]
+    assert "tui.screens.chapter" in graph["tui.app"]  # imported inside a method
+    assert circles({"grader.grade": {"grader.kinds.derive"}, "grader.kinds.derive": {"grader.grade"}}) == [
+        "grader.grade -> grader.kinds.derive -> grader.grade"]
+    assert upward_imports({"tui.progress.store": {"tui.cli.common"}}) == ["tui.progress.store -> tui.cli.common"]

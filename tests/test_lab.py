@@ -18,7 +18,7 @@ from grader.lab import (
 )
 from grader.load import BUILTIN_CONTENT, load_book
 from tui.app import RingbookApp
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.stepper import Stepper
 

@@ -7,7 +7,7 @@ from textual.widgets import Input, OptionList
 from tui.app import RingbookApp
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 
 
 def text_of(widget) -> str:

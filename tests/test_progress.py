@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tui.app import RingbookApp
-from tui.mastery import mastery
-from tui.store import FILE_NAME, ProgressStore
+from tui.progress.mastery import mastery
+from tui.progress.store import FILE_NAME, ProgressStore
 
 
 def ringbook(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
@@ -139,7 +139,7 @@ def test_ledger_entries_survive_reopening_and_filter_by_part(data_dir):
 def test_a_version_1_store_gains_the_ledger_and_keeps_its_attempts(data_dir):
     import sqlite3
 
-    from tui.store import MIGRATIONS
+    from tui.progress.store import MIGRATIONS
     data_dir.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(data_dir / FILE_NAME)
     connection.executescript(MIGRATIONS[1])

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli import main
-from tui.store import ProgressStore
+from tui.cli.main import main
+from tui.progress.store import ProgressStore
 
 STAMPED = re.compile(r"^(?P<name>.+)-(?P<stamp>\d{8}T\d{6}Z)(-\d+)?\.json$")
 

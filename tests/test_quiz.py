@@ -15,7 +15,7 @@ from grader.load import check_book, load_book
 from grader.quiz import Response, score
 from tui.app import RingbookApp
 from tui.screens.quiz import QuizScreen
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 
 SMALL_QUIZ = textwrap.dedent("""\
     title: Small check

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tui.app import RingbookApp
 from tui.screens.exercise import ExerciseScreen
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 
 
 async def saved_screenshot(app, pilot, folder: Path) -> tuple[Path, str]:

@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Input
 
 from tui.app import RingbookApp
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 3, 12, 20, 0, tzinfo=BERLIN)

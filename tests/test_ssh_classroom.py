@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.tmux_pane import TmuxPane
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 
 # A POSIX zone 5 h 45 min ahead of UTC (as Nepal is); no machine runs on it, so seeing this offset in
 # the store proves the student's TZ crossed the connection.

@@ -10,12 +10,12 @@ import sys
 import time
 from pathlib import Path
 
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 
 WRITER = """
 import sys
 from pathlib import Path
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 store = ProgressStore.open(Path(sys.argv[1]))
 go = Path(sys.argv[3])
 while not go.exists():

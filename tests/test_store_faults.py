@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.store import FILE_NAME, SCHEMA_VERSION, ProgressStore, StoreReadOnly, StoreTooNew, default_data_dir
+from tui.progress.store import FILE_NAME, SCHEMA_VERSION, ProgressStore, StoreReadOnly, StoreTooNew, default_data_dir
 
 
 def test_garbage_file_is_moved_aside_and_named(tmp_path):
@@ -105,7 +105,7 @@ READ_ONLY_SESSION = """
 import sys
 import tempfile
 from pathlib import Path
-from tui.store import ProgressStore, StoreReadOnly
+from tui.progress.store import ProgressStore, StoreReadOnly
 store = ProgressStore.open(Path(sys.argv[1]))
 print(store.read_only, len(store.attempts()), sep="|")
 print(store.notice)

@@ -5,7 +5,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tui.store import ProgressStore
+from tui.progress.store import ProgressStore
 
 LONDON = ZoneInfo("Europe/London")
 BERLIN = ZoneInfo("Europe/Berlin")

@@ -1,1 +1,1 @@
-"""The ringbook terminal app: screens, widgets, the CLI and the progress store."""
+"""The ringbook terminal app: the face (app, screens, answers, widgets), progress, and the CLI."""

@@ -12,8 +12,8 @@ from textual.binding import Binding
 from grader.model import Book, Chapter, Exercise, LabRef
 from tui.commands import BookCommands
 from tui.screens.home import HomeScreen
-from tui.store import ProgressStore
-from tui.streak import Streak
+from tui.progress.store import ProgressStore
+from tui.progress.streak import Streak
 
 
 class RingbookApp(App):

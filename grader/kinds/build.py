@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.grade import Deadline, Verdict, correct, incorrect, invalid
+from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import Build
 from grader.sandbox import TestResult, run_tests
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.evaluate import EvaluationError, TooComplex
-from grader.grade import Deadline, Verdict, correct, incorrect, invalid
+from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import NumericAnswer
 from grader.numeric import Closeness, nearness, read_number, within
 from grader.parse import ParseError, names_in, parse

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from grader.grade import Deadline, Verdict, correct, incorrect, invalid
+from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import Design
 
 _SEPARATOR_OR_SPACE = re.compile(r"(?:\s|,|;|->|→|>)+")

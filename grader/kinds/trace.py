@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from grader.grade import Deadline, Verdict, correct, incorrect, invalid
+from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 from grader.kinds.derive import judge_number
 from grader.model import Trace
 

@@ -19,10 +19,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from grader.grade import Verdict, grade
+from grader.grade import grade
+from grader.verdict import Verdict
 from grader.kinds.design import first_wrong
 from grader.model import Build, Debug, Design, Exercise, NumericAnswer, Trace
-from tui.store import StoreError
+from tui.progress.store import StoreError
 from tui.widgets.answer_input import AnswerInput
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.code_listing import CodeListing, highlighted_lines

@@ -11,8 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.mastery import designs_saved, mastery, quiz_scores, unfinished_run
-from tui.store import ExerciseState
+from tui.progress.mastery import designs_saved, mastery, quiz_scores, unfinished_run
+from tui.progress.store import ExerciseState
 from tui.widgets.progress_bar import bar
 
 

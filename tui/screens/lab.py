@@ -23,7 +23,7 @@ from grader.lab import (
     DataParallelSetup, Lab, MemoryBudget, ThreeDSetup, bubble_curve, data_parallel_figures, data_parallel_mfu,
     mfu_curve, three_d_figures,
 )
-from tui.store import ProgressStore, StoreError
+from tui.progress.store import ProgressStore, StoreError
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.stepper import Stepper
 

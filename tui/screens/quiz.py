@@ -20,8 +20,8 @@ from textual.widgets import Footer, Header, Markdown, OptionList, Static, TextAr
 from textual.widgets.option_list import Option
 
 from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
-from tui.mastery import quiz_run_key, unfinished_run
-from tui.store import StoreError
+from tui.progress.mastery import quiz_run_key, unfinished_run
+from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.store import Attempt
+from tui.progress.store import Attempt
 
 SHOWN = 5
 

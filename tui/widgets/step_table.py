@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
-from grader.grade import Verdict
+from grader.verdict import Verdict
 from grader.model import Step
 from tui.widgets.answer_input import AnswerInput
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from grader.grade import Verdict
+from grader.verdict import Verdict
 
 LOOK = {
     "correct": ("✓", "verdict-correct"),

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.load import BookError, check_book, load_book
+from tui.cli.common import load_or_report, open_store_or_report
 
 if TYPE_CHECKING:
     import argparse
-
-
-def relative(path: Path) -> str:
-    """Paths under the current folder print short; others print whole."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def _content_option(parser: argparse.ArgumentParser) -> None:
@@ -118,10 +109,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-EXIT_BY_STATUS = {"correct": 0, "incorrect": 1, "invalid": 2}
-EXIT_UNKNOWN_ID = 3
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -137,158 +124,30 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     content = getattr(args, "content", None)
     if args.command == "check":
+        from tui.cli.check import check_answers
+
         return check_answers(args, content)
     if args.command == "progress":
-        from tui.progress_cli import run_progress
+        from tui.cli.progress import run_progress
 
         return run_progress(args, content, getattr(args, "data_dir", None))
     if args.command == "class":
-        from tui.class_cli import run_class_report
+        from tui.cli.classroom import run_class_report
 
         return run_class_report(args.paths, args.format, content)
     if args.command == "serve":
-        from tui.serve import run_serve
+        from tui.cli.serve import run_serve
 
         return run_serve(args.host, args.port, content, getattr(args, "data_dir", None))
     if args.command == "content":
+        from tui.cli.content import content_check, content_list, content_new
+
         if args.content_command == "check":
             return content_check(content)
         if args.content_command == "new":
-            from tui.content_new import content_new
-
             return content_new(args.folder)
         return content_list(content, as_json=args.json)
     return run_app(content, getattr(args, "data_dir", None))
-
-
-def content_check(content: Path | None) -> int:
-    book, problems = check_book(content)
-    for problem in problems:
-        print(f"{relative(problem.path)}:{problem.line}: {problem.message}")
-    if problems:
-        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
-        return 1
-    extras = "".join([f", {len(q)}-question quiz {q.id!r}" for q in book.quizzes]
-                     + [f", lab {lab.id!r}" for lab in book.labs])
-    print(f"ok: {book.title!r}: {counted(len(book.chapters), 'chapter')}, "
-          f"{counted(len(book.exercises), 'exercise')}{extras}.")
-    return 0
-
-
-def counted(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def load_or_report(content: Path | None, cache_dir: Path | None = None):
-    try:
-        return load_book(content, cache_dir=cache_dir)
-    except BookError as exc:
-        for problem in exc.problems:
-            print(f"{relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
-        print("The book has problems; run `ringbook content check` for the full list.", file=sys.stderr)
-        return None
-
-
-def open_store_or_report(data_dir: Path | None):
-    """The progress store, or None after saying why it cannot be opened (a newer ringbook's store)."""
-    from tui.store import ProgressStore, StoreError
-
-    try:
-        return ProgressStore.open(data_dir)
-    except StoreError as exc:
-        print(f"ringbook: {exc}", file=sys.stderr)
-        return None
-
-
-def content_list(content: Path | None, *, as_json: bool) -> int:
-    book = load_or_report(content)
-    if book is None:
-        return 1
-    rows = [
-        {"id": e.id, "chapter": e.chapter_id, "kind": e.kind, "title": e.title, "unit": getattr(e, "unit", "")}
-        for e in book.exercises
-    ]
-    if as_json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-    else:
-        for row in rows:
-            print(f"{row['id']:>6}  {row['kind']:<7} {row['title']}" + (f"  [{row['unit']}]" if row["unit"] else ""))
-    return 0
-
-
-def check_answers(args: argparse.Namespace, content: Path | None) -> int:
-    from grader.grade import grade
-
-    if args.batch is not None:
-        if args.exercise_id or args.answer:
-            print("ringbook check: give either --batch or EXERCISE_ID ANSWER, not both.", file=sys.stderr)
-            return 2
-        return check_batch(args.batch, content)
-    if args.exercise_id is None or args.answer is None:
-        print("ringbook check: give EXERCISE_ID ANSWER (or --batch FILE).", file=sys.stderr)
-        return 2
-    book = load_or_report(content)
-    if book is None:
-        return 1
-    exercise = book.exercise(args.exercise_id)
-    if exercise is None:
-        print(f"ringbook check: no exercise {args.exercise_id!r} (see `ringbook content list`).", file=sys.stderr)
-        return EXIT_UNKNOWN_ID
-    verdict = grade(exercise, args.answer)
-    if args.json:
-        print(json.dumps({"id": exercise.id, "answer": args.answer, **verdict.to_dict()}, ensure_ascii=False))
-    else:
-        print(f"{verdict.status}: {verdict.message}")
-        if verdict.feedback:
-            print(f"  {verdict.feedback}")
-    return EXIT_BY_STATUS[verdict.status]
-
-
-def check_batch(source: Path, content: Path | None) -> int:
-    """One JSON verdict per input line; a bad line gets an invalid verdict, never a crash."""
-    from grader.grade import grade
-    from grader.load import exercise_from_spec
-
-    book = load_or_report(content)
-    if book is None:
-        return 1
-    stream = sys.stdin if str(source) == "-" else None
-    try:
-        lines = (stream or source.open(encoding="utf-8", errors="replace"))
-    except OSError as exc:
-        print(f"ringbook check: cannot read {source}: {exc.strerror}", file=sys.stderr)
-        return 2
-    with lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            row: dict = {"line": number}
-            try:
-                item = json.loads(line)
-                if not isinstance(item, dict):
-                    raise ValueError
-            except ValueError:
-                row.update(status="invalid", message=f"line {number} is not a JSON object")
-                print(json.dumps(row, ensure_ascii=False), flush=True)
-                continue
-            answer = item.get("answer")
-            row.update(id=item.get("id"), answer=answer)
-            if "spec" in item:
-                exercise, problems = exercise_from_spec(item["spec"])
-                if exercise is None:
-                    row.update(status="invalid", message="the spec has problems: " + "; ".join(problems), feedback="")
-                    print(json.dumps(row, ensure_ascii=False), flush=True)
-                    continue
-            else:
-                exercise = book.exercise(str(item.get("id")))
-                if exercise is None:
-                    row.update(status="unknown", message=f"no exercise {item.get('id')!r}", feedback="")
-                    print(json.dumps(row, ensure_ascii=False), flush=True)
-                    continue
-            verdict = grade(exercise, answer if isinstance(answer, str) else json.dumps(answer))
-            row.update(status=verdict.status, message=verdict.message, feedback=verdict.feedback)
-            print(json.dumps(row, ensure_ascii=False), flush=True)
-    return 0
 
 
 def run_app(content: Path | None, data_dir: Path | None) -> int:

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.model import Book
-from tui.mastery import Mastery, mastery
-from tui.store import EXPORT_FORMAT, ProgressStore, StoreError, parse_utc
-from tui.streak import Streak
+from tui.progress.mastery import Mastery, mastery
+from tui.progress.store import EXPORT_FORMAT, ProgressStore, StoreError, parse_utc
+from tui.progress.streak import Streak
 
 SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-\d+)?$")  # what `progress submit` adds after the name
 

@@ -11,9 +11,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.cli import load_or_report, open_store_or_report
-from tui.mastery import designs_saved, mastery, quiz_scores
-from tui.store import ProgressStore, StoreError, export_csv
+from tui.cli.common import load_or_report, open_store_or_report
+from tui.progress.mastery import designs_saved, mastery, quiz_scores
+from tui.progress.store import ProgressStore, StoreError, export_csv
 from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:

@@ -57,7 +57,7 @@ def app_command(content: Path | None, data_dir: Path | None) -> str:
 
 
 def run_serve(host: str, port: int, content: Path | None, data_dir: Path | None) -> int:
-    from tui.cli import load_or_report
+    from tui.cli.common import load_or_report
 
     if load_or_report(content) is None:  # say what is wrong with the book once, not in every browser tab
         return 1

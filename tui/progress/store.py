@@ -20,7 +20,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from tui.streak import Streak, streaks, study_day, today
+from tui.progress.streak import Streak, streaks, study_day, today
 
 SCHEMA_VERSION = 2
 FILE_NAME = "progress.sqlite3"

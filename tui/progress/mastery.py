@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from grader.model import Book
 from grader.quiz import Quiz, Response, saved_responses
-from tui.store import ExerciseState
+from tui.progress.store import ExerciseState
 
 
 @dataclass(frozen=True)

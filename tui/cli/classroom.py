@@ -10,8 +10,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.class_report import ClassReport, StudentReport, build_report
-from tui.cli import load_or_report
+from tui.progress.class_report import ClassReport, StudentReport, build_report
+from tui.cli.common import load_or_report
 
 if TYPE_CHECKING:
     from grader.quiz import Quiz

@@ -1,0 +1,91 @@
+"""`ringbook check`: grade answers as the app would, one on the command line or a batch of JSON lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui.cli.common import load_or_report
+
+if TYPE_CHECKING:
+    import argparse
+
+EXIT_BY_STATUS = {"correct": 0, "incorrect": 1, "invalid": 2}
+EXIT_UNKNOWN_ID = 3
+
+
+def check_answers(args: argparse.Namespace, content: Path | None) -> int:
+    from grader.grade import grade
+
+    if args.batch is not None:
+        if args.exercise_id or args.answer:
+            print("ringbook check: give either --batch or EXERCISE_ID ANSWER, not both.", file=sys.stderr)
+            return 2
+        return check_batch(args.batch, content)
+    if args.exercise_id is None or args.answer is None:
+        print("ringbook check: give EXERCISE_ID ANSWER (or --batch FILE).", file=sys.stderr)
+        return 2
+    book = load_or_report(content)
+    if book is None:
+        return 1
+    exercise = book.exercise(args.exercise_id)
+    if exercise is None:
+        print(f"ringbook check: no exercise {args.exercise_id!r} (see `ringbook content list`).", file=sys.stderr)
+        return EXIT_UNKNOWN_ID
+    verdict = grade(exercise, args.answer)
+    if args.json:
+        print(json.dumps({"id": exercise.id, "answer": args.answer, **verdict.to_dict()}, ensure_ascii=False))
+    else:
+        print(f"{verdict.status}: {verdict.message}")
+        if verdict.feedback:
+            print(f"  {verdict.feedback}")
+    return EXIT_BY_STATUS[verdict.status]
+
+
+def check_batch(source: Path, content: Path | None) -> int:
+    """One JSON verdict per input line; a bad line gets an invalid verdict, never a crash."""
+    from grader.grade import grade
+    from grader.load import exercise_from_spec
+
+    book = load_or_report(content)
+    if book is None:
+        return 1
+    stream = sys.stdin if str(source) == "-" else None
+    try:
+        lines = (stream or source.open(encoding="utf-8", errors="replace"))
+    except OSError as exc:
+        print(f"ringbook check: cannot read {source}: {exc.strerror}", file=sys.stderr)
+        return 2
+    with lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            row: dict = {"line": number}
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError
+            except ValueError:
+                row.update(status="invalid", message=f"line {number} is not a JSON object")
+                print(json.dumps(row, ensure_ascii=False), flush=True)
+                continue
+            answer = item.get("answer")
+            row.update(id=item.get("id"), answer=answer)
+            if "spec" in item:
+                exercise, problems = exercise_from_spec(item["spec"])
+                if exercise is None:
+                    row.update(status="invalid", message="the spec has problems: " + "; ".join(problems), feedback="")
+                    print(json.dumps(row, ensure_ascii=False), flush=True)
+                    continue
+            else:
+                exercise = book.exercise(str(item.get("id")))
+                if exercise is None:
+                    row.update(status="unknown", message=f"no exercise {item.get('id')!r}", feedback="")
+                    print(json.dumps(row, ensure_ascii=False), flush=True)
+                    continue
+            verdict = grade(exercise, answer if isinstance(answer, str) else json.dumps(answer))
+            row.update(status=verdict.status, message=verdict.message, feedback=verdict.feedback)
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+    return 0

@@ -1,0 +1,41 @@
+"""What every ringbook command shares: opening the book and the store, or saying in one line why not."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from grader.load import BookError, load_book
+
+
+def relative(path: Path) -> str:
+    """Paths under the current folder print short; others print whole."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def counted(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def load_or_report(content: Path | None, cache_dir: Path | None = None):
+    try:
+        return load_book(content, cache_dir=cache_dir)
+    except BookError as exc:
+        for problem in exc.problems:
+            print(f"{relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
+        print("The book has problems; run `ringbook content check` for the full list.", file=sys.stderr)
+        return None
+
+
+def open_store_or_report(data_dir: Path | None):
+    """The progress store, or None after saying why it cannot be opened (a newer ringbook's store)."""
+    from tui.progress.store import ProgressStore, StoreError
+
+    try:
+        return ProgressStore.open(data_dir)
+    except StoreError as exc:
+        print(f"ringbook: {exc}", file=sys.stderr)
+        return None

@@ -1,0 +1,67 @@
+"""`ringbook content check | list | new`: the author's commands.
+
+`new` starts a book from the template in book_template/ beside this file. The template is a real book (one chapter, one exercise of each kind) kept as files, so it is checked
+like any other book and an author edits what they will later write.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from grader.load import check_book
+from tui.cli.common import counted, load_or_report, relative
+
+TEMPLATE = Path(__file__).resolve().parent / "book_template"
+
+
+def content_new(folder: Path) -> int:
+    if folder.exists() and not folder.is_dir():
+        print(f"ringbook: {folder} is a file; give a new or empty folder for the book.", file=sys.stderr)
+        return 1
+    if folder.is_dir() and any(folder.iterdir()):
+        print(f"ringbook: {folder} is not empty; give a new or empty folder (nothing was written).",
+              file=sys.stderr)
+        return 1
+    try:
+        shutil.copytree(TEMPLATE, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    except OSError as exc:
+        print(f"ringbook: cannot create the book in {folder}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"Created a book with one chapter and an exercise of each kind in {folder}.")
+    print(f"  check it:  ringbook content check --content {folder}")
+    print(f"  read it:   ringbook --content {folder}")
+    print("docs/authoring.md describes every field.")
+    return 0
+
+
+def content_check(content: Path | None) -> int:
+    book, problems = check_book(content)
+    for problem in problems:
+        print(f"{relative(problem.path)}:{problem.line}: {problem.message}")
+    if problems:
+        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+        return 1
+    extras = "".join([f", {len(q)}-question quiz {q.id!r}" for q in book.quizzes]
+                     + [f", lab {lab.id!r}" for lab in book.labs])
+    print(f"ok: {book.title!r}: {counted(len(book.chapters), 'chapter')}, "
+          f"{counted(len(book.exercises), 'exercise')}{extras}.")
+    return 0
+
+
+def content_list(content: Path | None, *, as_json: bool) -> int:
+    book = load_or_report(content)
+    if book is None:
+        return 1
+    rows = [
+        {"id": e.id, "chapter": e.chapter_id, "kind": e.kind, "title": e.title, "unit": getattr(e, "unit", "")}
+        for e in book.exercises
+    ]
+    if as_json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        for row in rows:
+            print(f"{row['id']:>6}  {row['kind']:<7} {row['title']}" + (f"  [{row['unit']}]" if row["unit"] else ""))
+    return 0
