@@ -88,7 +88,7 @@ async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, sto
         started = time.monotonic()
         await pilot.press("ctrl+r")
         await pilot.pause(0.3)
-        assert "Running the tests" in text_of(screen.query_one("#test-results"))
+        assert "Running the tests" in text_of(screen.query_one("#verdict-details"))
         await pilot.press("escape", "h")                          # the UI answers keys while the code runs
         await pilot.pause()
         assert "Hint 1 of" in text_of(screen.query_one("#hints"))

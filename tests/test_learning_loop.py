@@ -77,7 +77,7 @@ async def test_wrong_then_right_then_mastery_after_restart(book, data_dir):
         await pilot.pause()
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "0.2"
         await pilot.press("escape")                 # the first Escape leaves the answer box...
-        assert isinstance(app.screen, ExerciseScreen) and app.focused is None
+        assert isinstance(app.screen, ExerciseScreen) and app.focused is app.screen.panel  # (the panel holds keys)
         await pilot.press("escape")                 # ...the second leaves the exercise
         await pilot.pause()
         assert isinstance(app.screen, ChapterScreen)   # Continue opened the chapter underneath
@@ -242,7 +242,7 @@ async def test_build_editor_runs_the_tests_off_the_ui_thread(book, store):
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         assert "0 of 5 tests pass" in text_of(screen.query_one("#verdict"))
-        assert text_of(screen.query_one("#test-results")).count("✗") == 5
+        assert text_of(screen.query_one("#verdict-details")).count("✗") == 5
         editor.text = screen.exercise.solution
         await pilot.press("ctrl+r")
         await settle(app, pilot)

@@ -1,9 +1,9 @@
-"""The exercise screen: the prompt, an answer box, and a verdict at once.
+"""The exercise screen: the prompt, the answer panel for the exercise's kind, and a verdict at once.
 
-Typing goes to the answer box and Enter submits. Escape leaves the box, and then the single-letter
-keys work: h for a hint, x for the explanation, n and p for the next and previous exercise. Grading
-runs in a worker thread, so nothing typed can freeze the screen. A counted attempt is committed to the
-store before its verdict is shown.
+Typing goes to the panel and Enter submits. Escape leaves the panel, and then the single-letter keys
+work: h for a hint, x for the explanation, n and p for the next and previous exercise. Grading runs in
+a worker thread, so nothing typed can freeze the screen. A counted attempt is committed to the store
+before its verdict is shown. The screen knows no kind: the panel (tui/answers) owns what is answered.
 """
 
 from __future__ import annotations
@@ -14,51 +14,25 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Markdown, OptionList, Static, TextArea
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Header, Input, Markdown, Static, TextArea
 
 from grader.grade import grade
+from grader.model import Exercise
 from grader.verdict import Verdict
-from grader.kinds.design import first_wrong
-from grader.model import Build, Debug, Design, Exercise, NumericAnswer, Trace
+from tui.answers import AnswerPanel, panel_for
 from tui.progress.store import StoreError
-from tui.widgets.answer_input import AnswerInput
 from tui.widgets.attempt_list import AttemptList
-from tui.widgets.code_listing import CodeListing, highlighted_lines
-from tui.widgets.order_list import OrderList
-from tui.widgets.step_table import StepTable
 from tui.widgets.verdict_panel import VerdictPanel
 
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer"}
 DRAFT_DELAY = 0.5
 
 
-def answer_style(exercise: Exercise) -> str:
-    """How this exercise is answered: box, choice, steps, lines (debug), order (design) or editor (build)."""
-    if isinstance(exercise, Trace) and exercise.options:
-        return "choice"
-    if isinstance(exercise, Trace) and exercise.steps:
-        return "steps"
-    if isinstance(exercise, Debug):
-        return "lines"
-    if isinstance(exercise, Design):
-        return "order"
-    return "editor" if isinstance(exercise, Build) else "box"
-
-
-def box_hint(exercise: NumericAnswer) -> tuple[str, str]:
-    """(placeholder, label beside the box) for an exercise answered in a text box."""
-    if exercise.is_formula:
-        return f"a formula in {', '.join(exercise.symbols)}", "formula"
-    return "a number, e.g. 7/4 or 1.75e3", exercise.unit
-
-
 class ExerciseScreen(Screen):
     CSS_PATH = "exercise.tcss"
     BINDINGS = [
-        Binding("ctrl+r", "run_tests", "Run tests", priority=True),
         Binding("escape", "leave", "Back"),
         Binding("h", "hint", "Hint"),
         Binding("x", "explain", "Explanation"),
@@ -70,7 +44,6 @@ class ExerciseScreen(Screen):
     def __init__(self, exercise: Exercise):
         super().__init__()
         self.exercise = exercise
-        self.style = answer_style(exercise)
         self.hints_shown = 0
         self.explanation_shown = False
         self.submitted_text: str | None = None
@@ -81,38 +54,21 @@ class ExerciseScreen(Screen):
 
     def compose(self) -> ComposeResult:
         exercise = self.exercise
-        draft = self.app.store.draft(exercise.id)
         yield Header()
         with VerticalScroll(id="exercise"):
             yield Static(id="exercise-title")
             yield Markdown(exercise.prompt, id="prompt")
-            if self.style == "box":
-                placeholder, unit = box_hint(exercise)
-                with Horizontal(id="answer-row"):
-                    yield AnswerInput(value=draft, placeholder=placeholder, id="answer")
-                    yield Label(unit, id="unit")
-            elif self.style == "choice":
-                yield OptionList(*(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), o.text), id=o.id)
-                                   for i, o in enumerate(exercise.presented_options)), id="choices")
-            elif self.style == "order":
-                yield OrderList(exercise.presented, id="order")
-                yield Static(id="item-detail")
-            elif self.style == "lines":
-                yield CodeListing(exercise.code, exercise.language, id="listing")
-                yield Static(id="fix")
-            elif self.style == "steps":
-                yield StepTable(exercise.steps, exercise.unit, draft.split("\n") if draft else [], id="steps")
-            else:
-                yield Static(Text.assemble(("def ", "bold"), exercise.signature, ("   Ctrl+R runs the tests", "dim")),
-                             id="signature")
-                yield TextArea.code_editor(draft or exercise.starter, language="python", id="editor",
-                                           theme="monokai", soft_wrap=False)
+            yield panel_for(exercise, self.app.store.draft(exercise.id))
             yield VerdictPanel(id="verdict")
-            yield Static(id="test-results")
+            yield Static(id="verdict-details")
             yield Static(id="hints")
             yield Markdown(exercise.explanation, id="explanation")
             yield AttemptList(id="attempts")
         yield Footer()
+
+    @property
+    def panel(self) -> AnswerPanel:
+        return self.query_one("#answer-panel", AnswerPanel)
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.app.warm_up, "formulas")
@@ -132,40 +88,13 @@ class ExerciseScreen(Screen):
             (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}", "dim")))
         self.query_one("#attempts", AttemptList).show(self.app.store.attempts(exercise.id))
 
-    def answer_text(self) -> str:
-        if self.style == "box":
-            return self.query_one("#answer", Input).value
-        if self.style == "steps":
-            return "\n".join(self.query_one("#steps", StepTable).values())
-        if self.style == "editor":
-            return self.query_one("#editor", TextArea).text
-        return ""
-
     # --- answering ------------------------------------------------------------------------------
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
-        if self.style == "steps":
-            table = self.query_one("#steps", StepTable)
-            empty = table.first_empty()
-            if empty is not None:
-                empty.focus()
-                return
-        self.submit(self.answer_text())
-
-    def on_order_list_submitted(self, event: OrderList.Submitted) -> None:
-        self.submit(", ".join(event.order))
-
-    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
-        self.query_one("#item-detail", Static).update(Text(event.item.text, style="italic"))
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.submit(event.option.id or "")
-
-    def submit(self, text: str) -> None:
-        if text.strip():
-            self.grade_answer(text)
+        if event.text.strip():
+            self.query_one("#verdict-details", Static).update(event.pending)
+            self.grade_answer(event.text)
         else:
             self.query_one("#verdict", VerdictPanel).show(Verdict("invalid", "Type an answer first."))
 
@@ -189,25 +118,15 @@ class ExerciseScreen(Screen):
                 self.notify(str(exc), title="Not saved", severity="error")
             self.submitted_text = text
             self.started = time.monotonic()
-        self.query_one("#verdict", VerdictPanel).show(verdict, saved=saved)
-        if self.style == "lines" and isinstance(verdict.value, int):
-            self.query_one("#listing", CodeListing).mark(verdict.value, "✓" if verdict.status == "correct" else "✗")
-            if verdict.status == "correct":
-                self.show_fix()
-        if self.style == "order" and isinstance(verdict.value, list):
-            order = self.query_one("#order", OrderList)
-            order.wrong_position = first_wrong(verdict.value, self.exercise.order)
-            order.refresh()
-        if self.style == "steps" and verdict.rows:
-            self.query_one("#steps", StepTable).mark(verdict.rows)
-        if self.style == "editor":
-            self.query_one("#test-results", Static).update("\n".join(row.message for row in verdict.rows))
+        verdict_panel = self.query_one("#verdict", VerdictPanel)
+        verdict_panel.show(verdict, saved=saved)
+        self.query_one("#verdict-details", Static).update(self.panel.show_verdict(verdict))
         if verdict.status == "correct":
             self.reveal_explanation(record=False)
-            self.set_focus(None)
-        elif verdict.status == "incorrect" and self.style == "editor":
+            self.panel.focus(scroll_visible=False)
+        elif verdict.status == "incorrect" and self.panel.verdict_far_below:
             self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget,
-                                    self.query_one("#verdict"), animate=False)
+                                    verdict_panel, animate=False)
         self.refresh_state()
         self.refresh_bindings()
 
@@ -216,45 +135,20 @@ class ExerciseScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in LETTER_ACTIONS and isinstance(self.focused, (Input, TextArea)):
             return False  # while typing, letters are answer text; Escape leaves the box first
-        if action == "run_tests":
-            return self.style == "editor"
         if action == "hint" and self.hints_shown >= len(self.exercise.hints):
             return None
         return True
 
     def action_leave(self) -> None:
         if isinstance(self.focused, TextArea):
-            self.set_focus(None)  # the editor keeps Tab for indenting; Escape gives the keyboard back
+            self.panel.focus(scroll_visible=False)  # the editor keeps Tab for indenting; Escape gives the keyboard back
             self.refresh_bindings()
             return
         self.save_draft()
         self.app.pop_screen()
 
-    def action_run_tests(self) -> None:
-        if self.style == "editor":
-            self.query_one("#test-results", Static).update("Running the tests…")
-            self.submit(self.answer_text())
-
     def action_focus_answer(self) -> None:
-        if self.style == "box":
-            self.query_one("#answer", Input).focus()
-        elif self.style == "choice":
-            self.query_one("#choices", OptionList).focus()
-        elif self.style == "lines":
-            self.query_one("#listing", CodeListing).focus()
-        elif self.style == "order":
-            self.query_one("#order", OrderList).focus()
-        elif self.style == "steps":
-            table = self.query_one("#steps", StepTable)
-            (table.first_empty() or table.inputs[0]).focus()
-        elif self.style == "editor":
-            self.query_one("#editor", TextArea).focus()
-
-    def show_fix(self) -> None:
-        exercise = self.exercise
-        fixed = highlighted_lines(exercise.fixed_line, exercise.language)[0]
-        self.query_one("#fix", Static).update(Text.assemble(
-            ("The fix, line ", "bold"), (str(exercise.buggy_line), "bold"), (":  ", "bold"), fixed))
+        self.panel.focus_answer()
 
     def action_hint(self) -> None:
         hints = self.exercise.hints
@@ -306,9 +200,9 @@ class ExerciseScreen(Screen):
 
     def save_draft(self) -> None:
         store = self.app.store
-        if store.read_only or self.style not in ("box", "steps", "editor"):
+        if store.read_only or not self.panel.keeps_draft:
             return
-        text = self.answer_text()
+        text = self.panel.answer_text()
         if text == self.submitted_text:
             return
         try:

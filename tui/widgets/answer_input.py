@@ -13,6 +13,9 @@ class AnswerInput(Input):
     ]
 
     def action_leave(self) -> None:
-        """Give the keyboard back to the screen, where single letters are commands again."""
-        self.screen.set_focus(None)
+        """Give the keyboard back, to the nearest focusable container (an answer panel) or else the
+        screen, where single letters are commands again."""
+        self.screen.set_focus(next((node for node in self.ancestors_with_self[1:]
+                                    if getattr(node, "can_focus", False)), None),
+                              scroll_visible=False)
         self.screen.refresh_bindings()

@@ -1,0 +1,48 @@
+"""What every answer panel offers the exercise screen."""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+from textual.message import Message
+
+from grader.model import Exercise
+from grader.verdict import Verdict
+
+
+class AnswerPanel(Vertical, can_focus=True):
+    """A panel posts `Submitted` with the answer text; the screen grades it and hands the verdict back.
+
+    The panel itself takes the focus when the learner leaves its box, so its keys (and the page's
+    scrolling keys, through the container around it) keep working while single letters are commands.
+    """
+
+    DEFAULT_CSS = "AnswerPanel { height: auto; }"
+    keeps_draft = False  # whether unsent text is worth keeping between visits
+    verdict_far_below = False  # whether a verdict can land off-screen under a tall panel
+
+    class Submitted(Message):
+        def __init__(self, text: str, pending: str = ""):
+            super().__init__()
+            self.text = text
+            self.pending = pending  # shown under the verdict while grading runs, e.g. "Running the tests…"
+
+    def __init__(self, exercise: Exercise, draft: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self.exercise = exercise
+        self.draft = draft
+
+    @classmethod
+    def answers(cls, exercise: Exercise) -> bool:
+        raise NotImplementedError
+
+    def answer_text(self) -> str:
+        """The answer as it stands, for a draft (panels that submit on a pick have none)."""
+        return ""
+
+    def focus_answer(self) -> None:
+        raise NotImplementedError
+
+    def show_verdict(self, verdict: Verdict) -> str:
+        """Mark the answer in place (a line, a step, a position); the screen shows the verdict itself, with
+        the details returned here (e.g. one line per test) beneath it."""
+        return ""

@@ -1,0 +1,45 @@
+"""A code listing whose buggy line is picked; once found, the fix is shown beneath it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import OptionList, Static
+
+from grader.model import Debug, Exercise
+from grader.verdict import Verdict
+from tui.answers.base import AnswerPanel
+from tui.widgets.code_listing import CodeListing, highlighted_lines
+
+
+class LinesPanel(AnswerPanel):
+    DEFAULT_CSS = """
+    LinesPanel #listing { margin: 1 0 0 0; }
+    LinesPanel #fix { height: auto; margin-top: 1; color: $success; }
+    """
+
+    @classmethod
+    def answers(cls, exercise: Exercise) -> bool:
+        return isinstance(exercise, Debug)
+
+    def compose(self) -> ComposeResult:
+        yield CodeListing(self.exercise.code, self.exercise.language, id="listing")
+        yield Static(id="fix")
+
+    def focus_answer(self) -> None:
+        self.query_one("#listing", CodeListing).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Submitted(event.option.id or ""))
+
+    def show_verdict(self, verdict: Verdict) -> str:
+        if not isinstance(verdict.value, int):
+            return ""
+        self.query_one("#listing", CodeListing).mark(verdict.value, "✓" if verdict.status == "correct" else "✗")
+        if verdict.status == "correct":
+            exercise = self.exercise
+            fixed = highlighted_lines(exercise.fixed_line, exercise.language)[0]
+            self.query_one("#fix", Static).update(Text.assemble(
+                ("The fix, line ", "bold"), (str(exercise.buggy_line), "bold"), (":  ", "bold"), fixed))
+        return ""

@@ -1,0 +1,47 @@
+"""A number or a formula typed into one box, with the unit beside it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Input, Label
+
+from grader.model import Derive, Exercise, NumericAnswer, Trace
+from tui.answers.base import AnswerPanel
+from tui.widgets.answer_input import AnswerInput
+
+
+def box_hint(exercise: NumericAnswer) -> tuple[str, str]:
+    """(placeholder, label beside the box) for an exercise answered in a text box."""
+    if exercise.is_formula:
+        return f"a formula in {', '.join(exercise.symbols)}", "formula"
+    return "a number, e.g. 7/4 or 1.75e3", exercise.unit
+
+
+class NumberPanel(AnswerPanel):
+    DEFAULT_CSS = """
+    NumberPanel #answer-row { height: 3; }
+    NumberPanel #answer { width: 1fr; max-width: 60; }
+    NumberPanel #unit { height: 3; content-align: left middle; padding: 0 1; color: $text-muted; }
+    """
+    keeps_draft = True
+
+    @classmethod
+    def answers(cls, exercise: Exercise) -> bool:
+        return isinstance(exercise, (Derive, Trace))
+
+    def compose(self) -> ComposeResult:
+        placeholder, unit = box_hint(self.exercise)
+        with Horizontal(id="answer-row"):
+            yield AnswerInput(value=self.draft, placeholder=placeholder, id="answer")
+            yield Label(unit, id="unit")
+
+    def answer_text(self) -> str:
+        return self.query_one("#answer", Input).value
+
+    def focus_answer(self) -> None:
+        self.query_one("#answer", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Submitted(self.answer_text()))

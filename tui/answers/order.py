@@ -1,0 +1,45 @@
+"""Items put in order by dragging or by keyboard; the first misplaced item is marked when graded."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from grader.kinds.design import first_wrong
+from grader.model import Design, Exercise
+from grader.verdict import Verdict
+from tui.answers.base import AnswerPanel
+from tui.widgets.order_list import OrderList
+
+
+class OrderPanel(AnswerPanel):
+    DEFAULT_CSS = """
+    OrderPanel #order { margin-top: 1; }
+    OrderPanel #item-detail { height: auto; color: $text-muted; padding: 0 1; }
+    """
+
+    @classmethod
+    def answers(cls, exercise: Exercise) -> bool:
+        return isinstance(exercise, Design)
+
+    def compose(self) -> ComposeResult:
+        yield OrderList(self.exercise.presented, id="order")
+        yield Static(id="item-detail")
+
+    def focus_answer(self) -> None:
+        self.query_one("#order", OrderList).focus()
+
+    def on_order_list_submitted(self, event: OrderList.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Submitted(", ".join(event.order)))
+
+    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
+        self.query_one("#item-detail", Static).update(Text(event.item.text, style="italic"))
+
+    def show_verdict(self, verdict: Verdict) -> str:
+        if isinstance(verdict.value, list):
+            order = self.query_one("#order", OrderList)
+            order.wrong_position = first_wrong(verdict.value, self.exercise.order)
+            order.refresh()
+        return ""

@@ -1,0 +1,47 @@
+"""A table of an algorithm's states, one box per step; each step is marked when graded."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Input
+
+from grader.model import Exercise, Trace
+from grader.verdict import Verdict
+from tui.answers.base import AnswerPanel
+from tui.widgets.step_table import StepTable
+
+
+class StepsPanel(AnswerPanel):
+    keeps_draft = True
+
+    @classmethod
+    def answers(cls, exercise: Exercise) -> bool:
+        return isinstance(exercise, Trace) and bool(exercise.steps)
+
+    def compose(self) -> ComposeResult:
+        yield StepTable(self.exercise.steps, self.exercise.unit, self.draft.split("\n") if self.draft else [],
+                        id="steps")
+
+    @property
+    def table(self) -> StepTable:
+        return self.query_one("#steps", StepTable)
+
+    def answer_text(self) -> str:
+        return "\n".join(self.table.values())
+
+    def focus_answer(self) -> None:
+        (self.table.first_empty() or self.table.inputs[0]).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter moves to the next empty step, and submits the table once every step has a value."""
+        event.stop()
+        empty = self.table.first_empty()
+        if empty is not None:
+            empty.focus()
+            return
+        self.post_message(self.Submitted(self.answer_text()))
+
+    def show_verdict(self, verdict: Verdict) -> str:
+        if verdict.rows:
+            self.table.mark(verdict.rows)
+        return ""
