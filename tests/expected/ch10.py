@@ -1,4 +1,24 @@
 """Chapter 10 answers recomputed by hand, independently of the YAML formulas."""
+from pathlib import Path
+
+CHAPTER = " ".join((Path(__file__).parents[2] / "content/10-sequence-context-parallelism/chapter.md").read_text().split())
+
+
+def _states(figure: str) -> None:
+    """The narrative must state this recomputed figure (compared with line breaks as spaces)."""
+    assert figure in CHAPTER, f"chapter 10 should state {figure!r}"
+
+
+# Narrative: at 128k tokens one Llama 3 405B layer's Q, K, V fit; the 34 s b h / t stash of 126 layers does not.
+seq, hidden, n_layers, q_heads, kv_heads_405b, dim, bf16, tp = 131072, 16384, 126, 128, 8, 128, 2, 8
+q_bytes = seq * q_heads * dim * bf16
+kv_bytes = 2 * seq * kv_heads_405b * dim * bf16
+stash_layer = (10 + 24) * seq * hidden / tp          # TP + SP: both parts divided by t
+_states(f"= {q_bytes / 1e9:.2f} GB")                 # 4.29
+_states(f"= {kv_bytes / 1e9:.2f} GB")                # 0.54
+_states(f"= {(q_bytes + kv_bytes) / tp / 1e9:.2f} GB")   # 0.60
+_states(f"= {stash_layer / 1e9:.2f} GB")             # 9.13
+_states(f"= {n_layers * stash_layer / 1e9:,.0f} GB")     # 1,150
 
 # 10.1: activations per layer = 24 sbh (TP-sharded) + 10 sbh (replicated without SP)
 s, b, h, t, layers = 4096, 1, 8192, 8, 80

@@ -1,4 +1,15 @@
 """Chapter 15 answers recomputed by hand, independently of the YAML formulas."""
+import math
+from pathlib import Path
+
+_CONTENT = Path(__file__).parents[2] / "content/15-failures-at-scale"
+TEXT = " ".join(((_CONTENT / "chapter.md").read_text() + (_CONTENT / "exercises.yaml").read_text()).split())
+
+
+def _states(figure: str) -> None:
+    """The chapter or its exercises must state this recomputed figure (line breaks read as spaces)."""
+    assert figure in TEXT, f"chapter 15 should state {figure!r}"
+
 
 # 15.1: Llama 3, 466 interruptions in 54 days, 47 planned.
 _unexpected = 466 - 47                          # 419
@@ -12,6 +23,19 @@ _job_mtbf_h = 1 / _job_rate_per_h               # ~3.05 h
 _ckpt_share = 0.5 / 30
 _fail_share = (30 / 2 + 10) / 180
 _goodput_pct = 100 * (1 - _ckpt_share - _fail_share)   # ~84.44 %
+
+# Figures the narrative and explanations state, rounded to what the grader accepts.
+_hours_between = 54 * 24 / _unexpected                  # ~3.09 h
+_states(f"419 / 54 ≈ {_per_day:.2f} unexpected interruptions per day")
+_states(f"54 × 24 / 419 ≈ {_hours_between:.2f} hours")
+_states(f"**≈ {_per_day:.2f} per day**, one about every {_hours_between:.2f} hours")
+_states(f"close to the {_hours_between:.2f} hours Llama 3 saw")
+
+# 15.4: the restart (10 min) is not the biggest cost per failure; the lost work T/2 (15 min) is.
+_states(f"on top of the {30 / 2:.0f} minutes of work it loses on average")
+_young_min = math.sqrt(2 * 0.5 * 180)
+_goodput_young = 100 * (1 - 0.5 / _young_min - (_young_min / 2 + 10) / 180)   # 86.99 %
+_states(f"a goodput of {_goodput_young:.1f} %")
 
 NUMERIC = {
     "15.1": _per_day,
