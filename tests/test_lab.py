@@ -542,3 +542,16 @@ def test_snapshot_out_of_memory(snap_compare, tmp_path):
                                                              top=True)
         await _settle(pilot)
     assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("keys", [("2", "enter"), ("a", "2", "enter")], ids=["data-parallel", "three-d"])
+def test_snapshot_plot(snap_compare, tmp_path, keys):
+    """Each act's plot at its starting settings: Act I marks 1 and 2 GPUs out of memory, both show the dot."""
+    async def run_before(pilot):
+        await pilot.press(*keys)
+        await _settle(pilot)
+        screen, act_id = pilot.app.screen, "three-d" if "a" in keys else "data-parallel"
+        screen.query_one(f"#{act_id}-scroll").scroll_to_widget(screen.query_one(f"#{act_id}-plot"), animate=False,
+                                                               top=True)
+        await _settle(pilot)
+    assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
