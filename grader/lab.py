@@ -1,16 +1,18 @@
 """The Parallelism Paradox lab: a stated performance model (setups in, figures out) and its prose as data.
 
 The model reuses the book's formulas so the lab never contradicts a chapter: ring AllReduce time
-2(N-1)α + 2S(N-1)/(NB) (chapters 0 and 4), MFU_eff = MFU x T_compute / (T_compute + T_exposed) (chapter 4),
-the bubble overhead (p-1)/m and idle share (p-1)/(m+p-1) (chapter 5), four TP AllReduces of 2bsh bytes
-per layer (chapter 6), activations s b h (10 + 24/t) bytes per layer (chapter 10), 16 bytes per parameter
-for mixed-precision Adam (chapter 1) and the hardware figures of chapter 13. Nothing here imports Textual.
+2(N-1)α + 2S(N-1)/(NB) (chapters 0 and 4), paid by every gradient bucket since each is its own AllReduce,
+MFU_eff = MFU x T_compute / (T_compute + T_exposed) (chapter 4), the bubble overhead (p-1)/m and idle share
+(p-1)/(m+p-1) (chapter 5), four TP AllReduces of 2bsh bytes per layer (chapter 6), activations
+s b h (10 + 24/t) bytes per layer (chapter 10), 16 bytes per parameter for mixed-precision Adam (chapter 1)
+and the hardware figures of chapter 13. Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
 import math
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -77,18 +79,35 @@ TP_DEGREES = (1, 2, 4, 8, 16, 32)
 PP_DEGREES = (1, 2, 4, 8, 16, 32)
 PIPELINE_MICROBATCHES = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)
 CLUSTER_GPUS = 1024
-MEASURED_MFU = ((8, 52.0), (64, 38.0), (512, 19.0))  # the training lead's own measurements, in %
 
 
 # --- shared formulas ----------------------------------------------------------------------------------
 
 def ring_allreduce_s(size_bytes: float, ranks: int, bandwidth_gbs: float, hw: Hardware) -> float:
-    """Chapter 0: 2(N-1) steps of α plus 2S(N-1)/N bytes at B, paid once per bucket for the latency."""
+    """Chapter 0: one ring AllReduce, 2(N-1) steps of α plus 2S(N-1)/N bytes at B."""
     if ranks <= 1 or size_bytes <= 0:
         return 0.0
-    buckets = math.ceil(size_bytes / (hw.bucket_mb * 1e6))
-    latency = buckets * 2 * (ranks - 1) * hw.alpha_us * 1e-6
-    return latency + 2 * size_bytes * (ranks - 1) / (ranks * bandwidth_gbs * GB)
+    return 2 * (ranks - 1) * hw.alpha_us * 1e-6 + 2 * size_bytes * (ranks - 1) / (ranks * bandwidth_gbs * GB)
+
+
+def hierarchical_allreduce_s(size_bytes: float, nodes: int, network_gbs: float, hw: Hardware) -> float:
+    """Chapter 4: reduce-scatter and all-gather on NVLink inside each node (together one NVLink ring), and
+    between them a ring of the nodes over each GPU's own port, carrying that GPU's eighth."""
+    node = hw.gpus_per_node
+    return (ring_allreduce_s(size_bytes, node, hw.nvlink_gbs, hw)
+            + ring_allreduce_s(size_bytes / node, nodes, network_gbs, hw))
+
+
+def bucket_count(size_bytes: float, hw: Hardware) -> int:
+    """How many AllReduces DDP makes of a gradient of `size_bytes`."""
+    return math.ceil(size_bytes / (hw.bucket_mb * 1e6))
+
+
+def gradient_sync_s(size_bytes: float, one_allreduce: Callable[[float], float], hw: Hardware) -> float:
+    """The gradient leaves in DDP's buckets, each its own collective, so every bucket pays the start-ups of
+    whichever AllReduce carries it (flat, hierarchical or over the DP ranks)."""
+    full, rest = divmod(size_bytes, hw.bucket_mb * 1e6)
+    return full * one_allreduce(hw.bucket_mb * 1e6) + (one_allreduce(rest) if rest else 0.0)
 
 
 def activation_bytes_per_layer(model: ModelShape, micro_batch: int, tp: int, hw: Hardware) -> float:
@@ -149,17 +168,19 @@ class DataParallelFigures(MemoryBudget):
 
 
 def data_parallel_comm_s(setup: DataParallelSetup, hw: Hardware) -> float:
-    """The gradient AllReduce, nothing overlapped: NVLink inside a node; across nodes either one flat ring
-    whose slowest hop is a single port, or reduce-scatter on NVLink, a ring per GPU's own port between
-    nodes over 1/8 of the gradient, and an all-gather on NVLink (chapter 4's hierarchical AllReduce)."""
-    size = 2 * setup.model.params                      # BF16 gradients
-    n, node = setup.gpus, hw.gpus_per_node
+    """The gradient sync bucket by bucket, nothing overlapped: NVLink inside a node; across nodes either one
+    flat ring whose slowest hop is a single port, or chapter 4's hierarchical AllReduce."""
+    n, node, fabric = setup.gpus, hw.gpus_per_node, setup.fabric
     if n <= node:
-        return ring_allreduce_s(size, n, hw.nvlink_gbs, hw)
-    if not setup.fabric.hierarchical:
-        return ring_allreduce_s(size, n, setup.fabric.network_gbs, hw)
-    inside = ring_allreduce_s(size, node, hw.nvlink_gbs, hw)
-    return inside + ring_allreduce_s(size / node, n // node, setup.fabric.network_gbs, hw)
+        def one_bucket(size: float) -> float:
+            return ring_allreduce_s(size, n, hw.nvlink_gbs, hw)
+    elif fabric.hierarchical:
+        def one_bucket(size: float) -> float:
+            return hierarchical_allreduce_s(size, n // node, fabric.network_gbs, hw)
+    else:
+        def one_bucket(size: float) -> float:
+            return ring_allreduce_s(size, n, fabric.network_gbs, hw)
+    return gradient_sync_s(2 * setup.model.params, one_bucket, hw)      # BF16 gradients
 
 
 def data_parallel_figures(setup: DataParallelSetup, hw: Hardware = Hardware()) -> DataParallelFigures:
@@ -180,9 +201,22 @@ def data_parallel_mfu(setup: DataParallelSetup, hw: Hardware = Hardware()) -> fl
     return hw.base_efficiency * figures.compute_s / figures.step_s
 
 
-def mfu_curve(setup: DataParallelSetup, hw: Hardware = Hardware()) -> list[tuple[int, float]]:
-    """(GPU count, MFU in %) for every GPU count the lab offers, the rest of `setup` unchanged."""
-    return [(n, 100 * data_parallel_mfu(replace(setup, gpus=n), hw)) for n in GPU_COUNTS]
+@dataclass(frozen=True)
+class CurvePoint:
+    """One GPU count of Act I's plot; an out-of-memory point is drawn as such, not as a job that runs."""
+
+    gpus: int
+    mfu_pct: float
+    oom: bool
+
+
+def mfu_curve(setup: DataParallelSetup, hw: Hardware = Hardware()) -> list[CurvePoint]:
+    """Every GPU count the lab offers, the rest of `setup` unchanged."""
+    points = []
+    for n in GPU_COUNTS:
+        at_n = replace(setup, gpus=n)
+        points.append(CurvePoint(n, 100 * data_parallel_mfu(at_n, hw), data_parallel_figures(at_n, hw).oom))
+    return points
 
 
 # --- Act II: 3D parallelism for GPT-3 175B on 1024 GPUs ----------------------------------------------
@@ -251,7 +285,8 @@ def idle_share(pp: int, m: int) -> float:
 
 def three_d_figures(setup: ThreeDSetup, hw: Hardware = Hardware()) -> ThreeDFigures:
     """One step of 1F1B: (m + p - 1) slots of one micro-batch's compute plus its TP AllReduces, then the
-    ZeRO-1 gradient sync over DP on each GPU's own port. Nothing overlaps; pipeline sends are neglected."""
+    ZeRO-1 gradient sync over DP on each GPU's own port, bucket by bucket. Nothing overlaps; pipeline sends
+    are neglected."""
     check_three_d(setup)
     model, tp, pp, m = setup.model, setup.tp, setup.pp, setup.microbatches
     dp = setup.dp
@@ -263,9 +298,9 @@ def three_d_figures(setup: ThreeDSetup, hw: Hardware = Hardware()) -> ThreeDFigu
     cross_node = tp > hw.gpus_per_node
     tp_bandwidth = hw.network_gbs if cross_node else hw.nvlink_gbs   # a ring runs at its slowest hop
     one_tp_allreduce = ring_allreduce_s(2 * setup.micro_batch * hw.seq_len * model.hidden, tp, tp_bandwidth, hw)
-    tp_mb = 4 * (model.layers // pp) * one_tp_allreduce
+    tp_mb = 4 * (model.layers // pp) * one_tp_allreduce     # activations are not bucketed: one α set each
     pipeline = (m + pp - 1) * (compute_mb + tp_mb)
-    dp_comm = ring_allreduce_s(2 * params_per_gpu, dp, hw.network_gbs, hw)
+    dp_comm = gradient_sync_s(2 * params_per_gpu, lambda size: ring_allreduce_s(size, dp, hw.network_gbs, hw), hw)
     useful_flops = 6 * params_per_gpu * setup.micro_batch * hw.seq_len * m
     return ThreeDFigures(
         dp=dp, params_per_gpu_b=params_per_gpu / 1e9, weights_grads_gb=weights_grads / GB,
@@ -343,8 +378,13 @@ def _pct(value: float) -> str:
 def layout_values(setup: ThreeDSetup, hw: Hardware) -> dict[str, str]:
     """The figures one Act II layout offers to prose, already formatted."""
     figures = three_d_figures(setup, hw)
+    full_pipeline = three_d_figures(replace(setup, microbatches=setup.pp), hw)   # m = p: all p in flight
     return {
         "tp": str(setup.tp), "pp": str(setup.pp), "dp": str(figures.dp), "m": str(setup.microbatches),
+        "shards": str(setup.tp * setup.pp), "stage_layers": str(setup.model.layers // setup.pp),
+        "tp_nodes": str(math.ceil(setup.tp / hw.gpus_per_node)),
+        "full_pipeline_activations_gb": f"{full_pipeline.activations_gb:.1f}",
+        "full_pipeline_memory_gb": f"{full_pipeline.memory_gb:.1f}",
         "memory_gb": f"{figures.memory_gb:.1f}", "weights_grads_gb": f"{figures.weights_grads_gb:.1f}",
         "optimizer_gb": f"{figures.optimizer_gb:.1f}", "activations_gb": f"{figures.activations_gb:.1f}",
         "params_per_gpu_b": f"{figures.params_per_gpu_b:.2f}", "compute_s": f"{figures.compute_s:.2f}",
@@ -355,23 +395,45 @@ def layout_values(setup: ThreeDSetup, hw: Hardware) -> dict[str, str]:
 
 
 def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
-    """Constants and Act I figures at the starting settings, formatted for the lab's prose."""
+    """Constants and Act I figures at the starting settings, formatted for the lab's prose: MFU per GPU
+    count on the starting fabric (model_N) and on the flat ring (flat_N), the points lost between two
+    counts (fall_A_B), and the AllReduce's time split into start-ups and bytes at 8, 64 and 512 GPUs."""
     start = DataParallelSetup()
+    flat = next(fabric for fabric in FABRICS if not fabric.hierarchical)
     no_latency = replace(hw, alpha_us=0.0)
+    weights_grads, optimizer = model_state_bytes(start.model.params, 1)
     values = {
         "peak_tflops": f"{hw.peak_tflops:g}", "hbm_gb": f"{hw.hbm_gb:g}", "nvlink_gbs": f"{hw.nvlink_gbs:g}",
         "network_gbs": f"{hw.network_gbs:g}", "base_efficiency": _pct(hw.base_efficiency).removesuffix(".0"),
         "alpha_us": f"{hw.alpha_us:g}", "bucket_mb": f"{hw.bucket_mb:g}", "seq_len": str(hw.seq_len),
         "model_states_tb": f"{16 * GPT3.params / 1e12:.1f}", "m": str(ThreeDSetup().microbatches),
+        "gpt3_layers": str(GPT3.layers), "gpt3_hidden": str(GPT3.hidden), "gpt3_heads": str(GPT3.heads),
+        "cluster_gpus": str(CLUSTER_GPUS), "cluster_nodes": str(CLUSTER_GPUS // hw.gpus_per_node),
+        "gpus_per_node": str(hw.gpus_per_node),
+        "plain_ddp_gb": f"{(weights_grads + optimizer) / GB:g}", "model_name": start.model.name,
+        "micro_batch": str(start.micro_batch),
+        "buckets": str(bucket_count(2 * start.model.params, hw)),
+        "compute_ms": f"{1000 * data_parallel_figures(start, hw).compute_s:.0f}",
     }
-    for gpus in (8, 64, 512):
-        setup = replace(start, gpus=gpus)
-        values[f"model_{gpus}"] = _pct(data_parallel_mfu(setup, hw))
-        bandwidth = data_parallel_comm_s(setup, no_latency)
-        values[f"bandwidth_ms_{gpus}"] = f"{1000 * bandwidth:.0f}"
-        values[f"latency_ms_{gpus}"] = f"{1000 * (data_parallel_comm_s(setup, hw) - bandwidth):.0f}"
-    for gpus, mfu in measured.items():
-        values[f"measured_{gpus}"] = f"{mfu:g}"
+    mfu = {n: 100 * data_parallel_mfu(replace(start, gpus=n), hw) for n in GPU_COUNTS}
+    for earlier, later in [*zip(GPU_COUNTS, GPU_COUNTS[1:]), (64, 512)]:
+        values[f"fall_{earlier}_{later}"] = f"{mfu[earlier] - mfu[later]:.1f}"
+    for n in GPU_COUNTS:
+        values[f"model_{n}"] = f"{mfu[n]:.1f}"
+        values[f"flat_{n}"] = f"{100 * data_parallel_mfu(replace(start, gpus=n, fabric=flat), hw):.1f}"
+    latency, bandwidth = {}, {}
+    for n in (8, 64, 512):
+        setup = replace(start, gpus=n)
+        bandwidth[n] = 1000 * data_parallel_comm_s(setup, no_latency)
+        latency[n] = 1000 * data_parallel_comm_s(setup, hw) - bandwidth[n]
+        values[f"comm_ms_{n}"] = f"{latency[n] + bandwidth[n]:.0f}"
+    for earlier, later in ((8, 64), (64, 512)):
+        values[f"latency_gain_{earlier}_{later}"] = f"{latency[later] - latency[earlier]:.0f}"
+        values[f"bandwidth_gain_{earlier}_{later}"] = f"{bandwidth[later] - bandwidth[earlier]:.0f}"
+    for n, value in measured.items():
+        values[f"measured_{n}"] = f"{value:g}"
+    if 64 in measured and 512 in measured:
+        values["measured_fall_64_512"] = f"{measured[64] - measured[512]:g}"
     return values
 
 
@@ -463,7 +525,7 @@ class _Reader:
         if "layout" in raw:
             layout = self.layout(raw["layout"], f"{where}.layout")
             values = self.values | layout_values(layout, self.hw)
-        return LabOption(id=self.text(raw, "id", where), text=self.text(raw, "text", where),
+        return LabOption(id=self.text(raw, "id", where), text=self.text(raw, "text", where, values),
                          feedback=self.text(raw, "feedback", where, values), correct=correct, layout=layout)
 
     def layout(self, raw: Any, where: str) -> ThreeDSetup:

@@ -4,7 +4,8 @@ cross-node warnings, the design saved to the ledger. Snapshots live in snapshots
 
 from __future__ import annotations
 
-import math
+import importlib.util
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,10 +27,16 @@ LAB_PATH = BUILTIN_CONTENT / "labs" / "parallelism-paradox.yaml"
 HW = Hardware()
 
 
-# --- the model, recomputed independently ---------------------------------------------------------------
+# --- the model, against tests/expected/lab.py --------------------------------------------------------------
 
-def ring(size, n, gbs, alpha=5e-6, bucket=25e6):
-    return math.ceil(size / bucket) * 2 * (n - 1) * alpha + 2 * size * (n - 1) / n / (gbs * 1e9)
+def _load_expected():
+    spec = importlib.util.spec_from_file_location("lab_expected", Path(__file__).parent / "expected" / "lab.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+EXPECTED = _load_expected()
 
 
 def test_hardware_uses_dense_bf16_and_one_direction_bandwidths():
@@ -37,35 +44,50 @@ def test_hardware_uses_dense_bf16_and_one_direction_bandwidths():
     assert {f.id: f.network_gbs for f in FABRICS} == {"ndr-hier": 400 / 8, "hdr-hier": 200 / 8, "ndr-flat": 50}
 
 
-def test_data_parallel_inside_one_node():
-    setup = DataParallelSetup()                              # 7B, 8 GPUs, 2 x 2048 tokens
-    figures = data_parallel_figures(setup)
-    compute = 6 * 7e9 * 2 * 2048 / (989e12 * 0.60)
-    comm = ring(2 * 7e9, 8, 450)
-    assert figures.compute_s == pytest.approx(compute)
-    assert figures.comm_s == pytest.approx(comm)
-    assert data_parallel_mfu(setup) == pytest.approx(0.60 * compute / (compute + comm))
-    activations = 32 * 2048 * 2 * 4096 * 34
-    assert figures.memory_gb == pytest.approx((7e9 * (4 + 12 / 8) + activations) / 1e9)
-    assert figures.inside_node and not figures.oom
-
-
-def test_hierarchical_and_flat_allreduce_across_nodes():
-    grad = 2 * 7e9
-    hierarchical = data_parallel_figures(replace(DataParallelSetup(), gpus=64))
-    assert hierarchical.comm_s == pytest.approx(ring(grad, 8, 450) + ring(grad / 8, 8, 50))
-    flat = data_parallel_figures(DataParallelSetup(gpus=64, fabric=FABRICS[2]))
-    assert flat.comm_s == pytest.approx(ring(grad, 64, 50))
-    assert not hierarchical.inside_node
-
-
 @pytest.mark.parametrize("fabric", FABRICS, ids=lambda f: f.id)
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.name)
-def test_more_gpus_never_raise_data_parallel_mfu(model, fabric):
-    for micro_batch in MICRO_BATCHES:
-        curve = [mfu for _, mfu in mfu_curve(DataParallelSetup(model, 8, micro_batch, fabric))]
-        assert all(later <= earlier for earlier, later in zip(curve, curve[1:]))
-        assert curve[0] == pytest.approx(100 * HW.base_efficiency)   # one GPU: nothing to wait for
+def test_data_parallel_figures_match_the_hand_model(model, fabric):
+    for gpus in GPU_COUNTS:
+        for micro_batch in MICRO_BATCHES:
+            setup = DataParallelSetup(model, gpus, micro_batch, fabric)
+            compute, comm, memory = EXPECTED.data_parallel(model.name, gpus, micro_batch, fabric.id)
+            figures = data_parallel_figures(setup)
+            assert figures.compute_s == pytest.approx(compute) and figures.comm_s == pytest.approx(comm), setup
+            assert figures.memory_gb == pytest.approx(memory / 1e9) and figures.oom == (memory > EXPECTED.HBM)
+            assert 100 * data_parallel_mfu(setup) == pytest.approx(100 * 0.60 * compute / (compute + comm))
+
+
+def test_every_gradient_bucket_pays_its_own_start_ups_between_nodes_too():
+    """Issue 13, 11a: the hierarchical AllReduce counted 70 buckets between nodes (S/8 in 25 MB pieces) where
+    each of the 560 buckets is its own AllReduce, so 64 and 512 GPUs read 38.7% and 35.0% MFU."""
+    start = DataParallelSetup()
+    assert EXPECTED.BUCKETS_7B == 560
+    for gpus in (16, 64, 512):
+        nodes = gpus // 8
+        latency = 560 * 2 * (8 - 1) * 5e-6 + 560 * 2 * (nodes - 1) * 5e-6
+        with_alpha = data_parallel_figures(replace(start, gpus=gpus)).comm_s
+        without = data_parallel_figures(replace(start, gpus=gpus), replace(HW, alpha_us=0)).comm_s
+        assert with_alpha - without == pytest.approx(latency)
+    assert f"{100 * data_parallel_mfu(replace(start, gpus=64)):.1f}" == f"{EXPECTED.MFU[64]:.1f}" == "35.9"
+    assert f"{100 * data_parallel_mfu(replace(start, gpus=512)):.1f}" == f"{EXPECTED.MFU[512]:.1f}" == "21.6"
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.name)
+def test_more_gpus_never_raise_data_parallel_mfu(model):
+    for fabric in FABRICS:
+        for micro_batch in MICRO_BATCHES:
+            curve = [point.mfu_pct for point in mfu_curve(DataParallelSetup(model, 8, micro_batch, fabric))]
+            assert all(later <= earlier for earlier, later in zip(curve, curve[1:]))
+            assert curve[0] == pytest.approx(100 * HW.base_efficiency)   # one GPU: nothing to wait for
+
+
+def test_the_curve_marks_the_gpu_counts_that_are_out_of_memory():
+    """Issue 13, 11d: 7B at 1 and 2 GPUs needs 130.3 and 88.3 GB, yet the plot drew them as running jobs."""
+    curve = mfu_curve(DataParallelSetup())
+    assert [p.gpus for p in curve] == list(GPU_COUNTS)
+    assert {p.gpus for p in curve if p.oom} == EXPECTED.OUT_OF_MEMORY == {1, 2}
+    assert [f"{EXPECTED.MEMORY_GB[n]:.1f}" for n in (1, 2)] == ["130.3", "88.3"]
+    assert all(p.oom for p in mfu_curve(DataParallelSetup(model=MODELS[3])))   # 70B never fits
 
 
 def test_a_bigger_micro_batch_never_lowers_mfu_and_a_slower_network_never_raises_it():
@@ -76,19 +98,29 @@ def test_a_bigger_micro_batch_never_lowers_mfu_and_a_slower_network_never_raises
                 <= data_parallel_mfu(DataParallelSetup(gpus=gpus, fabric=FABRICS[0])))
 
 
-def test_three_d_memory_and_time_for_the_reference_layout():
+def test_three_d_figures_match_the_hand_model_for_every_layout():
+    checked = 0
+    for tp in TP_DEGREES:
+        for pp in PP_DEGREES:
+            for m in PIPELINE_MICROBATCHES:
+                f, hand = three_d_figures(ThreeDSetup(tp=tp, pp=pp, microbatches=m)), EXPECTED.three_d(tp, pp, m)
+                assert f.dp == hand["dp"] and f.oom == hand["oom"]
+                for name in ("compute", "tp_comm", "dp_comm", "pipeline", "step"):
+                    assert getattr(f, f"{name}_s") == pytest.approx(hand[name]), (tp, pp, m, name)
+                assert f.memory_gb == pytest.approx(hand["memory"] / 1e9)
+                assert 100 * f.mfu == pytest.approx(hand["mfu"])
+                assert 100 * f.idle_share == pytest.approx(hand["idle_share"])
+                checked += 1
+    assert checked == len(TP_DEGREES) * len(PP_DEGREES) * len(PIPELINE_MICROBATCHES)
+
+
+def test_a_tp_allreduce_pays_its_start_ups_once():
+    """Issue 13, 11e: a 50 MB activation AllReduce was billed as three 25 MB gradient buckets (210 µs of α
+    on 8 GPUs); it is one collective, 2(t-1)α = 70 µs."""
     f = three_d_figures(ThreeDSetup(tp=8, pp=4, microbatches=8))
-    params = 175e9 / 32
-    activations = 4 * 24 * 2048 * 1 * 12288 * (10 + 24 / 8)      # 1F1B: min(m, p) = 4 micro-batches in flight
-    assert f.dp == 32 and f.global_batch == 32 * 8
-    assert f.memory_gb == pytest.approx((params * (4 + 12 / 32) + activations) / 1e9)
-    compute_mb = 6 * params * 2048 / (989e12 * 0.60)
-    tp_mb = 4 * 24 * ring(2 * 2048 * 12288, 8, 450)
-    dp = ring(2 * params, 32, 50)
-    assert f.pipeline_s == pytest.approx((8 + 4 - 1) * (compute_mb + tp_mb))
-    assert f.step_s == pytest.approx(f.pipeline_s + dp)
-    assert f.mfu == pytest.approx(8 * 6 * params * 2048 / (989e12 * f.step_s))
-    assert not f.oom and not f.tp_cross_node
+    one = 2 * 7 * 5e-6 + 2 * (2 * 2048 * 12288) * 7 / 8 / 450e9
+    assert EXPECTED.TP_ALLREDUCE_US == pytest.approx(one * 1e6)
+    assert f.tp_comm_s == pytest.approx(8 * 4 * 24 * one)
 
 
 def test_tp_beyond_a_node_sets_the_cross_node_flag_and_costs_more_than_compute():
@@ -128,28 +160,123 @@ def lab():
     return load_lab(LAB_PATH)
 
 
+def _prose(text: str) -> str:
+    return " ".join(text.split())
+
+
 def test_the_lab_loads_with_its_figures_filled_in(lab):
     assert lab.id == "parallelism-paradox" and [a.id for a in lab.acts] == ["data-parallel", "three-d"]
-    prose = [lab.model_statement] + [a.message for a in lab.acts] + [
-        o.feedback for a in lab.acts for q in (a.prediction, a.reflection) for o in q.options]
+    questions = [q for a in lab.acts for q in (a.prediction, a.reflection)]
+    prose = [lab.model_statement] + [a.message for a in lab.acts] + [q.prompt for q in questions] + [
+        text for q in questions for o in q.options for text in (o.text, o.feedback)]
     assert not any("{" in text or "}" in text for text in prose)
     assert "989 TFLOPS" in lab.model_statement and "(p-1)/(m+p-1)" in lab.model_statement
-    model_64 = f"{100 * data_parallel_mfu(DataParallelSetup(gpus=64)):.1f}%"
-    assert model_64 in lab.model_statement
-    assert dict(lab.act("data-parallel").measured_mfu) == {8: 52, 64: 38, 512: 19}
+    assert dict(lab.act("data-parallel").measured_mfu) == EXPECTED.MEASURED
+
+
+def fall(a: int, b: int, curve=None) -> float:
+    """MFU points lost from a to b GPUs in the hand model, on the starting fabric unless `curve` is given."""
+    curve = EXPECTED.MFU if curve is None else curve
+    return curve[a] - curve[b]
+
+
+def test_the_model_statement_says_where_the_model_falls(lab):
+    """Issue 13, 11b: the hierarchical fabric has no cliff where the job leaves the node; only the flat ring
+    has one. Each claim is checked against the hand model, each figure is the hand model's."""
+    statement = _prose(lab.model_statement)
+    flat = EXPECTED.FLAT_MFU
+    assert fall(8, 16) < 1.25 * fall(4, 8) and fall(8, 16, flat) > 5 * fall(4, 8, flat)
+    assert "no cliff where the job leaves the node" in statement
+    assert (f"falls {fall(8, 16):.1f} points from 8 to 16 GPUs, about as much as the {fall(4, 8):.1f} from 4 to 8"
+            in statement)
+    assert abs(fall(16, 32) - fall(32, 64)) < 0.5 and f"about {fall(32, 64):.1f} points per doubling" in statement
+    past_64 = [fall(a, b) for a, b in zip(GPU_COUNTS[6:], GPU_COUNTS[7:])]          # 64 -> 128 onwards
+    assert GPU_COUNTS[6] == 64 and past_64 == sorted(past_64) and past_64[0] > fall(32, 64)
+    assert f"{fall(64, 128):.1f} points from 64 to 128 GPUs, {fall(256, 512):.1f} from 256 to 512" in statement
+    assert f"drops from {EXPECTED.MFU[8]:.1f}% at 8 GPUs to {flat[16]:.1f}% at 16" in statement
+
+
+def test_the_model_statement_compares_the_model_with_the_measurements_as_they_are(lab):
+    """Issue 13, 11a: counted consistently the model explains most of the fall; the statement says what is
+    left, and each comparison it makes holds in the hand model."""
+    statement, model, measured = _prose(lab.model_statement), EXPECTED.MFU, EXPECTED.MEASURED
+    assert f"The model gives {model[8]:.1f}%, {model[64]:.1f}% and {model[512]:.1f}% MFU at 8, 64 and 512" in statement
+    assert model[8] < measured[8] and model[64] < measured[64] and "below the measurements at 8 and 64" in statement
+    assert model[512] > measured[512] and "At 512 GPUs the job falls below even this model" in statement
+    lost = measured[64] - measured[512]
+    assert lost > fall(64, 512)
+    assert f"lost {lost:g} points from 64 to 512 GPUs against the model's {fall(64, 512):.1f}" in statement
+
+
+def test_the_model_statement_prices_latency_per_bucket_and_says_why(lab):
+    statement = _prose(lab.model_statement)
+    assert f"the 7B gradient pays them {EXPECTED.BUCKETS_7B} times" in statement
+    one_allreduce = EXPECTED.hierarchical(2 * 7e9, 64, 50e9)                       # chapter 4: one AllReduce
+    alpha_share = 1 - EXPECTED.hierarchical(2 * 7e9, 64, 50e9, alpha=0) / one_allreduce
+    assert alpha_share < 0.01 and EXPECTED.LATENCY_MS[512] > EXPECTED.BANDWIDTH_MS[512]
+    assert f"one AllReduce of gigabytes hardly notices it; {EXPECTED.BUCKETS_7B} of them on a long ring do" in statement
+
+
+def test_act_one_names_zero_1_because_plain_ddp_never_fits(lab):
+    """Issue 13, 11c: Act I said "plain data parallelism" while the model shards the optimizer (ZeRO-1)."""
+    act = lab.act("data-parallel")
+    message, statement = _prose(act.message), _prose(lab.model_statement)
+    assert EXPECTED.PLAIN_DDP_7B_GB == 112 > EXPECTED.HBM / 1e9
+    assert "plain data parallelism" not in message.lower()
+    assert "ZeRO-1" in message and "plain DDP would need 112 GB per GPU" in message
+    assert "Plain data parallelism (DDP) would keep all 16 bytes on every GPU: 112 GB for the 7B model" in statement
+
+
+def test_act_one_feedback_splits_the_allreduce_as_the_model_does(lab):
+    """Issue 13, 11e: the "nccl" feedback quoted 44 ms of latency at 64 GPUs, 39.2 ms of which was already paid at
+    8; it now says how start-ups and bytes grow from 8 to 64 and from 64 to 512 GPUs."""
+    options = {o.id: o for o in lab.act("data-parallel").prediction.options}
+    latency, bandwidth = EXPECTED.LATENCY_MS, EXPECTED.BANDWIDTH_MS
+    nccl = _prose(options["nccl"].feedback)
+    assert bandwidth[64] - bandwidth[8] > latency[64] - latency[8]
+    assert latency[512] - latency[64] > bandwidth[512] - bandwidth[64] and "past 64 GPUs the larger part" in nccl
+    assert (f"gains {latency[64] - latency[8]:.0f} ms of start-ups and {bandwidth[64] - bandwidth[8]:.0f} ms of "
+            "moving bytes") in nccl
+    assert (f"gains {latency[512] - latency[64]:.0f} ms of start-ups and only {bandwidth[512] - bandwidth[64]:.0f} "
+            "ms of bytes") in nccl
+    right = _prose(options["comm-ratio"].feedback)
+    comm, model = EXPECTED.COMM_MS, EXPECTED.MFU
+    assert options["comm-ratio"].correct and f"computes for {EXPECTED.COMPUTE_MS:.0f} ms" in right
+    assert f"from {comm[8]:.0f} ms at 8 GPUs to {comm[64]:.0f} ms at 64 and {comm[512]:.0f} ms at 512" in right
+    assert f"falls from {model[8]:.1f}% to {model[64]:.1f}% and {model[512]:.1f}%" in right
 
 
 def test_act_two_options_say_what_the_model_computes(lab):
     options = {o.id: o for o in lab.act("three-d").prediction.options}
-    figures = {key: three_d_figures(o.layout) for key, o in options.items()}
-    assert options["node-tp"].correct
-    assert max(figures, key=lambda k: figures[k].mfu if not figures[k].oom else 0) == "node-tp"
-    assert figures["no-pp"].oom and "does not fit" in options["no-pp"].feedback
-    assert figures["wide-tp"].tp_cross_node and not figures["wide-tp"].oom
-    deep = options["deep-pp"].layout
-    assert three_d_figures(replace(deep, microbatches=32)).activations_gb == pytest.approx(
-        4 * figures["deep-pp"].activations_gb)
-    assert three_d_figures(replace(deep, microbatches=32)).oom
+    hand = EXPECTED.ACT_TWO
+    assert {key: (o.layout.tp, o.layout.pp) for key, o in options.items()} == EXPECTED.ACT_TWO_LAYOUTS
+    feedback = {key: _prose(o.feedback) for key, o in options.items()}
+    best_that_fits = max((k for k in hand if not hand[k]["oom"]), key=lambda k: hand[k]["mfu"])
+    assert options["node-tp"].correct and best_that_fits == "node-tp"
+
+    wide = hand["wide-tp"]
+    assert not wide["oom"] and wide["tp_comm"] > wide["compute"]
+    assert f"It fits ({wide['memory'] / 1e9:.1f} GB per GPU), but a TP group of 32 spans 4 nodes" in feedback["wide-tp"]
+    assert (f"{wide['tp_comm']:.2f} s of TP traffic per step against {wide['compute']:.2f} s of compute, for an MFU "
+            f"of {wide['mfu']:.1f}%") in feedback["wide-tp"]
+
+    node = hand["node-tp"]
+    assert f"4 stages of 24 layers bring a GPU down to {node['memory'] / 1e9:.1f} GB" in feedback["node-tp"]
+    assert (f"(overhead {node['bubble_overhead']:.1f}%, idle share {node['idle_share']:.1f}%) and MFU is "
+            f"{node['mfu']:.1f}%") in feedback["node-tp"]
+
+    deep, deep_full = hand["deep-pp"], EXPECTED.three_d(1, 32, 32)
+    assert deep_full["oom"] and deep_full["activations"] == pytest.approx(4 * deep["activations"])
+    assert (f"the bubble overhead is {deep['bubble_overhead']:.1f}% and {deep['idle_share']:.1f}% of each step is "
+            f"idle, for an MFU of {deep['mfu']:.1f}%") in feedback["deep-pp"]
+    assert (f"{deep['activations'] / 1e9:.1f} GB at m = 8 becomes {deep_full['activations'] / 1e9:.1f} GB at m = 32, "
+            f"and the GPU then needs {deep_full['memory'] / 1e9:.1f} GB, more than the card holds"
+            ) in feedback["deep-pp"]
+
+    no_pp = hand["no-pp"]
+    assert no_pp["oom"] and "does not fit" in feedback["no-pp"]
+    assert (f"weights and gradients alone take {4 * 175e9 / 8 / 1e9:.1f} GB and the total is "
+            f"{no_pp['memory'] / 1e9:.1f} GB against 80 GB") in feedback["no-pp"]
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -193,6 +320,74 @@ def plot_text(screen, act_id: str) -> str:
     plot = screen.query_one(f"#{act_id}-plot")
     plot.plt.plotsize(plot.size.width, plot.size.height)
     return plot.plt.build()
+
+
+ANSI_STYLE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def plot_lines(screen, act_id: str) -> list[str]:
+    """The plot as plain text, one string per row, as a NO_COLOR terminal shows it."""
+    return ANSI_STYLE.sub("", plot_text(screen, act_id)).splitlines()
+
+
+def marks(lines: list[str], marker: str) -> list[tuple[int, int]]:
+    return [(row, col) for row, line in enumerate(lines) for col, char in enumerate(line) if char == marker]
+
+
+def x_tick_at(lines: list[str], col: int) -> str:
+    """The x-axis label nearest to column `col` (labels sit on the row below the axis line)."""
+    axis = next(row for row, line in enumerate(lines) if "└" in line)
+    labels = [(abs((m.start() + m.end() - 1) / 2 - col), m.group()) for m in re.finditer(r"\S+", lines[axis + 1])]
+    return min(labels)[1]
+
+
+def y_value_at(lines: list[str], row: int) -> tuple[float, float]:
+    """The value the y axis gives row `row`, and how much one row spans, from the axis labels (`54.2┤`)."""
+    labelled = [(r, float(line.split("┤")[0])) for r, line in enumerate(lines) if "┤" in line]
+    (top_row, top), (bottom_row, bottom) = labelled[0], labelled[-1]
+    per_row = (top - bottom) / (bottom_row - top_row)
+    return top - (row - top_row) * per_row, per_row
+
+
+async def test_the_plots_draw_your_setting_in_both_acts(store):
+    """Issue 16, item 3: Act II multiplied a curve already in % by 100, so the dot landed at 2727% off the axis."""
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        keys = {"data-parallel": ("2", "enter", "tab", "right", "right", "right"),   # Act I: 8 -> 64 GPUs
+                "three-d": ("a", "2", "enter", "tab", "right")}                     # Act II: PP 4 -> 8, m = 8
+        settings = {"data-parallel": ("64", EXPECTED.MFU[64]), "three-d": ("8", 100 * (8 - 1) / (8 + 8 - 1))}
+        for act_id, (tick, value) in settings.items():
+            await pilot.press(*keys[act_id])
+            await pilot.pause()
+            lines = plot_lines(screen, act_id)                 # a plot is drawn at its size while its tab shows
+            [(row, col)] = marks(lines, "●")
+            assert x_tick_at(lines, col) == tick, act_id
+            shown, per_row = y_value_at(lines, row)
+            assert abs(shown - value) <= per_row, (act_id, shown, value)
+        assert screen.three_d.pp == 8 and screen.data_parallel.gpus == 64
+
+
+async def test_out_of_memory_gpu_counts_are_marked_not_drawn_as_running(store):
+    """Issue 13, 11d: by a marker of their own, so NO_COLOR users see it, and named in the caption."""
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        lines = plot_lines(screen, "data-parallel")
+        assert sorted(x_tick_at(lines, col) for _, col in marks(lines, "!")) == ["1", "2"]
+        caption = str(screen.query_one("#data-parallel-instruments .caption", Static).render())
+        assert "! marks a GPU count where the setup is out of memory" in caption
+        await pilot.press("right", "right")                                     # 7B -> 70B: nothing fits
+        await pilot.pause()
+        assert screen.data_parallel.model.name == "70B"
+        lines = plot_lines(screen, "data-parallel")
+        [(_, col)] = marks(lines, "●")                                          # your setting, 8 GPUs, on top
+        assert x_tick_at(lines, col) == "8"
+        assert sorted(x_tick_at(lines, col) for _, col in marks(lines, "!")) == sorted(
+            str(n) for n in GPU_COUNTS if n != 8)
+        assert "Out of memory" in text_of(screen, "#data-parallel-warnings")
 
 
 async def test_instruments_stay_locked_until_a_prediction(store):
@@ -345,5 +540,18 @@ def test_snapshot_out_of_memory(snap_compare, tmp_path):
         screen = pilot.app.screen
         screen.query_one("#three-d-scroll").scroll_to_widget(screen.query_one("#three-d-figures"), animate=False,
                                                              top=True)
+        await _settle(pilot)
+    assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("keys", [("2", "enter"), ("a", "2", "enter")], ids=["data-parallel", "three-d"])
+def test_snapshot_plot(snap_compare, tmp_path, keys):
+    """Each act's plot at its starting settings: Act I marks 1 and 2 GPUs out of memory, both show the dot."""
+    async def run_before(pilot):
+        await pilot.press(*keys)
+        await _settle(pilot)
+        screen, act_id = pilot.app.screen, "three-d" if "a" in keys else "data-parallel"
+        screen.query_one(f"#{act_id}-scroll").scroll_to_widget(screen.query_one(f"#{act_id}-plot"), animate=False,
+                                                               top=True)
         await _settle(pilot)
     assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))

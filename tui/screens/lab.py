@@ -29,6 +29,8 @@ from tui.widgets.stepper import Stepper
 
 TABS = ("data-parallel", "three-d", "model")
 PLOT_M = (1, 4, 8, 32)
+SETTING_MARKER = "●"
+OUT_OF_MEMORY_MARKER = "!"     # a mark, not a colour, so it reads with NO_COLOR too
 
 
 def _memory_line(f: MemoryBudget) -> str:
@@ -111,10 +113,11 @@ class LabScreen(Screen):
 
     def plot_caption(self, act_id: str) -> Text:
         if act_id == "data-parallel":
-            return Text("MFU (%) against GPU count: the line is the model, x marks the lead's measurements, "
-                        "the dot is your setting.", "dim")
+            return Text(f"MFU (%) against GPU count: the line is the model, {OUT_OF_MEMORY_MARKER} marks a GPU "
+                        f"count where the setup is out of memory, x the lead's measurements, {SETTING_MARKER} your "
+                        "setting.", "dim")
         return Text("Idle share of the step (p-1)/(m+p-1), in %, against PP for m = "
-                    f"{', '.join(map(str, PLOT_M))}; the dot is your setting.", "dim")
+                    f"{', '.join(map(str, PLOT_M))}; {SETTING_MARKER} is your setting.", "dim")
 
     def on_mount(self) -> None:
         self.title = self.lab.title
@@ -215,11 +218,15 @@ class LabScreen(Screen):
         if act_id == "data-parallel":
             curve = mfu_curve(self.data_parallel, self.lab.hardware)
             position = {n: i for i, n in enumerate(GPU_COUNTS)}
-            plt.plot([position[n] for n, _ in curve], [v for _, v in curve])
+            fits = [point for point in curve if not point.oom]
+            plt.plot([position[p.gpus] for p in fits], [p.mfu_pct for p in fits])
             measured = self.lab.act("data-parallel").measured_mfu
             plt.scatter([position[n] for n, _ in measured], [v for _, v in measured], marker="x")
+            out_of_memory = [point for point in curve if point.oom]           # drawn over the measurements
+            plt.scatter([position[p.gpus] for p in out_of_memory], [p.mfu_pct for p in out_of_memory],
+                        marker=OUT_OF_MEMORY_MARKER)
             current = 100 * data_parallel_mfu(self.data_parallel, self.lab.hardware)
-            plt.scatter([position[self.data_parallel.gpus]], [current], marker="●")
+            plt.scatter([position[self.data_parallel.gpus]], [current], marker=SETTING_MARKER)
             plt.xticks(list(position.values()), [str(n) for n in GPU_COUNTS])
             plt.ylim(0, 65)
             plt.xlabel("GPUs")
@@ -228,8 +235,8 @@ class LabScreen(Screen):
             for m in PLOT_M:
                 plt.plot(list(position.values()), [v for _, v in bubble_curve(m)], label=f"m={m}")
             setup = self.three_d
-            plt.scatter([position[setup.pp]], [100 * bubble_curve(setup.microbatches, (setup.pp,))[0][1]],
-                        marker="●")
+            [(_, current)] = bubble_curve(setup.microbatches, (setup.pp,))
+            plt.scatter([position[setup.pp]], [current], marker=SETTING_MARKER)
             plt.xticks(list(position.values()), [str(p) for p in PP_DEGREES])
             plt.ylim(0, 100)
             plt.xlabel("PP")
