@@ -81,3 +81,15 @@ ORDERS = {           # id -> list of item ids in the correct order
 BUGGY_LINES = {      # id -> 1-based buggy line
     "5.5": 11,
 }
+
+# Chapter 5's example of interleaving below m = p: p = 4, m = 2, v = 4.
+STATED = {           # where ("5.6" or "chapter 5") -> {figure as written: recomputed value}
+    "chapter 5": {
+        "27.3%": 100 * 3 / (2 * 4 + 3),                 # what the interleaved formula would claim
+        "50%": 100 * (1 - 2 / 4),                       # the floor: one round trip takes p t
+    },
+    "5.6": {
+        "72": next(m for m in range(8, 1000, 8) if 7 / (m * 2) < 0.05),   # m a multiple of p = 8, v = 2
+        "40": next(m for m in range(8, 1000, 8) if 7 / (m * 4) < 0.05),   # v = 4
+    },
+}

@@ -75,6 +75,17 @@ ORDERS = {
     "9.8": ["tp", "cp", "pp", "dp"],
 }
 BUGGY_LINES = {}
+STATED = {           # where ("9.6" or "chapter 9") -> {figure as written: recomputed value}
+    "9.6": {
+        "46.9%": bubble_overhead_pct,
+        "48.4%": plain_1f1b_pct,
+        "19.0%": four_chunks_pct,
+        "65.2%": 100 * (p - 1) / (few_m * v + p - 1),   # what the formula would claim at m = 4
+        "75%": few_m_floor_pct,
+        "77.1%": few_m_simulated_pct,
+    },
+    "chapter 9": {"75%": few_m_floor_pct},
+}
 
 if __name__ == "__main__":
     for key, val in NUMERIC.items():
