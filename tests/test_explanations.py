@@ -125,3 +125,19 @@ def test_stated_figure_is_the_recomputed_value_correctly_rounded(where, figure):
     shown, half_digit = _shown_value(figure)
     assert abs(shown - STATED[where][figure]) <= half_digit * (1 + 1e-9), \
         f"{where} states {figure}, but the recomputed value is {STATED[where][figure]:.6g}"
+
+
+# --- where the readiness quiz sends a learner back to ------------------------------------------------
+
+TAUGHT = {           # question -> terms its chapter must teach (the quiz sends a learner who misses it there)
+    "q16": ["selective recomputation", "Korthikanti"],
+    "q17": ["ZeRO-Offload", "ZeRO-Infinity", "NVMe"],
+}
+
+
+@pytest.mark.parametrize("question_id", sorted(TAUGHT))
+def test_quiz_question_points_to_a_chapter_that_teaches_it(question_id):
+    question = next(q for q in BOOK.quiz("readiness").questions if q.id == question_id)
+    narrative = " ".join(BOOK.chapter(question.chapter).narrative().replace("*", "").split()).casefold()
+    missing = [term for term in TAUGHT[question_id] if term.casefold() not in narrative]
+    assert not missing, f"{question_id} points to chapter {question.chapter}, which never mentions {missing}"
