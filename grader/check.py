@@ -16,6 +16,7 @@ from grader.model import Build, Debug, Derive, Design, Exercise, NumericAnswer, 
 from grader.parse import ParseError, names_in, parse
 from grader.symbolic import same_function, sample_points
 
+
 def exercise_problems(exercise: Exercise, where) -> list[tuple[int, str]]:
     """(line, message) for each problem; `where(*keys)` gives the line of a field of the exercise."""
     if isinstance(exercise, (Derive, Trace)):
@@ -30,7 +31,7 @@ def exercise_problems(exercise: Exercise, where) -> list[tuple[int, str]]:
 def exercise_warnings(exercise: Exercise, where) -> list[tuple[int, str]]:
     """(line, message) for feedback a learner would get for the wrong slip. The grade itself is still
     right, so these do not fail a check; call only on an exercise `exercise_problems` passes."""
-    if isinstance(exercise, NumericAnswer) and exercise.mistakes:
+    if isinstance(exercise, NumericAnswer) and exercise.mistakes and exercise.answer is not None:
         return _mistake_warnings(exercise, where)
     if isinstance(exercise, Debug):
         return _line_feedback_warnings(exercise, where)

@@ -1,7 +1,7 @@
 """Chapter 9 answers recomputed by hand, independently of the YAML formulas."""
 import math
 
-from tests.expected.pipeline_schedule import all_forwards_first, interleaved_1f1b, one_f_one_b, idle_share
+from tests.expected.pipeline_schedule import all_forwards_first, idle_share, interleaved_1f1b, one_f_one_b, step_time
 
 # Llama 3 405B shape
 D_MODEL = 16384
@@ -38,12 +38,12 @@ seconds = train_flops / (gpus * dense_bf16_peak * mfu)
 p, m, v = 16, 16, 2
 idle_share_pct = 100 * idle_share(interleaved_1f1b(p, m, v), m, v)
 
-# what 9.6's explanation states beside its answer
-bubble_overhead_pct = 100 * (p - 1) / (m * v)                        # idle over useful work
-plain_1f1b_pct = 100 * idle_share(one_f_one_b(p, m), m, 1)         # the same m without interleaving
+# what 9.6's explanation states beside its answer (forward 1 + backward 2 = 3 of work per micro-batch)
+bubble_overhead_pct = 100 * (step_time(interleaved_1f1b(p, m, v), v) / (m * 3) - 1)   # idle over useful work
+plain_1f1b_pct = 100 * idle_share(one_f_one_b(p, m), m, 1)                  # the same m, not interleaved
 four_chunks_pct = 100 * idle_share(interleaved_1f1b(p, m, 4), m, 4)
-few_m = 4                                                           # fewer micro-batches than stages
-few_m_floor_pct = 100 * (1 - few_m / p)     # one micro-batch's round trip through all p*v chunks takes p t
+few_m = 4                                                                    # fewer micro-batches than stages
+few_m_floor_pct = 100 * (1 - few_m / p)        # one micro-batch's trip through all p*v chunks and back takes p t
 few_m_simulated_pct = 100 * idle_share(all_forwards_first(p, few_m, v), few_m, v)
 
 # DP ring AllReduce
