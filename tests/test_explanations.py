@@ -105,10 +105,11 @@ STATED = _stated()
 
 
 def _text_of(where: str) -> str:
-    """`"9.6"` is that exercise's explanation; `"chapter 9"` is that chapter's narrative."""
+    """`"9.6"` is that exercise's prompt and explanation; `"chapter 9"` is that chapter's narrative."""
     if where.startswith("chapter "):
         return BOOK.chapter(where.removeprefix("chapter ")).narrative()
-    return BOOK.exercise(where).explanation
+    exercise = BOOK.exercise(where)
+    return exercise.prompt + "\n" + exercise.explanation
 
 
 def _shown_value(figure: str) -> tuple[float, float]:

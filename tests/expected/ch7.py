@@ -44,4 +44,5 @@ BUGGY_LINES = {
 
 STATED = {           # where ("7.2" or "chapter 7") -> {figure as written: recomputed value}
     "7.2": {"1.63 minutes": _write_s / 60},
+    "7.7": {"68.6 minutes": _young_min, "4115 minutes": _young_min * 60},   # the fixed and the buggy interval
 }

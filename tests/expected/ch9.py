@@ -77,6 +77,7 @@ ORDERS = {
 BUGGY_LINES = {}
 STATED = {           # where ("9.6" or "chapter 9") -> {figure as written: recomputed value}
     "9.6": {
+        "16.8M": m * 128 * 8192 / 1e6,                 # tokens per step: m one-sequence micro-batches x 128 pipelines
         "46.9%": bubble_overhead_pct,
         "48.4%": plain_1f1b_pct,
         "19.0%": four_chunks_pct,
