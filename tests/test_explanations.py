@@ -22,12 +22,14 @@ from pathlib import Path
 
 import pytest
 
+from grader.evaluate import EvaluationError, evaluate_text
 from grader.grade import grade
 from grader.kinds.trace import grade_step
 from grader.load import load_book
 from grader.model import NumericAnswer, Trace
 from grader.numeric import CLOSE_BAND, read_number, split_unit
-from grader.evaluate import evaluate_text
+from grader.parse import ParseError
+from grader.units import UnitError
 
 BOOK = load_book()
 EXPECTED_DIR = Path(__file__).parent / "expected"
@@ -62,7 +64,11 @@ def figures(exercise) -> list[tuple[str, float, bool]]:
         for typed in ([match.group() + unit.group()] if unit else []) + [match.group()]:
             try:
                 value = read_number(typed, exercise.unit)
-            except Exception:  # not a figure in this box's terms (a word after it, another kind of unit)
+            except UnitError as exc:
+                if exc.incompatible:    # a quantity of another kind (seconds in a GB box): not a candidate
+                    break
+                continue                # a word that is not a unit follows: read the bare number
+            except (ParseError, EvaluationError):
                 continue
             found.append((typed, value, bool(MARKED.search(text[max(0, match.start() - 40):match.start()]))))
             break
