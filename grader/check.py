@@ -1,5 +1,6 @@
 """What a schema cannot say about an exercise: formulas that do not parse or evaluate, a mistake equal
-to the answer, a debug line outside the listing, design items that repeat.
+to the answer, a debug line outside the listing, design items that repeat (problems); and feedback a
+learner would get for the wrong slip (warnings).
 
 Only reading a book from its files runs these checks; a start from the book cache does not need them.
 """
@@ -7,12 +8,14 @@ Only reading a book from its files runs these checks; a start from the book cach
 from __future__ import annotations
 
 import math
-import random
+import re
 from typing import Iterable
 
 from grader.evaluate import EvaluationError, evaluate, evaluate_text
-from grader.model import Build, Debug, Derive, Design, Exercise, Trace, resolve_params
+from grader.model import Build, Debug, Derive, Design, Exercise, NumericAnswer, Trace, resolve_params
 from grader.parse import ParseError, names_in, parse
+from grader.symbolic import same_function, sample_points
+
 
 def exercise_problems(exercise: Exercise, where) -> list[tuple[int, str]]:
     """(line, message) for each problem; `where(*keys)` gives the line of a field of the exercise."""
@@ -23,6 +26,64 @@ def exercise_problems(exercise: Exercise, where) -> list[tuple[int, str]]:
     if isinstance(exercise, Design):
         return _design_problems(exercise, where)
     return []
+
+
+def exercise_warnings(exercise: Exercise, where) -> list[tuple[int, str]]:
+    """(line, message) for feedback a learner would get for the wrong slip. The grade itself is still
+    right, so these do not fail a check; call only on an exercise `exercise_problems` passes."""
+    if isinstance(exercise, NumericAnswer) and exercise.mistakes and exercise.answer is not None:
+        return _mistake_warnings(exercise, where)
+    if isinstance(exercise, Debug):
+        return _line_feedback_warnings(exercise, where)
+    return []
+
+
+def _mistake_warnings(ex: NumericAnswer, where) -> list[tuple[int, str]]:
+    """Mistakes the grader cannot tell apart: the first one listed always wins (grader.kinds.derive), and
+    an answer rounded to three significant figures may be up to one tolerance away from its exact value."""
+    found: list[tuple[int, str]] = []
+    env = resolve_params(ex.params)
+    if ex.is_formula:
+        points = sample_points(ex.symbols, env, seed=ex.id)
+        for j, later in enumerate(ex.mistakes):
+            for i, earlier in enumerate(ex.mistakes[:j]):
+                if _same_formula(earlier.answer, later.answer, points):
+                    found.append((where("mistakes", j, "answer"),
+                                  f"mistake {later.answer!r} is equivalent to mistake {earlier.answer!r} "
+                                  f"(line {where('mistakes', i, 'answer')}): a learner who makes it is always "
+                                  "given the earlier one's feedback"))
+                    break
+        return found
+    answer = evaluate_text(ex.answer, env)
+    values = [evaluate_text(m.answer, env) for m in ex.mistakes]
+    for j, (later, value) in enumerate(zip(ex.mistakes, values)):
+        line = where("mistakes", j, "answer")
+        if _close(value, answer, 2 * ex.tolerance):      # within one tolerance is a problem, reported already
+            found.append((line, f"mistake {later.answer!r} is within twice the tolerance of the answer "
+                                f"{ex.answer!r}: rounded to three significant figures, this slip can be graded correct"))
+        for i, earlier in enumerate(ex.mistakes[:j]):
+            if _close(value, values[i], ex.tolerance):
+                found.append((line, f"mistake {later.answer!r} gives the same value as mistake {earlier.answer!r} "
+                                    f"(line {where('mistakes', i, 'answer')}): a learner who makes it is always "
+                                    "given the earlier one's feedback"))
+                break
+            if _close(value, values[i], 2 * ex.tolerance):
+                found.append((line, f"mistake {later.answer!r} is within twice the tolerance of mistake "
+                                    f"{earlier.answer!r} (line {where('mistakes', i, 'answer')}): rounded to three "
+                                    "significant figures, it can be given the earlier one's feedback"))
+                break
+    return found
+
+
+def _line_feedback_warnings(ex: Debug, where) -> list[tuple[int, str]]:
+    """Feedback for a line that quotes code from another line was written for that other line."""
+    found: list[tuple[int, str]] = []
+    for line, feedback in ex.line_feedback.items():
+        for quoted in re.findall(r"`([^`]+)`", feedback):
+            if quoted not in ex.lines[line - 1]:
+                found.append((where("line_feedback", str(line)),
+                              f"line_feedback for line {line} quotes `{quoted}`, which is not on that line"))
+    return found
 
 
 def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
@@ -51,7 +112,7 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
         overlap = set(ex.symbols) & set(env)
         if overlap:
             found.append((where("symbols"), f"{', '.join(sorted(overlap))} cannot be both a param and a symbol"))
-        points = _sample_points(ex.symbols, env)
+        points = sample_points(ex.symbols, env, seed=ex.id)   # the very points the grader compares at
         message = _formula_problem(ex.answer, env, ex.symbols, points)
         if message:
             return [(where("answer"), f"answer {ex.answer!r}: {message}")]
@@ -60,7 +121,7 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
             message = _formula_problem(mistake.answer, env, ex.symbols, points)
             if message:
                 found.append((line, f"mistake {mistake.answer!r}: {message}"))
-            elif _same_formula(ex.answer, mistake.answer, points, ex.tolerance):
+            elif _same_formula(ex.answer, mistake.answer, points):
                 found.append((line, f"mistake {mistake.answer!r} is equivalent to the answer {ex.answer!r}"))
         return found
     message = _formula_problem(ex.answer, env)
@@ -96,15 +157,9 @@ def _formula_problem(formula: str, env: dict[str, float], symbols: Iterable[str]
     return None
 
 
-def _sample_points(symbols: Iterable[str], env: dict[str, float], count: int = 5) -> list[dict[str, float]]:
-    """Deterministic positive values for symbols: quantities in this book are positive."""
-    rng = random.Random(1234)
-    return [{**env, **{s: rng.uniform(1.5, 9.5) for s in symbols}} for _ in range(count)]
-
-
-def _same_formula(a: str, b: str, points: list[dict[str, float]], tolerance: float) -> bool:
-    ta, tb = parse(a, points[0].keys()), parse(b, points[0].keys())
-    return all(_close(evaluate(ta, p), evaluate(tb, p), min(tolerance, 1e-9)) for p in points)
+def _same_formula(a: str, b: str, points: list[dict[str, float]]) -> bool:
+    """Whether the grader, comparing at `points`, would take formula `a` for formula `b`."""
+    return bool(same_function(parse(a, points[0].keys()), parse(b, points[0].keys()), points))
 
 
 def _close(a: float, b: float, tolerance: float) -> bool:

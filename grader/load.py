@@ -30,9 +30,10 @@ class Problem:
     path: Path
     line: int
     message: str
+    warning: bool = False   # worth fixing, but the book still works: it opens, and content check passes
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
+        return f"{self.path}:{self.line}: {'warning: ' if self.warning else ''}{self.message}"
 
 
 class BookError(Exception):
@@ -185,8 +186,9 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
             return _book_from_raw(root, cached)
     raw: dict[str, Any] = {}
     book, problems = check_book(root, validate_schema=False, collect=raw)
-    if problems:
-        raise BookError(problems)
+    errors = [p for p in problems if not p.warning]
+    if errors:
+        raise BookError(errors)
     if cache_dir is not None:
         book_cache.write(root, cache_dir, raw)
     return book
@@ -320,7 +322,7 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
 
 def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids: dict[str, Source],
                   validate_schema: bool, raw_chapter: dict[str, Any]) -> list[Exercise]:
-    from grader.check import exercise_problems  # only when reading files: a cached start skips the checks
+    from grader.check import exercise_problems, exercise_warnings  # only when reading files, not from the cache
 
     data = _read_yaml(path, problems)
     if data is None:
@@ -346,7 +348,10 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
             seen_ids[exercise.id] = source
         if not exercise.id.startswith(chapter_id + "."):
             problems.append(Problem(path, where("id"), f"exercise id {exercise.id!r} should start with the chapter id {chapter_id + '.'!r}"))
-        problems.extend(Problem(path, line, message) for line, message in exercise_problems(exercise, where))
+        errors = [Problem(path, line, message) for line, message in exercise_problems(exercise, where)]
+        problems.extend(errors)
+        if not errors:
+            problems.extend(Problem(path, line, message, warning=True) for line, message in exercise_warnings(exercise, where))
         exercises.append(exercise)
         raw_chapter["exercises"].append(raw)
         raw_chapter["lines"].append(source.line)

@@ -57,3 +57,13 @@ ORDERS = {}          # id -> list of item ids in the correct order
 BUGGY_LINES = {      # id -> 1-based buggy line
     "1.8": 5,         # optimizer = 8 * params_b: Adam state is 12 bytes (master + m + v)
 }
+
+# Figures the chapter states beside the exercises: ZeRO-Offload for the 13B model on one 80 GB GPU.
+P13 = 13e9
+STATED = {           # where ("1.2" or "chapter 1") -> {figure as written: recomputed value}
+    "chapter 1": {
+        "208 GB": P13 * FULL / GB,                       # model states without ZeRO
+        "156 GB": P13 * OPTIMIZER / GB,                  # FP32 optimizer state moved to the host
+        "52 GB": P13 * (WEIGHTS + GRADS) / GB,           # what the GPU keeps at most
+    },
+}

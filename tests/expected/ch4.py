@@ -61,3 +61,11 @@ BUGGY_LINES = {}     # id -> 1-based buggy line
 FUNCTIONS = {        # id -> independent reference implementation (build exercises)
     "4.5": comm_compute_ratio,
 }
+
+STATED = {           # where ("4.1" or "chapter 4") -> {figure as written: recomputed value}
+    "4.1": {
+        "65.6 ms": t_41_ms,
+        "58.3 ms": _ring_allreduce_seconds(grad_10b, 8, 600 * GB) * 1000,
+        "66.7 ms": 2 * grad_10b / (600 * GB) * 1000,     # the ring's limit as N grows: 2S/B
+    },
+}

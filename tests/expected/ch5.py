@@ -1,5 +1,7 @@
 """Chapter 5 answers recomputed by hand, independently of the YAML formulas."""
 
+from tests.expected.pipeline_schedule import interleaved_1f1b, one_f_one_b, step_time
+
 # Time is counted in slots: one (chunk of a) stage's forward+backward for one
 # micro-batch. Each GPU works m*v chunk slots and idles p-1 chunk slots.
 
@@ -10,9 +12,9 @@ def _slots(p, m, v=1):
     return work, idle
 
 
-# 5.1: bubble overhead = idle / ideal compute, p=4, m=12
-work, idle = _slots(4, 12)
-overhead_51 = idle / work * 100  # 25 %
+# 5.1: bubble overhead = idle / ideal compute, p=4, m=12, from a simulated 1F1B step
+# (forward 1, backward 2: one micro-batch's work on a stage is 3)
+overhead_51 = (step_time(one_f_one_b(4, 12), 1) / (12 * 3) - 1) * 100  # 25 %
 
 # 5.2: 1F1B, stage 0 holds (p-1) warm-up forwards + 1 more before its first backward
 p, per_mb_gb = 4, 2
@@ -20,9 +22,8 @@ warmup_stage0 = p - 0 - 1
 peak_in_flight = warmup_stage0 + 1
 act_52 = peak_in_flight * per_mb_gb  # 8 GB
 
-# 5.3: interleaved, v=4: overhead = idle / work in chunk slots
-work, idle = _slots(4, 12, 4)
-overhead_53 = idle / work * 100  # 6.25 %
+# 5.3: interleaved, v=4, from a simulated interleaved 1F1B step
+overhead_53 = (step_time(interleaved_1f1b(4, 12, 4), 4) / (12 * 3) - 1) * 100  # 6.25 %
 
 # 5.4: 16 chunks -> 15 boundaries, each crossed forward and backward by 12 micro-batches
 chunks = 4 * 4
@@ -79,4 +80,16 @@ ORDERS = {           # id -> list of item ids in the correct order
 }
 BUGGY_LINES = {      # id -> 1-based buggy line
     "5.5": 11,
+}
+
+# Chapter 5's example of interleaving below m = p: p = 4, m = 2, v = 4.
+STATED = {           # where ("5.6" or "chapter 5") -> {figure as written: recomputed value}
+    "chapter 5": {
+        "27.3%": 100 * 3 / (2 * 4 + 3),                 # what the interleaved formula would claim
+        "50%": 100 * (1 - 2 / 4),                       # the floor: one round trip takes p t
+    },
+    "5.6": {
+        "72": next(m for m in range(8, 1000, 8) if 7 / (m * 2) < 0.05),   # m a multiple of p = 8, v = 2
+        "40": next(m for m in range(8, 1000, 8) if 7 / (m * 4) < 0.05),   # v = 4
+    },
 }

@@ -41,3 +41,8 @@ ORDERS = {
 BUGGY_LINES = {
     "7.7": 8,         # sqrt(2 * seconds * hours): C must be converted to hours
 }
+
+STATED = {           # where ("7.2" or "chapter 7") -> {figure as written: recomputed value}
+    "7.2": {"1.63 minutes": _write_s / 60},
+    "7.7": {"68.6 minutes": _young_min, "4115 minutes": _young_min * 60},   # the fixed and the buggy interval
+}

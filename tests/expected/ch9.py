@@ -1,6 +1,8 @@
 """Chapter 9 answers recomputed by hand, independently of the YAML formulas."""
 import math
 
+from tests.expected.pipeline_schedule import all_forwards_first, idle_share, interleaved_1f1b, one_f_one_b, step_time
+
 # Llama 3 405B shape
 D_MODEL = 16384
 N_HEADS = 128
@@ -31,11 +33,18 @@ dense_bf16_peak = 989e12
 mfu = 0.40
 seconds = train_flops / (gpus * dense_bf16_peak * mfu)
 
-# pipeline: p stages, m micro-batches, v chunks; one stage-slot = t/v
-p, m, v = 16, 4, 2
-useful = m                  # in units of t
-idle = (p - 1) / v
-idle_share_pct = 100 * idle / (useful + idle)
+# pipeline: p = 16 stages, m = 16 micro-batches (the fewest Megatron's interleaved schedule allows),
+# v = 2 chunks per GPU; the idle share comes from simulating the schedule, not from the formula
+p, m, v = 16, 16, 2
+idle_share_pct = 100 * idle_share(interleaved_1f1b(p, m, v), m, v)
+
+# what 9.6's explanation states beside its answer (forward 1 + backward 2 = 3 of work per micro-batch)
+bubble_overhead_pct = 100 * (step_time(interleaved_1f1b(p, m, v), v) / (m * 3) - 1)   # idle over useful work
+plain_1f1b_pct = 100 * idle_share(one_f_one_b(p, m), m, 1)                  # the same m, not interleaved
+four_chunks_pct = 100 * idle_share(interleaved_1f1b(p, m, 4), m, 4)
+few_m = 4                                                                    # fewer micro-batches than stages
+few_m_floor_pct = 100 * (1 - few_m / p)        # one micro-batch's trip through all p*v chunks and back takes p t
+few_m_simulated_pct = 100 * idle_share(all_forwards_first(p, few_m, v), few_m, v)
 
 # DP ring AllReduce
 dp = 128
@@ -66,6 +75,18 @@ ORDERS = {
     "9.8": ["tp", "cp", "pp", "dp"],
 }
 BUGGY_LINES = {}
+STATED = {           # where ("9.6" or "chapter 9") -> {figure as written: recomputed value}
+    "9.6": {
+        "16.8M": m * 128 * 8192 / 1e6,                 # tokens per step: m one-sequence micro-batches x 128 pipelines
+        "46.9%": bubble_overhead_pct,
+        "48.4%": plain_1f1b_pct,
+        "19.0%": four_chunks_pct,
+        "65.2%": 100 * (p - 1) / (few_m * v + p - 1),   # what the formula would claim at m = 4
+        "75%": few_m_floor_pct,
+        "77.1%": few_m_simulated_pct,
+    },
+    "chapter 9": {"75%": few_m_floor_pct},
+}
 
 if __name__ == "__main__":
     for key, val in NUMERIC.items():

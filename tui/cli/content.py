@@ -40,10 +40,14 @@ def content_new(folder: Path) -> int:
 def content_check(content: Path | None) -> int:
     book, problems = check_book(content)
     for problem in problems:
-        print(f"{relative(problem.path)}:{problem.line}: {problem.message}")
-    if problems:
-        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+        print(f"{relative(problem.path)}:{problem.line}: {'warning: ' if problem.warning else ''}{problem.message}")
+    errors = sum(not p.warning for p in problems)
+    warnings = len(problems) - errors
+    if errors:
+        print(f"{errors} problem(s) found" + (f", and {counted(warnings, 'warning')}." if warnings else "."), file=sys.stderr)
         return 1
+    if warnings:
+        print(f"{counted(warnings, 'warning')}; warnings do not fail the check.", file=sys.stderr)
     extras = "".join([f", {len(q)}-question quiz {q.id!r}" for q in book.quizzes]
                      + [f", lab {lab.id!r}" for lab in book.labs])
     print(f"ok: {book.title!r}: {counted(len(book.chapters), 'chapter')}, "
