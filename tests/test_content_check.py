@@ -218,9 +218,7 @@ def builtin_warnings() -> tuple[Problem, ...]:
     return tuple(p for p in check_book()[1] if p.warning)
 
 
-@pytest.mark.parametrize("chapter", [
-    pytest.param(c.id, marks=pytest.mark.xfail(reason="13.3's two mistakes give 31.11 ms: helper content-b", strict=False))
-    if c.id == "13" else c.id for c in load_book().chapters])
+@pytest.mark.parametrize("chapter", [c.id for c in load_book().chapters])
 def test_builtin_chapter_has_no_warnings(book, chapter):
     folder = book.chapter(chapter).path
     assert not [str(p) for p in builtin_warnings() if p.path.parent == folder]
