@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_store_faults import _can_mount_read_only
 from tui.app import RingbookApp
 from tui.store import DAY_SECONDS, FILE_NAME, ProgressStore, StoreError
 
@@ -312,3 +313,31 @@ async def test_the_app_starts_on_a_store_with_a_dropped_table(book, data_dir):
         await pilot.pause()
         assert any("its attempts table is missing" in str(n.message) for n in app._notifications)
     store.close()
+
+
+@pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare and a read-only bind mount")
+def test_a_damaged_store_on_a_read_only_disk_is_named_and_left_alone(data_dir):
+    write_bad_rows(data_dir, BAD_ROWS[:1])
+    connection = sqlite3.connect(data_dir / FILE_NAME)
+    connection.execute("DROP TABLE drafts")
+    connection.commit()
+    connection.close()
+    script = (f"mount --bind {data_dir} {data_dir} && mount -o remount,bind,ro {data_dir} && "
+              f"exec {sys.executable} -m tui --data-dir {data_dir} progress")
+    result = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "is damaged (its drafts table is missing) and cannot be moved aside" in result.stderr
+    assert "Traceback" not in result.stderr and sorted(p.name for p in data_dir.iterdir()) == [FILE_NAME]
+
+
+@pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare and a read-only bind mount")
+def test_bad_rows_on_a_read_only_disk_are_left_out_too(data_dir):
+    write_bad_rows(data_dir, BAD_ROWS)
+    script = (f"mount --bind {data_dir} {data_dir} && mount -o remount,bind,ro {data_dir} && "
+              f"exec {sys.executable} -m tui --data-dir {data_dir} progress")
+    result = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "read-only" in result.stderr and "10 saved records in your progress file could not be read" in result.stderr
+    assert "Mastery  1 /" in result.stdout
