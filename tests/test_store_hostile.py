@@ -341,3 +341,15 @@ def test_bad_rows_on_a_read_only_disk_are_left_out_too(data_dir):
     assert result.returncode == 0, result.stderr
     assert "read-only" in result.stderr and "10 saved records in your progress file could not be read" in result.stderr
     assert "Mastery  1 /" in result.stdout
+
+
+def test_after_a_reset_new_rows_are_never_mistaken_for_the_bad_ones(data_dir):
+    write_bad_rows(data_dir, BAD_ROWS)
+    store = ProgressStore.open(data_dir)
+    try:
+        assert store.reset() is not None
+        for n in range(12):                     # they take the rowids the bad rows had
+            store.record_attempt("0.1", str(n), "incorrect")
+        assert len(store.attempts()) == 12
+    finally:
+        store.close()

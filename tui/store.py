@@ -3,8 +3,11 @@
 Attempts are append-only, and everything else (solved, streaks) is computed from them, so it can always
 be recomputed. Each write is one transaction that has committed before the call returns, and SQLite's
 write-ahead log makes it survive a killed process and lets two sessions of the same learner write at
-once. A file that is not a readable database is moved aside, never deleted; a folder we cannot write
-to leaves the app working read-only, with a message saying why.
+once. A file that is not a readable database, or lacks a table or column, is moved aside, never deleted;
+a folder we cannot write to leaves the app working read-only, with a message saying why. Every row is
+held to one set of rules (types, ranges, text that can be encoded): an import that breaks them adds
+nothing, and a stored row that breaks them (a hand edit, an older ringbook) is left out of every read and
+said once, so nothing in the file can stop the app from starting.
 """
 
 from __future__ import annotations
@@ -247,11 +250,11 @@ class ProgressStore:
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("BEGIN IMMEDIATE")  # can we write at all? find out now, not at the first answer
             connection.execute("ROLLBACK")
+            store = cls(connection, path, read_only=False)
+            store._leave_out_unreadable_rows()
         except BaseException:
             connection.close()
             raise
-        store = cls(connection, path, read_only=False)
-        store._leave_out_unreadable_rows()
         return store
 
     @classmethod
@@ -269,15 +272,15 @@ class ProgressStore:
                 connection.close()
                 return cls._without_disk(f"Cannot update your progress file: {why}. Nothing will be saved.")
             _check_schema(connection)
+            store = cls(connection, path, read_only=True,
+                        notice=f"Progress is read-only: {why}. You can study, but new answers will not be saved.")
+            store._leave_out_unreadable_rows()
         except DamagedStore as exc:
             connection.close()
             return cls._without_disk(f"Your progress file {path} is damaged ({exc}) and cannot be moved aside: "
                                      f"{why}. Nothing will be saved this session.")
         except sqlite3.DatabaseError:
             return cls._without_disk(f"Cannot read or write your progress file: {why}. Nothing will be saved.")
-        store = cls(connection, path, read_only=True,
-                    notice=f"Progress is read-only: {why}. You can study, but new answers will not be saved.")
-        store._leave_out_unreadable_rows()
         return store
 
     @classmethod
@@ -528,7 +531,8 @@ class ProgressStore:
         if self.path is not None:
             backup = self.path.with_name(f"progress.backup-{datetime.now():%Y%m%d-%H%M%S}.sqlite3")
             self.backup(backup)
-        self._write([(f"DELETE FROM {table}", ()) for table in ("attempts", "reveals", "drafts", "state", "ledger")])
+        self._write([(f"DELETE FROM {table}", ()) for table in TABLES])
+        self._visible = {table: table for table in LOGS}  # the rows left out are gone; their rowids come back
         return backup
 
     def integrity(self) -> str:
