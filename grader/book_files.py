@@ -32,15 +32,16 @@ def read_text(path: Path) -> str:
     if not stat.S_ISREG(status.st_mode):
         raise BookFileError("not a regular file (a device, a pipe or a folder?); a book is made of plain files")
     if status.st_size > MAX_FILE_BYTES:
-        raise BookFileError(f"the file is {status.st_size / 1e6:.1f} MB; a book file may be at most "
-                            f"{MAX_FILE_BYTES / 1e6:g} MB")
+        raise BookFileError(f"the file is {status.st_size:,} bytes; a book file may be at most "
+                            f"{MAX_FILE_BYTES:,} bytes (1 MB)")
     try:
         with path.open(encoding="utf-8") as file:
             text = file.read(MAX_FILE_BYTES + 1)   # a file that grew since its size was read stops here
     except UnicodeDecodeError as exc:
         raise BookFileError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if len(text) > MAX_FILE_BYTES:
-        raise BookFileError(f"the file is over {MAX_FILE_BYTES / 1e6:g} MB; a book file may be at most that")
+        raise BookFileError(f"the file grew past {MAX_FILE_BYTES:,} bytes while it was read; a book file may be "
+                            f"at most that (1 MB)")
     return text
 
 
@@ -49,6 +50,8 @@ def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[i
     character it held. `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as
     `read_text` does, and yaml.YAMLError (with a mark) for invalid YAML, nesting too deep or aliases
     that repeat too much."""
+    from yaml.reader import ReaderError
+
     text = read_text(path)
     raw = unsafe_characters(text)
     reader = (loader or yaml_loader())(text)
@@ -56,13 +59,10 @@ def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[i
     reader.unsafe_found.extend(raw)
     try:
         data = reader.get_single_data()
-    except Exception as exc:
-        import yaml
-
-        if raw and isinstance(exc, yaml.reader.ReaderError):
-            # the parser refused a raw control character: say where each one is, not only the first
-            return None, raw
-        raise
+    except ReaderError:
+        if not raw:
+            raise
+        return None, raw  # the parser refused a raw control character: say where each one is, not only the first
     finally:
         reader.dispose()
     return data, sorted(set(reader.unsafe_found))

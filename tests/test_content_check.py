@@ -195,8 +195,9 @@ def test_a_file_over_the_cap_is_refused_in_check_and_when_opening(book_copy, cap
         file.write("\n#" + "x" * MAX_FILE_BYTES + "\n")   # a comment in YAML, a heading in Markdown
     code, out = run_check(book_copy, capsys)
     assert code == 1
-    assert f"{name}:1: the file is 1.0 MB; a book file may be at most 1 MB" in out, out
-    with pytest.raises(BookError, match="a book file may be at most 1 MB"):
+    size = path.stat().st_size
+    assert f"{name}:1: the file is {size:,} bytes; a book file may be at most 1,000,000 bytes (1 MB)" in out, out
+    with pytest.raises(BookError, match=r"a book file may be at most 1,000,000 bytes \(1 MB\)"):
         load_book(book_copy)
 
 
