@@ -152,10 +152,10 @@ LAUGHS = 'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\
 
 
 def check_in_a_child(content: Path) -> subprocess.CompletedProcess:
-    """`ringbook content check` in its own process, held to 1 GB: the code before the fix read a billion
+    """`ringbook content check` in its own process, held to 2 GB: the code before the fix read a billion
     laughs for minutes at 3.9 GB, and libyaml's composer crashed the process on deep nesting."""
     def limit_memory():
-        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
 
     return subprocess.run([sys.executable, "-m", "tui", "content", "check", "--content", str(content)],
                           capture_output=True, text=True, cwd=ROOT, preexec_fn=limit_memory, timeout=600)
