@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2  # 2: strings made printable when read; a copy from before may hold raw escapes
 
 
 def _file_for(root: Path, cache_dir: Path) -> Path:

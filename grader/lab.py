@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from grader.book_files import BookFileError, load_yaml
+
 GB = 1e9
 
 
@@ -441,9 +443,11 @@ def load_lab(path: Path, hw: Hardware = Hardware()) -> Lab:
     """Read a lab file; every named figure in its prose is filled in from the model. Raises LabError."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw, _ = load_yaml(path)  # size-capped, alias-bounded, every string made printable
     except OSError as exc:
         raise LabError(f"{path}: cannot read the lab ({exc.strerror or exc}).") from None
+    except BookFileError as exc:
+        raise LabError(f"{path}: {exc}.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""

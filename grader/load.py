@@ -2,7 +2,9 @@
 
 Authors fix a book from the messages alone, so each problem points at the line that causes it: YAML is
 read with line numbers kept, checked against `exercise.schema.json`, and then checked for what a schema
-cannot say (formulas that do not evaluate, duplicate ids, a mistake equal to the answer, ...).
+cannot say (formulas that do not evaluate, duplicate ids, a mistake equal to the answer, ...). Files are
+read through grader.book_files, so an oversized file, a "billion laughs" or a control character that
+would reach the reader's terminal is a problem here too.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from grader import book_cache
+from grader.book_files import BookFileError, load_yaml, read_text, yaml_loader
 from grader.quiz import Quiz, quiz_from_raw, quiz_problems
+from grader.safe_text import unsafe_characters
 from grader.model import (
     Book, Build, Chapter, CodeTest, Debug, Derive, Design, DesignItem, Exercise, LabRef, Mistake, Option,
     Source, Step, Trace,
@@ -76,16 +80,12 @@ class _KeepLines:
 
 @lru_cache(maxsize=1)
 def _line_loader():
-    """Safe YAML with line numbers; libyaml's C parser when installed (about 4x faster to load a book).
-    Built on first use: importing yaml costs ~50 ms that a start from the book cache never pays."""
-    import yaml
-
-    class LineLoader(_KeepLines, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-        pass
-
-    LineLoader.add_constructor("tag:yaml.org,2002:map", LineLoader.construct_mapping)
-    LineLoader.add_constructor("tag:yaml.org,2002:seq", LineLoader.construct_sequence)
-    return LineLoader
+    """The guarded book loader (grader.book_files) that also keeps line numbers. Built on first use:
+    importing yaml costs ~50 ms that a start from the book cache never pays."""
+    loader = yaml_loader(_KeepLines)
+    loader.add_constructor("tag:yaml.org,2002:map", loader.construct_mapping)
+    loader.add_constructor("tag:yaml.org,2002:seq", loader.construct_sequence)
+    return loader
 
 
 def _line_of(data: Any, path: Iterable[Any]) -> int:
@@ -106,25 +106,40 @@ def _line_of(data: Any, path: Iterable[Any]) -> int:
 
 
 def _read_yaml(path: Path, problems: list[Problem]) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        problems.append(Problem(path, 1, "file is missing"))
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem(path, 1, f"cannot read the file: {exc}"))
-        return None
     import yaml
 
     try:
-        return yaml.load(text, Loader=_line_loader())  # noqa: S506 - a SafeLoader subclass
+        data, unsafe = load_yaml(path, _line_loader())
+    except FileNotFoundError:
+        problems.append(Problem(path, 1, "file is missing"))
+    except OSError as exc:
+        problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
+    except BookFileError as exc:
+        problems.append(Problem(path, 1, str(exc)))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         problems.append(Problem(path, line, f"invalid YAML: {exc.problem or exc.context}"))
     except yaml.YAMLError as exc:
         problems.append(Problem(path, 1, f"invalid YAML: {exc}"))
+    else:
+        problems.extend(Problem(path, line, message) for line, message in unsafe)
+        return data
     return None
+
+
+def _check_narrative(path: Path, problems: list[Problem]) -> None:
+    """A chapter's Markdown: there, readable within the size cap, and free of control characters."""
+    try:
+        text = read_text(path)
+    except FileNotFoundError:
+        problems.append(Problem(path, 1, "chapter narrative is missing"))
+    except OSError as exc:
+        problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
+    except BookFileError as exc:
+        problems.append(Problem(path, 1, str(exc)))
+    else:
+        problems.extend(Problem(path, line, message) for line, message in unsafe_characters(text))
 
 
 @lru_cache(maxsize=2)
@@ -239,8 +254,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
             problems.append(Problem(book_path, line, f"duplicate chapter id {entry['id']!r}"))
         chapter_ids.add(entry["id"])
         chapter_dir = root / entry["dir"]
-        if not (chapter_dir / "chapter.md").is_file():
-            problems.append(Problem(chapter_dir / "chapter.md", 1, "chapter narrative is missing"))
+        _check_narrative(chapter_dir / "chapter.md", problems)
         raw_chapter: dict[str, Any] = {}
         exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema,
                                   raw_chapter)
@@ -310,6 +324,10 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
         lab = LabRef(entry["id"], entry["title"], root / entry["file"])
         if not lab.path.is_file():
             problems.append(Problem(lab.path, 1, "lab file is missing"))
+            continue
+        found = len(problems)
+        _read_yaml(lab.path, problems)  # its size, nesting, aliases and control characters, with their lines
+        if len(problems) > found:
             continue
         try:
             load_lab(lab.path)

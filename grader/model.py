@@ -12,6 +12,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from grader.book_files import BookFileError, read_text
+from grader.safe_text import printable
 
 Kind = Literal["derive", "trace", "build", "debug", "design"]
 KINDS: tuple[Kind, ...] = ("derive", "trace", "build", "debug", "design")
@@ -241,7 +243,14 @@ class Chapter:
         return self.path / "chapter.md"
 
     def narrative(self) -> str:
-        return self.narrative_path.read_text(encoding="utf-8")
+        """The chapter's Markdown with control characters shown, not sent; a file that cannot be read now
+        (changed since the book was checked) is said in its place instead of stopping the app."""
+        try:
+            return printable(read_text(self.narrative_path))
+        except (OSError, BookFileError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return (f"*This chapter cannot be shown: {printable(reason, one_line=True)}. "
+                    "Run `ringbook content check` on the book.*")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from grader import book_cache
 from grader.load import BookError, load_book
 
 
@@ -46,7 +47,7 @@ def test_a_damaged_cache_is_ignored(book_copy, tmp_path):
     cache.write_text('{"format": 1, "root": "elsewhere"')
     assert len(load_book(book_copy, cache_dir=tmp_path).exercises) == len(load_book(book_copy).exercises)
     data = json.loads(cache.read_text())              # and it was rewritten whole
-    assert data["format"] == 1 and "raw" in data
+    assert data["format"] == book_cache.FORMAT and "raw" in data
 
 
 def test_an_unwritable_cache_folder_is_no_problem(book_copy, tmp_path):

@@ -1,12 +1,23 @@
-"""`ringbook content check`: the built-in book passes; broken copies fail with path:line messages."""
+"""`ringbook content check`: the built-in book passes; broken copies fail with path:line messages; hostile
+books (a billion laughs, huge files, escape sequences) are refused, and what they hold never reaches a terminal."""
 
 from __future__ import annotations
 
+import functools
+import io
+import json
 import re
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from rich.console import Console
+
+from grader.book_files import MAX_FILE_BYTES
+from grader.lab import load_lab
+from grader.load import BookError, Problem, check_book, load_book
 from tui.cli.main import main
 
 CHAPTER0 = "00-ring-allreduce/exercises.yaml"
@@ -136,12 +147,6 @@ def test_a_broken_lab_is_reported(book_copy, capsys):
 
 # --- warnings: feedback a learner would be given for the wrong slip ---------------------------------
 
-import functools  # noqa: E402
-
-import pytest  # noqa: E402
-
-from grader.load import Problem, check_book, load_book  # noqa: E402
-
 CHAPTER1 = "01-zero-stages/exercises.yaml"
 
 
@@ -222,3 +227,181 @@ def builtin_warnings() -> tuple[Problem, ...]:
 def test_builtin_chapter_has_no_warnings(book, chapter):
     folder = book.chapter(chapter).path
     assert not [str(p) for p in builtin_warnings() if p.path.parent == folder]
+# --- hostile books: files that would exhaust ringbook or write to the reader's terminal ------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+LAUGHS = 'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n' + "".join(
+    f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi"))
+
+
+def check_in_a_child(content: Path) -> subprocess.CompletedProcess:
+    """`ringbook content check` in its own process, held to 2 GB: the code before the fix read a billion
+    laughs for minutes at 3.9 GB, and libyaml's composer crashed the process on deep nesting."""
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+
+    return subprocess.run([sys.executable, "-m", "tui", "content", "check", "--content", str(content)],
+                          capture_output=True, text=True, cwd=ROOT, preexec_fn=limit_memory, timeout=600)
+
+
+def test_a_billion_laughs_is_refused(book_copy):
+    book = book_copy / "book.yaml"
+    text = book.read_text()
+    book.write_text(LAUGHS + text.replace("subtitle: ", "subtitle: *i\nold_subtitle: ", 1))
+    result = check_in_a_child(book_copy)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert re.search(r"/book\.yaml:\d+: invalid YAML: aliases here repeat more than 10,000 nodes", result.stdout), \
+        result.stdout
+    assert "Traceback" not in result.stderr and "ok:" not in result.stdout
+
+
+def test_a_few_aliases_are_still_allowed(book_copy, capsys):
+    path = book_copy / CHAPTER0
+    text = path.read_text()
+    path.write_text(text.replace("params: {M: 1, N: 8}", "params: &ring {M: 1, N: 8}", 1)
+                    .replace("params: {M: 1, N: 8}", "params: *ring", 1))
+    assert run_check(book_copy, capsys)[0] == 0
+
+
+def test_nesting_too_deep_is_refused_not_a_crash(book_copy):
+    (book_copy / CHAPTER0).write_text("exercises: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    result = check_in_a_child(book_copy)
+    assert result.returncode == 1, (result.returncode, result.stderr[-500:])
+    assert f"{CHAPTER0}:1: invalid YAML: nested more than 50 levels deep" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("name", ["00-ring-allreduce/chapter.md", CHAPTER0, "book.yaml",
+                                  "quizzes/readiness.yaml", "labs/parallelism-paradox.yaml"])
+def test_a_file_over_the_cap_is_refused_in_check_and_when_opening(book_copy, capsys, name):
+    path = book_copy / name
+    with path.open("a") as file:
+        file.write("\n#" + "x" * MAX_FILE_BYTES + "\n")   # a comment in YAML, a heading in Markdown
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    size = path.stat().st_size
+    assert f"{name}:1: the file is {size:,} bytes; a book file may be at most 1,000,000 bytes (1 MB)" in out, out
+    with pytest.raises(BookError, match=r"a book file may be at most 1,000,000 bytes \(1 MB\)"):
+        load_book(book_copy)
+
+
+def test_a_chapter_that_is_a_device_is_refused(book_copy, capsys):
+    chapter = book_copy / "00-ring-allreduce/chapter.md"
+    chapter.unlink()
+    chapter.symlink_to("/dev/zero")
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert "00-ring-allreduce/chapter.md:1: not a regular file" in out, out
+
+
+ESCAPES = {
+    # file: (text to find, text to put in its place, what the check names)
+    "00-ring-allreduce/chapter.md": ("## The problem: every GPU needs the same sum",
+                                     "## The problem\x1b]2;pwned\x07 every GPU needs the same sum", "\\x1b"),
+    CHAPTER0: ("title: Traffic per GPU on an 8-GPU ring",
+               'title: "Traffic\\e]52;c;cm0gLXJmIH4=\\a per GPU"', "\\x1b"),
+    "01-zero-stages/exercises.yaml": ("    hints:\n      - ", "    hints:\n      - \u202e", "\\u202e"),
+    "quizzes/readiness.yaml": ("topic: 70B on one node", 'topic: "70B\\x9b2J on one node"', "\\x9b"),
+    "labs/parallelism-paradox.yaml": ('title: "Act I · The data-parallel wall"',
+                                      'title: "Act I\\e[2J · The data-parallel wall"', "\\x1b"),
+}
+
+
+def with_escapes(root: Path) -> dict[str, int]:
+    """Put a control character in each file of ESCAPES; the line it is on, per file."""
+    lines = {}
+    for name, (old, new, _) in ESCAPES.items():
+        path = root / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (name, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        lines[name] = text[: text.index(old)].count("\n") + 1 + old.count("\n")
+    return lines
+
+
+def test_control_characters_are_reported_with_path_and_line(book_copy, capsys):
+    lines = with_escapes(book_copy)
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    for name, (_, _, shown) in ESCAPES.items():
+        assert f"{name}:{lines[name]}: {shown} (" in out and "would reach the reader's terminal" in out, (name, out)
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out and "\u202e" not in out
+
+
+def every_string(value) -> list[str]:
+    """Every string in a book's dataclasses, tuples, lists and dicts."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in every_string(k) + every_string(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in every_string(v)]
+    if hasattr(value, "__dataclass_fields__"):
+        return [s for name in value.__dataclass_fields__ for s in every_string(getattr(value, name))]
+    return []
+
+
+def test_even_an_unchecked_book_holds_no_control_character(book_copy):
+    with_escapes(book_copy)
+    book, problems = check_book(book_copy, validate_schema=False)
+    assert len(problems) == len(ESCAPES)
+    strings = every_string(book) + [c.narrative() for c in book.chapters]
+    strings += every_string(load_lab(book_copy / "labs/parallelism-paradox.yaml"))
+    unsafe = [s for s in strings if re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", s)]
+    assert unsafe == []
+    assert book.exercise("0.1").title == "Traffic\\x1b]52;c;cm0gLXJmIH4=\\x07 per GPU"
+    assert "## The problem\\x1b]2;pwned\\x07 every GPU" in book.chapters[0].narrative()
+
+
+def test_a_cache_from_before_strings_were_made_printable_is_not_used(book_copy, tmp_path):
+    load_book(book_copy, cache_dir=tmp_path)
+    [cache] = tmp_path.glob("book-cache-*.json")
+    data = json.loads(cache.read_text())
+    data["format"] = 1
+    data["raw"]["chapters"]["00-ring-allreduce"]["exercises"][0]["title"] = "Traffic\x1b]2;pwned\x07"
+    cache.write_text(json.dumps(data))
+    assert load_book(book_copy, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU on an 8-GPU ring"
+
+
+def terminal_output(app) -> str:
+    """What the app would write to the terminal for its current screen, as its driver does."""
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=app.size.width,
+                      height=app.size.height, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.file.getvalue()
+
+
+def without_textuals_own_sequences(output: str) -> str:
+    """The output less the CSI sequences Textual writes itself (colours, cursor moves)."""
+    return re.sub(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]", "", output)
+
+
+async def test_the_learner_sees_the_escapes_as_text_and_the_terminal_gets_none(book_copy, data_dir):
+    from textual.widgets import Markdown
+
+    from tui.app import RingbookApp
+    from tui.progress.store import ProgressStore
+
+    with_escapes(book_copy)
+    book, _ = check_book(book_copy, validate_schema=False)    # opened without its check, as it could be
+    store = ProgressStore.open(data_dir)
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("enter")                            # chapter 0
+        for _ in range(50):
+            await pilot.pause()
+            if app.screen.query("#exercise-list"):
+                break
+        narrative = app.screen.query_one("#narrative", Markdown)
+        assert "\\x1b]2;pwned\\x07" in narrative.source
+        shown = without_textuals_own_sequences(terminal_output(app))
+        assert "\x1b" not in shown and "\x07" not in shown
+        assert "The problem\\x1b]2;pwned\\x07" in shown
+        await pilot.press("e", "enter")                       # exercise 0.1, its title on screen
+        for _ in range(50):
+            await pilot.pause()
+            if app.screen.query("#verdict"):
+                break
+        shown = without_textuals_own_sequences(terminal_output(app))
+        assert "\x1b" not in shown and "\x07" not in shown
+        assert "Traffic\\x1b]52;c;" in shown
+    store.close()

@@ -3,8 +3,11 @@
 Attempts are append-only, and everything else (solved, streaks) is computed from them, so it can always
 be recomputed. Each write is one transaction that has committed before the call returns, and SQLite's
 write-ahead log makes it survive a killed process and lets two sessions of the same learner write at
-once. A file that is not a readable database is moved aside, never deleted; a folder we cannot write
-to leaves the app working read-only, with a message saying why.
+once. A file that is not a readable database, or lacks a table or column, is moved aside, never deleted;
+a folder we cannot write to leaves the app working read-only, with a message saying why. Every row is
+held to one set of rules (types, ranges, text that can be encoded): an import that breaks them adds
+nothing, and a stored row that breaks them (a hand edit, an older ringbook) is left out of every read and
+said once, so nothing in the file can stop the app from starting.
 """
 
 from __future__ import annotations
@@ -12,14 +15,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
+import re
 import sqlite3
 import time
 from dataclasses import asdict, dataclass
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
+from grader.safe_text import clipped
 from tui.progress.streak import Streak, streaks, study_day, today
 
 SCHEMA_VERSION = 2
@@ -72,6 +78,11 @@ ATTEMPT_FIELDS = ("uid", "exercise_id", "answer", "status", "message", "feedback
                   "seconds_taken", "created_utc", "utc_offset_minutes", "local_date")
 REVEAL_FIELDS = ("uid", "exercise_id", "created_utc", "utc_offset_minutes")
 ENTRY_FIELDS = ("uid", "part", "name", "payload", "created_utc", "utc_offset_minutes", "local_date")
+# What quick_check says of a row that breaks a constraint (a hand edit); the row rules leave such rows out,
+# so they are no reason to move the whole file aside.
+ROW_LEVEL_FAULTS = ("CHECK constraint failed in ", "NULL value in ")
+LOGS = {"attempts": ATTEMPT_FIELDS, "reveals": REVEAL_FIELDS, "ledger": ENTRY_FIELDS}
+TABLES = {**LOGS, "drafts": ("exercise_id", "text", "updated_utc"), "state": ("key", "value")}
 
 
 class StoreError(Exception):
@@ -173,9 +184,15 @@ def _offset_minutes(moment: datetime) -> int:
     return int(offset.total_seconds() // 60) if offset else 0
 
 
+_UTC_TEXT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,6})?Z")
+
+
 def parse_utc(text: str) -> datetime:
-    """A stored `created_utc` back as a naive UTC datetime (the format _utc_text writes)."""
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
+    """A stored `created_utc` back as a naive UTC datetime: the format _utc_text writes, or whole seconds.
+    Raises ValueError for anything else."""
+    if not _UTC_TEXT.fullmatch(text):
+        raise ValueError(f"not a UTC time: {text[:40]!r}")
+    return datetime.fromisoformat(text[:-1])
 
 
 class ProgressStore:
@@ -186,6 +203,7 @@ class ProgressStore:
         self.path = path
         self.read_only = read_only
         self.notice = notice
+        self._visible = {table: table for table in LOGS}  # a log, or a query leaving out its unreadable rows
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -222,18 +240,22 @@ class ProgressStore:
     def _open_writable(cls, path: Path) -> "ProgressStore":
         connection = _connect(f"file:{path}", uri=True)
         try:
-            check = connection.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise sqlite3.DatabaseError(f"integrity check: {check}")
+            damage = [row[0] for row in connection.execute("PRAGMA quick_check")
+                      if row[0] != "ok" and not row[0].startswith(ROW_LEVEL_FAULTS)]
+            if damage:
+                raise sqlite3.DatabaseError(f"integrity check: {damage[0]}")
             _migrate(connection, path)
+            _check_schema(connection)
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
             connection.execute("BEGIN IMMEDIATE")  # can we write at all? find out now, not at the first answer
             connection.execute("ROLLBACK")
+            store = cls(connection, path, read_only=False)
+            store._leave_out_unreadable_rows()
         except BaseException:
             connection.close()
             raise
-        return cls(connection, path, read_only=False)
+        return store
 
     @classmethod
     def _open_read_only(cls, path: Path, reason: Exception) -> "ProgressStore":
@@ -249,10 +271,17 @@ class ProgressStore:
             if version < SCHEMA_VERSION:
                 connection.close()
                 return cls._without_disk(f"Cannot update your progress file: {why}. Nothing will be saved.")
+            _check_schema(connection)
+            store = cls(connection, path, read_only=True,
+                        notice=f"Progress is read-only: {why}. You can study, but new answers will not be saved.")
+            store._leave_out_unreadable_rows()
+        except DamagedStore as exc:
+            connection.close()
+            return cls._without_disk(f"Your progress file {path} is damaged ({exc}) and cannot be moved aside: "
+                                     f"{why}. Nothing will be saved this session.")
         except sqlite3.DatabaseError:
             return cls._without_disk(f"Cannot read or write your progress file: {why}. Nothing will be saved.")
-        return cls(connection, path, read_only=True,
-                   notice=f"Progress is read-only: {why}. You can study, but new answers will not be saved.")
+        return store
 
     @classmethod
     def _without_disk(cls, notice: str) -> "ProgressStore":
@@ -270,6 +299,38 @@ class ProgressStore:
 
     def close(self) -> None:
         self._db.close()
+
+    def _leave_out_unreadable_rows(self) -> None:
+        """Check every logged row once, as the store opens, and leave out of every read the rows that break
+        the rules (written by hand or by an older ringbook): they are kept in the file and said once."""
+        unreadable = 0
+        for table, fields in LOGS.items():
+            rules = tuple(STORED_RULES[name] for name in fields)
+            hidden = [rowid for rowid, *values in self._rows_as_stored(table, fields)
+                      if _breaks_rules(values, rules, STORED)]
+            if hidden:
+                self._visible[table] = (f"(SELECT * FROM {table} WHERE rowid NOT IN "
+                                        f"({', '.join(map(str, hidden))})) AS {table}")
+            unreadable += len(hidden)
+        if unreadable:
+            said = (f"{unreadable} saved record{'s' if unreadable != 1 else ''} in your progress file could not be "
+                    "read (edited by hand or written by an older ringbook?). They are left out and kept in the file.")
+            self.notice = f"{self.notice} {said}".strip()
+
+    def _rows_as_stored(self, table: str, fields: tuple[str, ...]) -> list[tuple]:
+        """Every row of `table`, rowid first. Text that is not UTF-8 comes back with lone surrogates in
+        it (which no rule passes), instead of stopping the read."""
+        sql = f"SELECT rowid, {', '.join(fields)} FROM {table}"
+        try:
+            return self._db.execute(sql).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
+        self._db.text_factory = lambda raw: raw.decode("utf-8", "surrogateescape")
+        try:
+            return self._db.execute(sql).fetchall()
+        finally:
+            self._db.text_factory = str
 
     # --- writing ------------------------------------------------------------------------------
 
@@ -307,13 +368,16 @@ class ProgressStore:
         if status not in ("correct", "incorrect"):
             raise ValueError(f"only correct or incorrect answers are attempts, not {status!r}")
         moment = now or _now()
-        revealed = self._db.execute("SELECT 1 FROM reveals WHERE exercise_id = ? LIMIT 1", (exercise_id,)).fetchone()
-        attempt = Attempt(
+        revealed = self._db.execute(f"SELECT 1 FROM {self._visible['reveals']} WHERE exercise_id = ? LIMIT 1",
+                                    (exercise_id,)).fetchone()
+        if seconds_taken is not None:
+            seconds_taken = min(max(seconds_taken, 0.0), DAY_SECONDS)  # longer than a day: the learner stepped away
+        attempt = Attempt(**_savable(dict(
             uid=_new_uid(), exercise_id=exercise_id, answer=answer, status=status, message=message,
             feedback=feedback, hints_used=int(hints_used), revealed_first=bool(revealed), seconds_taken=seconds_taken,
             created_utc=_utc_text(moment), utc_offset_minutes=_offset_minutes(moment),
             local_date=moment.date().isoformat(),
-        )
+        ), ATTEMPT_FIELDS))
         self._write([(_insert("attempts", ATTEMPT_FIELDS), _row(attempt, ATTEMPT_FIELDS)),
                      ("DELETE FROM drafts WHERE exercise_id = ?", (exercise_id,))])
         return attempt
@@ -321,20 +385,22 @@ class ProgressStore:
     def record_reveal(self, exercise_id: str, now: datetime | None = None) -> None:
         """The learner opened the explanation: later correct answers count as solved after reveal."""
         moment = now or _now()
-        self._write([(_insert("reveals", REVEAL_FIELDS),
-                      (_new_uid(), exercise_id, _utc_text(moment), _offset_minutes(moment)))])
+        reveal = _savable(dict(uid=_new_uid(), exercise_id=exercise_id, created_utc=_utc_text(moment),
+                               utc_offset_minutes=_offset_minutes(moment)), REVEAL_FIELDS)
+        self._write([(_insert("reveals", REVEAL_FIELDS), tuple(reveal.values()))])
 
     def record_entry(self, part: str, name: str, payload: dict[str, Any], now: datetime | None = None) -> Entry:
         """Append a ledger entry (a quiz run, a lab design); `payload` must be JSON-serialisable."""
         moment = now or _now()
-        entry = Entry(uid=_new_uid(), part=part, name=name, payload=payload, created_utc=_utc_text(moment),
-                      utc_offset_minutes=_offset_minutes(moment), local_date=moment.date().isoformat())
+        entry = Entry(**_savable(dict(uid=_new_uid(), part=part, name=name, payload=payload,
+                                      created_utc=_utc_text(moment), utc_offset_minutes=_offset_minutes(moment),
+                                      local_date=moment.date().isoformat()), ENTRY_FIELDS))
         self._write([(_insert("ledger", ENTRY_FIELDS), entry.row())])
         return entry
 
     def entries(self, part: str | None = None) -> list[Entry]:
         """Ledger entries, oldest first; only those of `part` when given."""
-        sql = f"SELECT {', '.join(ENTRY_FIELDS)} FROM ledger"
+        sql = f"SELECT {', '.join(ENTRY_FIELDS)} FROM {self._visible['ledger']}"
         rows = (self._db.execute(sql + " WHERE part = ? ORDER BY created_utc, uid", (part,)) if part
                 else self._db.execute(sql + " ORDER BY created_utc, uid"))
         return [Entry.from_row(row) for row in rows]
@@ -348,16 +414,21 @@ class ProgressStore:
                       (exercise_id, text, _utc_text(_now())))])
 
     def draft(self, exercise_id: str) -> str:
-        row = self._db.execute("SELECT text FROM drafts WHERE exercise_id = ?", (exercise_id,)).fetchone()
-        return row[0] if row else ""
+        return self._text_of("SELECT CAST(text AS BLOB) FROM drafts WHERE exercise_id = ?", exercise_id) or ""
 
     def set_state(self, key: str, value: str) -> None:
         self._write([("INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                       (key, value))])
 
     def state(self, key: str, default: str = "") -> str:
-        row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else default
+        value = self._text_of("SELECT CAST(value AS BLOB) FROM state WHERE key = ?", key)
+        return default if value is None else value
+
+    def _text_of(self, sql: str, key: str) -> str | None:
+        """One stored text, whatever was stored there (a hand edit may leave a number or bytes that are not
+        UTF-8); the caller reads it as the text it keeps, such as a draft or a saved quiz run."""
+        row = self._db.execute(sql, (key,)).fetchone()
+        return None if row is None or row[0] is None else bytes(row[0]).decode("utf-8", "replace")
 
     def set_last_opened(self, chapter_id: str, exercise_id: str = "") -> None:
         self._write([("INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -370,7 +441,7 @@ class ProgressStore:
     @property
     def day_boundary_hour(self) -> int:
         value = self.state("day_boundary_hour", str(SETTINGS["day_boundary_hour"]))
-        return int(value) if value.isdigit() and int(value) < 24 else 0
+        return int(value) if value.isascii() and value.isdigit() and int(value) < 24 else 0
 
     def set_day_boundary_hour(self, hour: int) -> None:
         if not 0 <= hour < 24:
@@ -380,24 +451,27 @@ class ProgressStore:
     # --- reading ------------------------------------------------------------------------------
 
     def attempts(self, exercise_id: str | None = None) -> list[Attempt]:
-        sql = f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM attempts"
+        sql = f"SELECT {', '.join(ATTEMPT_FIELDS)} FROM {self._visible['attempts']}"
         rows = (self._db.execute(sql + " WHERE exercise_id = ? ORDER BY created_utc, uid", (exercise_id,))
                 if exercise_id is not None else self._db.execute(sql + " ORDER BY created_utc, uid"))
-        return [Attempt(*row[:7], bool(row[7]), *row[8:]) for row in rows]
+        # an older ringbook kept times over a day; an export holds them to a day, as this one records them
+        return [Attempt(*row[:7], bool(row[7]), None if row[8] is None else min(row[8], DAY_SECONDS), *row[9:])
+                for row in rows]
 
     def exercise_states(self) -> dict[str, ExerciseState]:
         """Per exercise id (including ids no longer in the book): attempts, solved, solved after reveal."""
         states: dict[str, ExerciseState] = {}
-        rows = self._db.execute("""
+        attempts, reveals = self._visible["attempts"], self._visible["reveals"]
+        rows = self._db.execute(f"""
             SELECT exercise_id, COUNT(*),
                    MIN(CASE WHEN status = 'correct' THEN created_utc END)
-            FROM attempts GROUP BY exercise_id""")
+            FROM {attempts} GROUP BY exercise_id""")
         for exercise_id, count, first_solved in rows:
             after_reveal = first_solved is not None and bool(self._db.execute(
-                "SELECT revealed_first FROM attempts WHERE exercise_id = ? AND status = 'correct' "
+                f"SELECT revealed_first FROM {attempts} WHERE exercise_id = ? AND status = 'correct' "
                 "ORDER BY created_utc, uid LIMIT 1", (exercise_id,)).fetchone()[0])
             states[exercise_id] = ExerciseState(count, first_solved is not None, first_solved, after_reveal)
-        for (exercise_id,) in self._db.execute("SELECT DISTINCT exercise_id FROM reveals"):
+        for (exercise_id,) in self._db.execute(f"SELECT DISTINCT exercise_id FROM {reveals}"):
             state = states.get(exercise_id, ExerciseState())
             states[exercise_id] = ExerciseState(state.attempts, state.solved, state.first_solved_utc,
                                                 state.solved_after_reveal, revealed=True)
@@ -405,7 +479,8 @@ class ProgressStore:
 
     def study_days(self) -> set[date]:
         boundary = self.day_boundary_hour
-        rows = self._db.execute("SELECT created_utc, utc_offset_minutes FROM attempts WHERE status = 'correct'")
+        rows = self._db.execute(f"SELECT created_utc, utc_offset_minutes FROM {self._visible['attempts']} "
+                                "WHERE status = 'correct'")
         return {study_day(parse_utc(utc), offset, boundary) for utc, offset in rows}
 
     def streak(self, now: datetime | None = None) -> Streak:
@@ -414,7 +489,8 @@ class ProgressStore:
     # --- moving progress between stores -------------------------------------------------------
 
     def export_data(self) -> dict[str, Any]:
-        reveals = self._db.execute(f"SELECT {', '.join(REVEAL_FIELDS)} FROM reveals ORDER BY created_utc, uid")
+        reveals = self._db.execute(f"SELECT {', '.join(REVEAL_FIELDS)} FROM {self._visible['reveals']} "
+                                   "ORDER BY created_utc, uid")
         return {
             "format": EXPORT_FORMAT,
             "schema": SCHEMA_VERSION,
@@ -425,10 +501,11 @@ class ProgressStore:
             "entries": [e.exported() for e in self.entries()],
         }
 
-    def import_data(self, data: Any) -> int:
+    def import_data(self, data: Any, now: datetime | None = None) -> int:
         """Merge an export; rows already present (same uid) are skipped, so importing twice adds nothing.
-        Returns how many rows were added. Raises StoreError on data that is not a ringbook export."""
-        attempts, reveals, entries = _validated_export(data)
+        Returns how many rows were added. Raises StoreError, having added nothing, on data that is not a
+        ringbook export or has any field out of its rules (a time after `now`, a count no one could make)."""
+        attempts, reveals, entries = _validated_export(data, now or _now())
         before = self._count()
         self._write([(_insert("attempts", ATTEMPT_FIELDS, ignore=True), _row(a, ATTEMPT_FIELDS)) for a in attempts]
                     + [(_insert("reveals", REVEAL_FIELDS, ignore=True), tuple(r[f] for f in REVEAL_FIELDS))
@@ -454,7 +531,8 @@ class ProgressStore:
         if self.path is not None:
             backup = self.path.with_name(f"progress.backup-{datetime.now():%Y%m%d-%H%M%S}.sqlite3")
             self.backup(backup)
-        self._write([(f"DELETE FROM {table}", ()) for table in ("attempts", "reveals", "drafts", "state", "ledger")])
+        self._write([(f"DELETE FROM {table}", ()) for table in TABLES])
+        self._visible = {table: table for table in LOGS}  # the rows left out are gone; their rowids come back
         return backup
 
     def integrity(self) -> str:
@@ -470,50 +548,220 @@ def export_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-ROW_TYPES = {
-    "uid": (str,), "exercise_id": (str,), "answer": (str,), "status": (str,), "message": (str,), "feedback": (str,),
-    "hints_used": (int,), "revealed_first": (bool, int), "seconds_taken": (int, float, type(None)),
-    "created_utc": (str,), "utc_offset_minutes": (int,), "local_date": (str,), "part": (str,), "name": (str,),
-    "payload": (dict,),
+# --- what a stored row may hold ------------------------------------------------------------------
+# One set of rules for every row: checked before an import writes anything, before this ringbook writes
+# its own rows, and when a store opens (rows an older ringbook or a hand edit left are then left out).
+# The bounds keep every later computation safe: times far from datetime's limits, counts small.
+
+EARLIEST = datetime(2000, 1, 1)
+LATEST_STORED = datetime(9000, 1, 1)   # a clock that ran ahead is kept; 9999 would overflow with an offset
+FUTURE_SLACK = timedelta(days=2)       # an import may come from a machine whose clock is a little ahead
+MAX_OFFSET_MINUTES = 18 * 60
+MAX_HINTS = 1000
+DAY_SECONDS = 24 * 3600.0
+MAX_ID = 200
+MAX_TEXT = 100_000
+MAX_PAYLOAD = 1_000_000
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """How far the clock-dependent fields may go: an import is held to now, a stored row only to sense."""
+
+    latest: datetime
+    longest_seconds: float | None
+
+    @classmethod
+    def for_import(cls, now: datetime) -> "_Limits":
+        return cls(now.astimezone(timezone.utc).replace(tzinfo=None) + FUTURE_SLACK, DAY_SECONDS)
+
+
+STORED = _Limits(LATEST_STORED, None)
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        text = f"a {type(value).__name__} too long to show"
+    return clipped(text, 40)
+
+
+def _text(value: Any, limit: int) -> str:
+    if type(value) is not str:
+        raise ValueError(f"has the wrong type ({type(value).__name__})")
+    if len(value) > limit:
+        raise ValueError(f"is too long ({len(value)} characters; at most {limit})")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"is not valid text ({_shown(value)})") from None
+    return value
+
+
+def _identifier(value: Any, limits: _Limits) -> str:
+    if not _text(value, MAX_ID):
+        raise ValueError("is empty")
+    return value
+
+
+def _label(value: Any, limits: _Limits) -> str:
+    return _text(value, MAX_ID)
+
+
+def _prose(value: Any, limits: _Limits) -> str:
+    return _text(value, MAX_TEXT)
+
+
+def _status(value: Any, limits: _Limits) -> str:
+    if type(value) is not str or value not in ("correct", "incorrect"):
+        raise ValueError(f"is neither 'correct' nor 'incorrect' ({_shown(value)})")
+    return value
+
+
+def _integer(value: Any, low: int, high: int, what: str) -> int:
+    if type(value) is not int:
+        raise ValueError(f"has the wrong type ({type(value).__name__})")
+    if not low <= value <= high:
+        raise ValueError(f"is not {what} ({_shown(value)})")
+    return value
+
+
+def _hints(value: Any, limits: _Limits) -> int:
+    return _integer(value, 0, MAX_HINTS, f"a count of hints from 0 to {MAX_HINTS}")
+
+
+def _offset(value: Any, limits: _Limits) -> int:
+    return _integer(value, -MAX_OFFSET_MINUTES, MAX_OFFSET_MINUTES, "an offset from UTC within 18 hours")
+
+
+def _flag(value: Any, limits: _Limits) -> bool:
+    if type(value) not in (bool, int) or value not in (0, 1):
+        raise ValueError(f"is neither true nor false ({_shown(value)})")
+    return bool(value)
+
+
+def _seconds(value: Any, limits: _Limits) -> float | None:
+    if value is None:
+        return None
+    if type(value) not in (int, float):
+        raise ValueError(f"has the wrong type ({type(value).__name__})")
+    longest = limits.longest_seconds
+    if not (type(value) is int or math.isfinite(value)) or value < 0 or (longest is not None and value > longest):
+        bound = f"from 0 to {longest:.0f}" if longest is not None else "of 0 or more"
+        raise ValueError(f"is not a number of seconds {bound} ({_shown(value)})")
+    return float(value)
+
+
+def _moment(value: Any, limits: _Limits) -> str:
+    try:
+        moment = parse_utc(_text(value, 40))
+    except ValueError:
+        if type(value) is not str:
+            raise
+        raise ValueError(f"is not a UTC time: {_shown(value)}") from None
+    if not EARLIEST <= moment <= limits.latest:
+        raise ValueError(f"is {_shown(value)}, not between {EARLIEST:%Y-%m-%d} and {limits.latest:%Y-%m-%d}")
+    return value
+
+
+def _day(value: Any, limits: _Limits) -> str:
+    try:
+        day = date.fromisoformat(_text(value, 10))
+    except ValueError:
+        if type(value) is not str:
+            raise
+        raise ValueError(f"is not a date such as 2026-03-12 ({_shown(value)})") from None
+    if not EARLIEST.date() <= day <= LATEST_STORED.date():
+        raise ValueError(f"is not between {EARLIEST:%Y-%m-%d} and {LATEST_STORED:%Y-%m-%d} ({_shown(value)})")
+    return value
+
+
+def _payload(value: Any, limits: _Limits) -> dict[str, Any]:
+    """A ledger entry's details: a JSON object of bounded size with finite numbers; a quiz's score, when
+    given, is a number, since the home screen and `progress` take the best of them."""
+    if not isinstance(value, dict):
+        raise ValueError(f"is not an object ({type(value).__name__})")
+    try:
+        size = len(json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8"))
+    except (ValueError, TypeError, RecursionError, UnicodeEncodeError):
+        raise ValueError("holds something that is not plain JSON (a number that is not finite, "
+                         "text that is not valid, or nesting too deep)") from None
+    if size > MAX_PAYLOAD:
+        raise ValueError(f"is too large ({size} bytes; at most {MAX_PAYLOAD})")
+    for key in ("score", "out_of"):
+        if key in value and (type(value[key]) not in (int, float) or not 0 <= value[key] < math.inf):
+            raise ValueError(f"has a {key} that is not a number of 0 or more ({_shown(value[key])})")
+    return value
+
+
+def _stored_payload(value: Any, limits: _Limits) -> dict[str, Any]:
+    """A ledger entry's details as the store keeps them: JSON text."""
+    if type(value) is not str:
+        raise ValueError(f"has the wrong type ({type(value).__name__})")
+    try:
+        details = json.loads(value)
+    except (ValueError, RecursionError):
+        raise ValueError("is not JSON") from None
+    return _payload(details, limits)
+
+
+RULES = {
+    "uid": _identifier, "exercise_id": _identifier, "answer": _prose, "status": _status, "message": _prose,
+    "feedback": _prose, "hints_used": _hints, "revealed_first": _flag, "seconds_taken": _seconds,
+    "created_utc": _moment, "utc_offset_minutes": _offset, "local_date": _day, "part": _identifier,
+    "name": _label, "payload": _payload,
 }
+STORED_RULES = {**RULES, "payload": _stored_payload}
 
 
-def _validated_export(data: Any) -> tuple[list[Attempt], list[dict], list[Entry]]:
-    """The rows of an export, each field of the type the store keeps, so nothing odd reaches the store
-    (or a class report) to break a streak or a sum later."""
+def _cleaned(row: Any, fields: tuple[str, ...], limits: _Limits) -> dict[str, Any]:
+    """`row`'s `fields`, each checked against its rule; raises ValueError naming the first that breaks one."""
+    if not isinstance(row, dict):
+        raise ValueError("it is not an object")
+    cleaned = {}
+    for name in fields:
+        if name not in row:
+            raise ValueError(f"{name!r} is missing")
+        try:
+            cleaned[name] = RULES[name](row[name], limits)
+        except ValueError as exc:
+            raise ValueError(f"{name!r} {exc}") from None
+    return cleaned
+
+
+def _breaks_rules(values: tuple, rules: tuple, limits: _Limits) -> bool:
+    """Whether a stored row (its values in the order of `rules`) breaks any rule: the store's open check."""
+    try:
+        for rule, value in zip(rules, values):
+            rule(value, limits)
+    except ValueError:
+        return True
+    return False
+
+
+def _validated_export(data: Any, now: datetime) -> tuple[list[Attempt], list[dict], list[Entry]]:
+    """The rows of an export, every field checked, so nothing odd reaches the store (or a class report)
+    to break a streak or a sum later. The first bad field refuses the whole export, named with its row."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise StoreError("That file is not a ringbook progress export.")
     if not isinstance(data.get("schema"), int) or data["schema"] > SCHEMA_VERSION:
         raise StoreError("That export was written by a newer ringbook; update ringbook to import it.")
-    try:
-        attempts = [Attempt(**_checked(row, ATTEMPT_FIELDS)) for row in data.get("attempts", [])]
-        for attempt in attempts:
-            if attempt.status not in ("correct", "incorrect"):
-                raise ValueError(f"an attempt's status is {attempt.status!r}")
-        reveals = [_checked(row, REVEAL_FIELDS) for row in data.get("reveals", [])]
-        entries = [Entry(**_checked(row, ENTRY_FIELDS)) for row in data.get("entries", [])]
-    except KeyError as exc:
-        raise StoreError(f"That export is damaged (a row is missing {exc}).") from None
-    except (TypeError, ValueError) as exc:
-        raise StoreError(f"That export is damaged ({exc}).") from None
-    return attempts, reveals, entries
-
-
-def _checked(row: Any, fields: tuple[str, ...]) -> dict[str, Any]:
-    """`row`'s `fields`; raises KeyError for a missing one, ValueError for one of the wrong type."""
-    if not isinstance(row, dict):
-        raise ValueError("a row is not an object")
-    for name in fields:
-        value, kinds = row[name], ROW_TYPES[name]
-        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-            raise ValueError(f"a row's {name!r} has the wrong type ({type(value).__name__})")
-    if not abs(row["utc_offset_minutes"]) < 24 * 60:
-        raise ValueError("a row's 'utc_offset_minutes' is not an offset from UTC")
-    try:
-        parse_utc(row["created_utc"])
-    except ValueError:
-        raise ValueError(f"a row's 'created_utc' is not a UTC time: {row['created_utc'][:40]!r}") from None
-    return {name: row[name] for name in fields}
+    limits = _Limits.for_import(now)
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for section, fields in (("attempts", ATTEMPT_FIELDS), ("reveals", REVEAL_FIELDS), ("entries", ENTRY_FIELDS)):
+        rows = data.get(section, [])
+        if not isinstance(rows, list):
+            raise StoreError(f"That export is damaged: its {section!r} is not a list. Nothing was imported.")
+        sections[section] = []
+        for number, row in enumerate(rows, 1):
+            try:
+                sections[section].append(_cleaned(row, fields, limits))
+            except ValueError as exc:
+                raise StoreError(f"That export is damaged: {section} row {number}: {exc}. "
+                                 "Nothing was imported.") from None
+    return ([Attempt(**row) for row in sections["attempts"]], sections["reveals"],
+            [Entry(**row) for row in sections["entries"]])
 
 
 def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
@@ -550,6 +798,30 @@ def _migrate(connection: sqlite3.Connection, path: Path | None) -> None:
         except BaseException:
             connection.execute("ROLLBACK")
             raise
+
+
+class DamagedStore(sqlite3.DatabaseError):
+    """A database that lacks a table or column the store uses: moved aside like an unreadable file."""
+
+
+def _check_schema(connection: sqlite3.Connection) -> None:
+    """Every table and column this ringbook reads is there; the integrity check passes a dropped table."""
+    for table, fields in TABLES.items():
+        present = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+        if not present:
+            raise DamagedStore(f"its {table} table is missing")
+        missing = [name for name in fields if name not in present]
+        if missing:
+            raise DamagedStore(f"its {table} table has no {', '.join(missing)} column")
+
+
+def _savable(row: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    """A row this ringbook is about to write, held to the rules an import is held to, so that everything
+    it writes can be read, exported and imported again."""
+    try:
+        return _cleaned(row, fields, STORED)
+    except ValueError as exc:
+        raise StoreError(f"This could not be saved: {exc}.") from None
 
 
 def _too_new_message(path: Path | None, version: int) -> str:

@@ -1,0 +1,152 @@
+"""An author's files, read so that no book can exhaust ringbook or write to the reader's terminal.
+
+A book may come from anyone. Each file is capped in size (a 287 MB chapter once took 1.4 GB to open);
+YAML may nest only so deep and its aliases may repeat only so many nodes (an 800-byte "billion laughs"
+expands to gigabytes); and every string read is made printable, because an escape sequence in a title
+would retitle the terminal or write its clipboard. `content check` reports each of these with path:line,
+and loading neutralises them anyway, so even a book nobody checked cannot send one.
+"""
+
+from __future__ import annotations
+
+import stat
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from grader.safe_text import printable, unsafe_characters
+
+MAX_FILE_BYTES = 1_000_000      # the longest file of the built-in book is 36 kB
+MAX_DEPTH = 50                  # the built-in book nests 6 deep
+MAX_REPEATED_NODES = 10_000     # what aliases may add to what is written; the built-in book uses none
+
+
+class BookFileError(Exception):
+    """A file refused before it is parsed: too large, not a regular file, or not UTF-8."""
+
+
+def read_text(path: Path) -> str:
+    """A book file's text (newlines made \\n, as `Path.read_text` does), read only if it is a regular file
+    of at most MAX_FILE_BYTES. Raises OSError when it cannot be read, BookFileError when it is refused."""
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        raise BookFileError("not a regular file (a device, a pipe or a folder?); a book is made of plain files")
+    if status.st_size > MAX_FILE_BYTES:
+        raise BookFileError(f"the file is {status.st_size:,} bytes; a book file may be at most "
+                            f"{MAX_FILE_BYTES:,} bytes (1 MB)")
+    try:
+        with path.open(encoding="utf-8") as file:
+            text = file.read(MAX_FILE_BYTES + 1)   # a file that grew since its size was read stops here
+    except UnicodeDecodeError as exc:
+        raise BookFileError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if len(text) > MAX_FILE_BYTES:
+        raise BookFileError(f"the file grew past {MAX_FILE_BYTES:,} bytes while it was read; a book file may be "
+                            f"at most that (1 MB)")
+    return text
+
+
+def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[int, str]]]:
+    """A book YAML file's data, every string made printable, with (line, description) for each control
+    character it held. `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as
+    `read_text` does, and yaml.YAMLError (with a mark) for invalid YAML, nesting too deep or aliases
+    that repeat too much."""
+    from yaml.reader import ReaderError
+
+    text = read_text(path)
+    raw = unsafe_characters(text)
+    reader = (loader or yaml_loader())(text)
+    reader.unsafe_raw_lines.update(line for line, _ in raw)
+    reader.unsafe_found.extend(raw)
+    try:
+        data = reader.get_single_data()
+    except ReaderError:
+        if not raw:
+            raise
+        return None, raw  # the parser refused a raw control character: say where each one is, not only the first
+    finally:
+        reader.dispose()
+    return data, sorted(set(reader.unsafe_found))
+
+
+class _Guarded:
+    """Loader mixin: bounds nesting and alias repetition while composing, and makes strings printable."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.unsafe_raw_lines: set[int] = set()          # lines where the file holds a control character
+        self.unsafe_found: list[tuple[int, str]] = []     # (line, description) of each one found
+        self._sizes: dict[int, int] = {}                  # id(node) -> nodes it stands for, aliases expanded
+        self._repeated = 0
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        from yaml.composer import ComposerError
+        from yaml.events import AliasEvent
+
+        event = self.peek_event()
+        if isinstance(event, AliasEvent):
+            node = super().compose_node(parent, index)
+            if id(node) not in self._sizes:
+                raise ComposerError(None, None, "an alias refers to the node that holds it", event.start_mark)
+            self._repeated += self._sizes[id(node)]
+            if self._repeated > MAX_REPEATED_NODES:
+                raise ComposerError(None, None, f"aliases here repeat more than {MAX_REPEATED_NODES:,} nodes "
+                                    "(a \"billion laughs\"?); write the content out instead", event.start_mark)
+            return node
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        children = (node.value if node.id == "sequence" else
+                    [part for pair in node.value for part in pair] if node.id == "mapping" else [])
+        self._sizes[id(node)] = 1 + sum(self._sizes[id(child)] for child in children)
+        return node
+
+    def construct_yaml_str(self, node):
+        value = super().construct_yaml_str(node)
+        safe = printable(value)
+        if safe != value:
+            first, last = node.start_mark.line + 1, node.end_mark.line + 1
+            if not any(first <= line <= last for line in self.unsafe_raw_lines):
+                self.unsafe_found.append((first, _described(value)))  # written as an escape, such as "\e"
+        return safe
+
+
+def _described(text: str) -> str:
+    found = unsafe_characters(text)
+    if found:
+        return found[0][1]
+    char = next(c for c in text if printable(c) != c)   # a line-break control (\r, \f, \x85...)
+    return f"{printable(char)} (a control character) would reach the reader's terminal"
+
+
+@lru_cache(maxsize=4)
+def yaml_loader(*mixins: type) -> type:
+    """A safe YAML loader with `mixins` and the guards. Parsing is libyaml's when installed; composing is
+    PyYAML's Python composer in any case, because libyaml's recursive composer crashes the process on
+    deep nesting (100,000 `[`) before any bound could be checked."""
+    import yaml
+    from yaml.composer import Composer
+    from yaml.constructor import SafeConstructor
+    from yaml.resolver import Resolver
+
+    try:
+        from yaml._yaml import CParser
+    except ImportError:
+        base: tuple[type, ...] = (yaml.SafeLoader,)
+    else:
+        class ParsedByLibyaml(Composer, CParser, SafeConstructor, Resolver):
+            def __init__(self, stream):
+                CParser.__init__(self, stream)
+                Composer.__init__(self)
+                SafeConstructor.__init__(self)
+                Resolver.__init__(self)
+
+        base = (ParsedByLibyaml,)
+
+    loader = type("BookLoader", (*mixins, _Guarded, *base), {})
+    loader.add_constructor("tag:yaml.org,2002:str", loader.construct_yaml_str)
+    return loader
