@@ -27,6 +27,7 @@ WIDTH = 80
 FAILED_SHOWN = 10      # the table lists this many exercises; JSON lists them all
 WRONG_SHOWN = 3        # most common wrong answers per exercise in the table
 ANSWER_WIDTH = 60      # each of them cut to this many characters
+IDS_SHOWN = 5          # exercise ids named in a line about tampered attempts
 NAME_WIDTH = (7, 16)   # the student column grows with the names, within these bounds
 
 # 0: every file read and every counted attempt checked; 1: a report was made, with warnings on stderr
@@ -66,9 +67,10 @@ def findings(report: ClassReport, student: StudentReport, routine: bool = True) 
     v = student.verification
     lines = []
     if v.tampered:
+        ids = sorted({t.exercise_id for t in v.tampered}, key=_book_order(report))
+        shown = ", ".join(ids[:IDS_SHOWN]) + (f" and {len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else "")
         lines.append(f"{_n(len(v.tampered), 'attempt')} recorded with a result the book does not give "
-                     f"{'its answer' if len(v.tampered) == 1 else 'their answers'} (edited, or answered against "
-                     "another version of the book); not counted")
+                     f"(edited, or made with another version of the book; on {shown}); not counted")
     if v.conflicts:
         lines.append(f"{_n(v.conflicts, 'record')} differ between copies in their files; neither copy is counted")
     if v.not_regraded:
@@ -82,6 +84,11 @@ def findings(report: ClassReport, student: StudentReport, routine: bool = True) 
     if routine and v.build_not_rerun:
         lines.append(f"{_n(v.build_not_rerun, 'build attempt')} counted without running the code")
     return lines
+
+
+def _book_order(report: ClassReport):
+    order = {e.id: i for i, e in enumerate(report.book.exercises)}
+    return lambda exercise_id: order.get(exercise_id, len(order))
 
 
 def _n(count: int, noun: str) -> str:
@@ -196,12 +203,12 @@ def _failed_rows(report: ClassReport) -> list[str]:
 
 def _checked_rows(report: ClassReport, name_width: int) -> list[str]:
     """What was verified: a line for each student with findings, then the count for the class."""
-    rows = ["Checked: every answer graded again against the book (build code is not run)"]
+    rows = ["Verified against the book: each answer graded again (build code parsed, not run)"]
     indent = " " * (2 + name_width + 2)
     for s in report.students:
-        for finding in findings(report, s):
-            rows += textwrap.wrap(printable(finding, one_line=True), WIDTH,
-                                  initial_indent=f"  {_cut(s.name, name_width):<{name_width}}  ",
+        for number, finding in enumerate(findings(report, s)):
+            label = _cut(s.name, name_width) if number == 0 else ""
+            rows += textwrap.wrap(printable(finding, one_line=True), WIDTH, initial_indent=f"  {label:<{name_width}}  ",
                                   subsequent_indent=indent, break_on_hyphens=False)
     return rows + textwrap.wrap(_totals(report), WIDTH, break_on_hyphens=False)
 

@@ -13,6 +13,7 @@ streak come out exactly as that student would see them for the same attempts.
 
 from __future__ import annotations
 
+import ast
 import re
 import time
 from collections import Counter
@@ -22,8 +23,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from grader.grade import grade
-from grader.model import Book, Exercise
+from grader.grade import MAX_INPUT, grade
+from grader.model import Book, Build, Exercise
 from tui.export_file import PARTS, UnreadableExport, local_time, read_export, reason_for
 from tui.mastery import Mastery, mastery
 from tui.store import EXPORT_FORMAT, SCHEMA_VERSION, ProgressStore
@@ -53,7 +54,7 @@ class Tampered:
     exercise_id: str
     answer: str
     recorded: str
-    regraded: str   # correct, incorrect, or invalid: an answer the app could not have recorded
+    regraded: str   # correct, incorrect, or invalid: an answer the app would not have recorded at all
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Verification:
     """What checking a student's files found. Confirmed and build attempts are counted; the rest not."""
 
     confirmed: int = 0          # graded again: the same result as recorded
-    build_not_rerun: int = 0    # build code is never run on the instructor's account: counted, unchecked
+    build_not_rerun: int = 0    # build code is never run on the instructor's account: counted, only parsed
     tampered: tuple[Tampered, ...] = ()
     conflicts: int = 0          # uids recorded differently in two places: neither copy counted
     not_regraded: int = 0       # left when the student's grading time ran out: not counted
@@ -158,6 +159,20 @@ class Regrader:
         return self._verdicts[key]
 
 
+def unreadable_code(exercise: Build, answer: str) -> bool:
+    """Code the app would have refused to run, and so never recorded: too long, not Python, or never
+    naming the function the exercise asks for. Parsing it runs nothing."""
+    if len(answer) > MAX_INPUT or not re.search(rf"\b{re.escape(exercise.function)}\b", answer):
+        return True
+    try:
+        ast.parse(answer)
+    except SyntaxError:
+        return True
+    except (ValueError, RecursionError, MemoryError):  # the app's run would have failed, and been recorded
+        return False
+    return False
+
+
 def export_files(paths: list[Path], skipped: list[str]) -> list[Path]:
     """The files to read: each FILE as given, and every *.json directly inside each DIR."""
     files: list[Path] = []
@@ -234,7 +249,10 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
         if exercise is None:
             outside_book += 1
         elif exercise.kind == "build":
-            build.append(attempt)
+            if unreadable_code(exercise, attempt["answer"]):
+                tampered.append(Tampered(exercise.id, attempt["answer"], attempt["status"], "invalid"))
+            else:
+                build.append(attempt)
         else:
             status = regrader.status(exercise, attempt["answer"], time_left)
             if status is None:
