@@ -44,7 +44,7 @@ CONTENT_ATTACKS: dict[str, tuple[Callable[[dict, Path], None], str]] = {
     "deep.json": (_text(lambda _: '{"format": "ringbook-progress", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"),
                   "nested too deeply"),
     "hints.json": (_edited(_first_attempt(hints_used=10**30)), ""),
-    "seconds.json": (_text(lambda e: json.dumps(e).replace('"seconds_taken": null', '"seconds_taken": 1' + "0" * 400, 1)),
+    "seconds.json": (_text(lambda e: json.dumps(e).replace('"seconds_taken": null', f'"seconds_taken": {10**400}', 1)),
                      ""),
     "surrogate.json": (_text(lambda e: json.dumps(e).replace('"answer": "', '"answer": "\\ud800', 1)),
                        "not valid Unicode"),

@@ -253,7 +253,8 @@ def test_a_report_on_a_custom_book_names_attempts_outside_it(drop, tmp_path, cap
     assert {name: s["solved"] for name, s in students.items()} == {"ana": 0, "ben": 0, "cy": 0}
     assert data["most_failed"] == []   # none of their wrong answers was to an exercise of this book
     assert err.count("exercises not in 'A New Book'; not counted (is --content the book they used?)") == 3
-    assert "ana: 1 attempt recorded with a result the book does not give (edited, or made with another version of the book; on 1.1); not counted" in err
+    assert ("ana: 1 attempt recorded with a result the book does not give (edited, or made with another version "
+            "of the book; on 1.1); not counted") in err
 
 
 def test_quiz_runs_are_reported_latest_and_best(book_copy, tmp_path, capsys):
@@ -335,8 +336,8 @@ def test_a_forged_file_of_correct_attempts_in_anothers_name_counts_for_nothing(b
     assert row.split()[1] == f"1/{len(book.exercises)}"
     checked = lines[lines.index("Verified against the book: each answer graded again (build code parsed, not run)"):]
     assert checked[1].startswith(f"  alice    {len(book.exercises)} attempts recorded with a result")
-    assert " ".join(checked).endswith(f"not counted ({len(book.exercises)} tampered). 1 file not owned by the user "
-                                      "named in it.")
+    assert " ".join(checked).endswith(f"not counted ({len(book.exercises)} tampered). Files not owned by the user "
+                                      "they name: 1.")
     assert all(len(line) <= 80 for line in lines)
 
 

@@ -13,7 +13,7 @@ import sys
 import textwrap
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from grader.safe_text import clipped, printable
 from tui.class_report import GRADING_SECONDS_PER_STUDENT, ClassReport, StudentReport, build_report
@@ -86,7 +86,7 @@ def findings(report: ClassReport, student: StudentReport, routine: bool = True) 
     return lines
 
 
-def _book_order(report: ClassReport):
+def _book_order(report: ClassReport) -> Callable[[str], int]:
     order = {e.id: i for i, e in enumerate(report.book.exercises)}
     return lambda exercise_id: order.get(exercise_id, len(order))
 
@@ -114,7 +114,7 @@ def _totals(report: ClassReport) -> str:
         sentence += f" {_n(conflicts, 'record')} in conflict between files, not counted."
     mismatched = sum(len(x.owner_mismatches) for x in v)
     if mismatched:
-        sentence += f" {_n(mismatched, 'file')} not owned by the user named in it."
+        sentence += f" Files not owned by the user they name: {mismatched}."
     return sentence
 
 
@@ -193,7 +193,7 @@ def _failed_rows(report: ClassReport) -> list[str]:
                   f"{failed.students} student{'s' if failed.students != 1 else ''}")
         title_width = WIDTH - 2 - id_width - 2 - 2 - len(counts)
         rows.append(f"  {failed.exercise_id:>{id_width}}  {_cut(failed.title, title_width):<{title_width}}  {counts}")
-        answers = ", ".join(f'"{clipped(answer, ANSWER_WIDTH)}" ×{n}' if n > 1 else f'"{clipped(answer, ANSWER_WIDTH)}"'
+        answers = ", ".join(f'"{clipped(answer, ANSWER_WIDTH)}"' + (f" ×{n}" if n > 1 else "")
                             for answer, n in failed.wrong_answers[:WRONG_SHOWN])
         rows.append(_fit(f"  {'':>{id_width}}  wrong: {answers}"))
     if len(report.failed) > FAILED_SHOWN:
@@ -208,8 +208,8 @@ def _checked_rows(report: ClassReport, name_width: int) -> list[str]:
     for s in report.students:
         for number, finding in enumerate(findings(report, s)):
             label = _cut(s.name, name_width) if number == 0 else ""
-            rows += textwrap.wrap(printable(finding, one_line=True), WIDTH, initial_indent=f"  {label:<{name_width}}  ",
-                                  subsequent_indent=indent, break_on_hyphens=False)
+            rows += textwrap.wrap(printable(finding, one_line=True), WIDTH, break_on_hyphens=False,
+                                  initial_indent=f"  {label:<{name_width}}  ", subsequent_indent=indent)
     return rows + textwrap.wrap(_totals(report), WIDTH, break_on_hyphens=False)
 
 

@@ -130,7 +130,7 @@ class StudentFile:
     host: str
     owner: str
     day_boundary_hour: int | None
-    rows: dict[str, list[dict[str, Any]]]   # by part (attempts, reveals, entries), in file order
+    rows: dict[str, list[dict[str, Any]]]   # by part (attempts, reveals, entries), as the store keeps them
 
 
 @dataclass
