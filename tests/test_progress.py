@@ -236,6 +236,20 @@ def test_import_shows_a_file_name_as_text(tmp_path, capsys):
     assert "\x1b" not in err and "\\x1b]52;c;aGk=\\x07.json: is not JSON" in err
 
 
+def test_the_summary_shows_imported_exercise_ids_as_text(tmp_path, capsys, honest_export):
+    """An imported export can carry any exercise id; the summary lists retired ids, and must not send
+    one that is an escape sequence to the terminal."""
+    honest_export["attempts"][0]["exercise_id"] = "\x1b[2J\x1b]52;c;aGk=\x07"
+    source = tmp_path / "odd.json"
+    source.write_text(json.dumps(honest_export))
+    mine = str(tmp_path / "mine")
+    assert main(["--data-dir", mine, "progress", "import", str(source)]) == 0
+    capsys.readouterr()
+    assert main(["--data-dir", mine, "progress"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "(\\x1b[2J\\x1b]52;c;aGk=\\x07); they are kept." in out
+
+
 def test_reset_asks_and_keeps_a_backup(data_dir):
     store = ProgressStore.open(data_dir)
     store.record_attempt("0.1", "1.75", "correct")

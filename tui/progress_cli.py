@@ -69,8 +69,9 @@ def summary(store: ProgressStore, content: Path | None) -> int:
         print()
         print("\n".join(courseware))
     if overall.retired:
+        retired = printable(", ".join(overall.retired), one_line=True)   # ids from imported files: student text
         print(f"\nRetired: {overall.retired_attempts} attempt(s) on {len(overall.retired)} exercise(s) no longer "
-              f"in the book ({', '.join(overall.retired)}); they are kept.")
+              f"in the book ({retired}); they are kept.")
     print(f"\nStore: {store.path or 'not saved (see above)'}")
     return 0
 
