@@ -8,27 +8,33 @@ import csv
 import io
 import json
 import re
+import subprocess
+import sys
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from grader.load import load_book
+from tests.hostile_exports import ROOT, make_attacks, ringbook_child
+from tui.progress.class_report import GradingTime, Regrader, build_report
 from tui.cli.main import main
+from tui.cli.progress import login
 from tui.progress.store import ProgressStore
 
 NOON = datetime.now().astimezone().replace(hour=12, minute=0, second=0, microsecond=0)  # far from midnight
 
-# Who answered what, how, and how many days ago. Ana submits twice (the second export repeats the
-# first); Ben exports under a name of his choosing; Cy's export is from before exports named anyone.
+# Who answered what, how, and how many days ago; each status is the one the book gives that answer, as
+# the report checks. Ana submits twice (the second export repeats the first); Ben and Cy export under
+# names of their choosing; Cy's export is in the format from before exports named a day boundary.
 FIRST_BATCH = {
     "ana": [("0.1", "0.875", "incorrect", 2), ("0.1", "1.75", "correct", 2), ("0.2", "70", "correct", 1)],
     "ben": [("0.1", "0.875", "incorrect", 5), ("0.1", "14", "incorrect", 5), ("0.3", "44", "incorrect", 4),
             ("0.3", "77.8", "correct", 4)],
-    "cy": [("0.1", "0.875", "incorrect", 1), ("5.3", "x", "incorrect", 0), ("5.3", "6.25", "correct", 0)],
+    "cy": [("0.1", "0.875", "incorrect", 1), ("5.3", "12.5", "incorrect", 0), ("5.3", "6.25", "correct", 0)],
 }
-ANA_LATER = [("1.1", "3", "correct", 0), ("0.3", "44", "incorrect", 0)]
+ANA_LATER = [("1.1", "112", "correct", 0), ("0.3", "44", "incorrect", 0)]
 ANA_REVEALED = "0.4"  # ana opens its explanation, then answers it right: solved after reveal
 
 
@@ -65,9 +71,9 @@ def drop(tmp_path: Path, capsys) -> Path:
     store.close()
     assert run(capsys, "--data-dir", stores["ana"], "progress", "submit", folder, "--name", "ana")[0] == 0
     assert run(capsys, "--data-dir", stores["ben"], "progress", "export", "--name", "ben", folder / "b.json")[0] == 0
-    assert run(capsys, "--data-dir", stores["cy"], "progress", "export", tmp_path / "cy.json")[0] == 0
+    assert run(capsys, "--data-dir", stores["cy"], "progress", "export", "--name", "cy", tmp_path / "cy.json")[0] == 0
     old = json.loads((tmp_path / "cy.json").read_text())
-    del old["student"], old["day_boundary_hour"]
+    del old["day_boundary_hour"]
     (folder / "cy.json").write_text(json.dumps(old))
     return folder
 
@@ -173,7 +179,10 @@ def test_csv_report(book, drop, capsys):
         assert {c: int(row[f"chapter {c}"]) for c in want["chapters"]} == want["chapters"]
         assert datetime.fromisoformat(row["last_active"]) == want["last_active"]
     assert rows["ana"]["files"] == "2" and rows["ben"]["files"] == "1"
-    assert rows["cy"]["user"] == "" and rows["ben"]["user"] != ""   # an old export says nothing of its user
+    assert {row["student"]: int(row["confirmed"]) for row in rows.values()} == {
+        name: len(want) for name, want in all_rows().items()}
+    assert {int(row[k]) for row in rows.values() for k in ("tampered", "conflicts", "build_not_rerun",
+                                                            "files_not_owned_by_user")} == {0}
 
 
 def test_json_report(book, drop, capsys):
@@ -224,7 +233,7 @@ def test_nothing_readable_means_exit_2(tmp_path, capsys):
     code, out, err = run(capsys, "class", "report", empty, tmp_path / "junk.json")
     assert code == 2 and out == ""
     assert f"{empty}: no *.json exports in this folder" in err
-    assert "junk.json: not a ringbook progress export" in err
+    assert "junk.json: is not a ringbook progress export" in err
     assert "nothing to report" in err
 
 
@@ -233,15 +242,19 @@ def test_a_report_on_a_custom_book_names_attempts_outside_it(drop, tmp_path, cap
     assert run(capsys, "content", "new", book_dir)[0] == 0
     custom = load_book(book_dir)
     code, out, err = run(capsys, "--content", book_dir, "class", "report", drop, "--format", "json")
-    assert code == 0
+    assert code == 1   # ana's 1.1 means something else in this book
     data = json.loads(out)
     assert data["book"] == custom.title and [c["id"] for c in data["chapters"]] == [c.id for c in custom.chapters]
     outside = {name: [r for r in rows if custom.exercise(r[0]) is None] for name, rows in all_rows().items()}
     assert {s["name"]: s["retired_attempts"] for s in data["students"]} == {n: len(r) for n, r in outside.items()}
-    assert {s["name"]: s["solved"] for s in data["students"]} == {
-        name: len({r[0] for r in rows if r[2] == "correct" and custom.exercise(r[0])}) for name, rows in all_rows().items()}
+    students = {s["name"]: s for s in data["students"]}
+    assert students["ana"]["verification"]["tampered"] == [
+        {"exercise_id": "1.1", "answer": "112", "recorded": "correct", "regraded": "incorrect"}]
+    assert {name: s["solved"] for name, s in students.items()} == {"ana": 0, "ben": 0, "cy": 0}
     assert data["most_failed"] == []   # none of their wrong answers was to an exercise of this book
-    assert err.count("exercises not in 'A New Book'") == 3
+    assert err.count("exercises not in 'A New Book'; not counted (is --content the book they used?)") == 3
+    assert ("ana: 1 attempt recorded with a result the book does not give (edited, or made with another version "
+            "of the book; on 1.1); not counted") in err
 
 
 def test_quiz_runs_are_reported_latest_and_best(book_copy, tmp_path, capsys):
@@ -277,3 +290,202 @@ def test_quiz_runs_are_reported_latest_and_best(book_copy, tmp_path, capsys):
     students = {s["name"]: s for s in data["students"]}
     assert students["ana"]["quizzes"] == {"readiness": {"latest": 12, "best": 15.5, "out_of": 20, "runs": 3}}
     assert students["ben"]["quizzes"] == {}
+
+
+# --- what students' files cannot make the report believe (issue 12) -----------------------------------
+
+def export_of(capsys, tmp_path: Path, name: str, rows: list[tuple[str, str, str, int]], target: Path) -> dict:
+    """A real export, by `ringbook progress export`, of a store in which `rows` were recorded."""
+    folder = tmp_path / "stores" / name
+    store = ProgressStore.open(folder)
+    record(store, rows)
+    store.close()
+    assert run(capsys, "--data-dir", folder, "progress", "export", "--name", name, target)[0] == 0
+    return json.loads(target.read_text())
+
+
+def test_a_forged_file_of_correct_attempts_in_anothers_name_counts_for_nothing(book, tmp_path, capsys):
+    """Found: 122 'correct' attempts whose answers were all `x`, in a file naming alice, took her from
+    1/122 to 122/122 with a 40-day streak."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    export_of(capsys, tmp_path, "alice", [("0.1", "1.75", "correct", 0)], drop / "alice.json")
+    forged = export_of(capsys, tmp_path, "mallory", [], tmp_path / "forged.json")
+    forged["attempts"] = [dict(uid=f"forged{i}", exercise_id=e.id, answer="x", status="correct", message="",
+                               feedback="", hints_used=0, revealed_first=False, seconds_taken=None,
+                               created_utc=(NOON - timedelta(days=i % 40)).astimezone(timezone.utc)
+                               .strftime("%Y-%m-%dT%H:%M:%S.%fZ"), utc_offset_minutes=0, local_date="2026-01-01")
+                          for i, e in enumerate(book.exercises)]
+    forged["student"].update(name="alice", user="alice")   # made to look like alice's own
+    (drop / "alice-20261123T093015Z-0123456789abcdef0123.json").write_text(json.dumps(forged))
+
+    code, out, err = run(capsys, "class", "report", drop, "--format", "json")
+    assert code == 1
+    [alice] = json.loads(out)["students"]
+    assert (alice["name"], alice["solved"], alice["streak"]) == ("alice", 1, {"current": 1, "best": 1})
+    tampered = alice["verification"]["tampered"]
+    assert len(tampered) == len(book.exercises) and {t["answer"] for t in tampered} == {"x"}
+    assert {t["regraded"] for t in tampered} <= {"incorrect", "invalid"}
+    assert f"alice: {len(book.exercises)} attempts recorded with a result the book does not give" in err
+    assert (f"alice: alice-20261123T093015Z-0123456789abcdef0123.json names user 'alice' but belongs to "
+            f"{login()}") in err
+
+    code, out, _ = run(capsys, "class", "report", drop)
+    lines = out.splitlines()
+    [row] = [line for line in lines if line.startswith("alice ") and "/" in line]
+    assert row.split()[1] == f"1/{len(book.exercises)}"
+    checked = lines[lines.index("Verified against the book: each answer graded again (build code parsed, not run)"):]
+    assert checked[1].startswith(f"  alice    {len(book.exercises)} attempts recorded with a result")
+    assert " ".join(checked).endswith(f"not counted ({len(book.exercises)} tampered). Files not owned by the user "
+                                      "they name: 1.")
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_a_file_with_anothers_attempts_flipped_is_a_conflict_not_a_verdict(tmp_path, capsys):
+    """Found: a same-name file carrying alice's attempt uids with flipped statuses took her to 0/122,
+    exit 0, no warning. Now neither copy counts, and the report says so and why."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    rows = [("0.1", "0.875", "incorrect", 1), ("0.1", "1.75", "correct", 1), ("0.2", "70", "correct", 0)]
+    real = export_of(capsys, tmp_path, "alice", rows, drop / "alice.json")
+    flip = {"correct": "incorrect", "incorrect": "correct"}
+    forged = {**real, "attempts": [{**a, "status": flip[a["status"]]} for a in real["attempts"]],
+              "student": {**real["student"], "user": "alice"}}
+    (drop / "alice-forged.json").write_text(json.dumps(forged))
+    code, out, err = run(capsys, "class", "report", drop, "--format", "json")
+    assert code == 1
+    [alice] = json.loads(out)["students"]
+    assert alice["verification"]["conflicts"] == 3 and alice["verification"]["tampered"] == []
+    assert (alice["solved"], alice["attempts"]) == (0, 0)
+    assert "alice: 3 records differ between copies in their files; neither copy is counted" in err
+    assert f"alice: alice-forged.json names user 'alice' but belongs to {login()}" in err
+
+
+def test_an_export_without_a_name_is_named_after_its_file_and_checked_against_its_owner(tmp_path, capsys):
+    """Exports from before they named a student are named after the file; a submission's file name
+    is the login, so a submitted file keeps its name, and a name that is not its owner is flagged."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    learner = tmp_path / "learner"
+    store = ProgressStore.open(learner)
+    store.record_attempt("0.1", "1.75", "correct", now=moment(0, 0))
+    store.close()
+    assert run(capsys, "--data-dir", learner, "progress", "submit", drop)[0] == 0
+    [submitted] = drop.iterdir()
+    unnamed = json.loads(submitted.read_text())
+    del unnamed["student"]
+    submitted.write_text(json.dumps(unnamed))
+    (drop / "cy.json").write_text(json.dumps(unnamed | {"attempts": []}))
+    code, out, err = run(capsys, "class", "report", drop, "--format", "json")
+    students = {s["name"]: s for s in json.loads(out)["students"]}
+    assert sorted(students) == sorted([login(), "cy"]) and students[login()]["solved"] == 1
+    assert students[login()]["verification"]["owner_mismatches"] == []
+    assert students["cy"]["verification"]["owner_mismatches"] == [
+        {"file": str(drop / "cy.json"), "declares": "cy", "owner": login()}]
+    assert code == 1 and err.strip() == f"ringbook class report: cy: cy.json names user 'cy' but belongs to {login()}"
+
+
+HOSTILE_NAME = "\x1b[2J\x1b]0;pwned\x07eve\x9b2J"        # clears the screen, retitles the window (C0 and C1)
+OSC52 = "\x1b]52;c;cm0gLXJmIH4K\x07"                       # writes the instructor's clipboard
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")  # anything a terminal would act on, but newline
+
+
+def test_control_characters_from_students_never_reach_the_terminal(book, tmp_path, capsys):
+    """Found: a name with \\x1b[2J cleared the instructor's screen, and an answer with OSC 52 wrote their
+    clipboard, through the table, stderr, skipped-file names and CSV; cutting a name left half a sequence."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    code_answer = f"# {OSC52}\ndef ring_allreduce_time(M, N, B):\n    return 0\n"   # a build answer: never run
+    data = export_of(capsys, tmp_path, "eve", [("0.1", "0.875", "incorrect", 0), ("0.5", code_answer, "incorrect", 0)],
+                     tmp_path / "eve.json")
+    data["student"].update(name=HOSTILE_NAME + "-a-long-name-cut-in-the-table", user=HOSTILE_NAME, host=OSC52)
+    (drop / "eve.json").write_text(json.dumps(data))
+    formula = export_of(capsys, tmp_path, '=HYPERLINK("http://evil.example","x")', [("0.1", "1.75", "correct", 0)],
+                        drop / "formula.json")
+    (drop / f"{OSC52}.json").write_text("not JSON")   # a file name is student text too
+
+    code, table, err = run(capsys, "class", "report", drop)
+    assert code == 1
+    for text in (table, err):
+        assert not RAW_CONTROL.search(text), RAW_CONTROL.search(text)
+    assert "\\x1b[2J\\x1b]0;pwned\\x07eve\\x9b2J"[:14] in table
+    assert "\\x1b]52;c;cm0gLXJmIH4K\\x07" in table     # the wrong answer, shown as text
+    assert "skipped " in err and "\\x1b]52;c;cm0gLXJmIH4K\\x07.json: is not JSON" in err
+    assert all(len(line) <= 80 for line in table.splitlines())
+
+    _, out, _ = run(capsys, "class", "report", drop, "--format", "csv")
+    assert not RAW_CONTROL.search(out)
+    rows = {row["student"]: row for row in csv.DictReader(io.StringIO(out))}
+    assert "'" + formula["student"]["name"] in rows                 # a spreadsheet shows it, never runs it
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows.values() for cell in row.values())
+
+    _, out, _ = run(capsys, "class", "report", drop, "--format", "json")
+    assert not RAW_CONTROL.search(out.replace("\t", " "))
+    names = {s["name"] for s in json.loads(out)["students"]}    # JSON carries them exactly, as escapes
+    assert data["student"]["name"] in names
+
+
+def test_hostile_files_are_skipped_each_with_one_line_and_the_rest_reported(tmp_path, capsys):
+    """Found: JSON 100k deep, hints_used 10**30, seconds_taken 10**400, a lone surrogate, year 9999 or
+    0001 with an extreme offset each aborted the whole report with a traceback; a link to /dev/zero ate
+    3.8 GB and a FIFO hung it. Run in a child with bounded memory, as an instructor would run it."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    honest = export_of(capsys, tmp_path, "ana", [("0.1", "1.75", "correct", 0), ("0.2", "7", "incorrect", 0)],
+                       drop / "ana.json")
+    expected = make_attacks(drop, honest, tmp_path / "stores" / "elsewhere.json")
+    (tmp_path / "stores" / "elsewhere.json").write_text(json.dumps(honest))
+    result = ringbook_child("class", "report", drop, "--format", "json")
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    for name, reason in expected.items():
+        [line] = [line for line in lines if f"/{name}:" in line]
+        assert line.startswith(f"ringbook class report: skipped {drop / name}: ") and reason in line, line
+    assert len(lines) == len(expected)
+    [ana] = json.loads(result.stdout)["students"]
+    assert (ana["name"], ana["solved"], ana["attempts"]) == ("ana", 1, 2)
+
+
+def test_the_grading_time_of_each_student_is_bounded(book, drop):
+    """A file stuffed with slow formulas cannot hold the report: once a student's grading time is spent,
+    their remaining answers are not graded and not counted, and the report says so."""
+    report = build_report(book, [drop], grading_seconds=0)
+    for student in report.students:
+        assert student.verification.confirmed == 0 and student.mastery.solved == 0
+        assert student.verification.not_regraded == len(all_rows()[student.name])
+    regrader = Regrader()
+    assert regrader.status(book.exercise("0.1"), "7/4", GradingTime(60)) == "correct"
+    assert regrader.status(book.exercise("0.1"), "7/4", GradingTime(0)) == "correct"   # graded once, then free
+    assert regrader.status(book.exercise("0.1"), "2", GradingTime(0)) is None
+
+
+def test_build_attempts_are_parsed_never_run(book, tmp_path, capsys):
+    """Build code is not run on the instructor's account. Code the app could have recorded is counted and
+    flagged; code it would have refused (not Python, or not defining the function) is tampering. Only
+    re-graded answers make a day of the streak."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    build = book.exercise("0.5")
+    marker = tmp_path / "ran"
+    harmful = f"open({str(marker)!r}, 'w').write('ran')\ndef {build.function}(M, N, B):\n    return 0\n"
+    export_of(capsys, tmp_path, "bo", [("0.5", build.solution, "correct", 3), ("0.5", harmful, "incorrect", 2),
+                                       ("0.5", "x", "correct", 1)], drop / "bo.json")
+    code, out, err = run(capsys, "class", "report", drop, "--format", "json")
+    assert not marker.exists()
+    [bo] = json.loads(out)["students"]
+    assert bo["solved"] == 1 and bo["streak"] == {"current": 0, "best": 0}
+    assert bo["verification"]["build_not_rerun"] == 2
+    assert bo["verification"]["tampered"] == [{"exercise_id": "0.5", "answer": "x", "recorded": "correct",
+                                                "regraded": "invalid"}]
+    assert code == 1 and "bo: 1 attempt recorded with a result the book does not give" in err
+    assert "build" not in err     # routine: in the report, not a warning
+    table = run(capsys, "class", "report", drop)[1]
+    assert "2 build attempts counted without running the code" in table
+
+
+def test_the_report_and_its_reader_import_no_textual():
+    code = ("import sys, tui.cli.classroom, tui.progress.export_file\n"
+            "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0 and result.stdout.strip() == "[]", result.stderr

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.hostile_exports import CONTENT_ATTACKS, FILE_ATTACKS, ringbook_child
 from tui.app import RingbookApp
+from tui.cli.main import main
 from tui.progress.mastery import mastery
 from tui.progress.store import FILE_NAME, ProgressStore
 
@@ -165,7 +167,7 @@ def test_export_csv_to_stdout(data_dir):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("not json", "is not a JSON export"),
+    ("not json", "is not JSON, so not a ringbook progress export"),
     ('{"format": "something-else"}', "not a ringbook progress export"),
     ('{"format": "ringbook-progress", "schema": 1, "attempts": [{"uid": "x"}]}', "damaged"),
 ])
@@ -174,6 +176,78 @@ def test_import_refuses_bad_files_clearly(tmp_path, data_dir, content, message):
     bad.write_text(content)
     result = ringbook("progress", "import", str(bad))
     assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def honest_export(tmp_path, capsys) -> dict:
+    """A real export of a learner's store, made by `ringbook progress export`."""
+    learner = tmp_path / "learner"
+    store = ProgressStore.open(learner)
+    store.record_attempt("0.1", "0.875", "incorrect")
+    store.record_attempt("0.1", "1.75", "correct")
+    store.close()
+    target = tmp_path / "export.json"
+    assert main(["--data-dir", str(learner), "progress", "export", str(target)]) == 0
+    capsys.readouterr()
+    return json.loads(target.read_text())
+
+
+@pytest.mark.parametrize("attack", sorted(CONTENT_ATTACKS))
+def test_import_refuses_a_hostile_file_in_one_line_and_keeps_nothing_of_it(tmp_path, capsys, honest_export, attack):
+    """Found: JSON 100k deep, hints_used 10**30, seconds_taken 10**400, a lone surrogate, years 9999 and
+    0001 with extreme offsets crashed `progress import` with a traceback (and the year-9999 rows were
+    kept, to crash every start after)."""
+    make, reason = CONTENT_ATTACKS[attack]
+    hostile = tmp_path / attack
+    make(honest_export, hostile)
+    store_dir = tmp_path / "mine"
+    code = main(["--data-dir", str(store_dir), "progress", "import", str(hostile)])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith(f"ringbook: cannot import {hostile}: ") and reason in err
+    store = ProgressStore.open(store_dir)
+    assert store.attempts() == [] and store.entries() == []
+    store.close()
+
+
+@pytest.mark.parametrize("attack", sorted(FILE_ATTACKS))
+def test_import_reads_regular_files_only(tmp_path, honest_export, attack):
+    """A link (to /dev/zero, or out of the folder), a FIFO, a folder or a file past the size cap is
+    refused by what it is, before anything is read; in a child with bounded memory and a time limit,
+    because the old reader swallowed /dev/zero and waited on the FIFO forever."""
+    folder = tmp_path / "given"
+    folder.mkdir()
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text(json.dumps(honest_export))
+    make, reason = FILE_ATTACKS[attack]
+    make(folder, outside)
+    result = ringbook_child("--data-dir", tmp_path / "mine", "progress", "import", folder / attack)
+    assert result.returncode == 1 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"ringbook: cannot import {folder / attack}: {reason}"), result.stderr
+
+
+def test_import_shows_a_file_name_as_text(tmp_path, capsys):
+    """A file name is printed as text: escape sequences in it show as escapes, never act."""
+    hostile = tmp_path / "\x1b]52;c;aGk=\x07.json"
+    hostile.write_text("not JSON")
+    assert main(["--data-dir", str(tmp_path / "mine"), "progress", "import", str(hostile)]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\\x1b]52;c;aGk=\\x07.json: is not JSON" in err
+
+
+def test_the_summary_shows_imported_exercise_ids_as_text(tmp_path, capsys, honest_export):
+    """An imported export can carry any exercise id; the summary lists retired ids, and must not send
+    one that is an escape sequence to the terminal."""
+    honest_export["attempts"][0]["exercise_id"] = "\x1b[2J\x1b]52;c;aGk=\x07"
+    source = tmp_path / "odd.json"
+    source.write_text(json.dumps(honest_export))
+    mine = str(tmp_path / "mine")
+    assert main(["--data-dir", mine, "progress", "import", str(source)]) == 0
+    capsys.readouterr()
+    assert main(["--data-dir", mine, "progress"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "(\\x1b[2J\\x1b]52;c;aGk=\\x07); they are kept." in out
 
 
 def test_reset_asks_and_keeps_a_backup(data_dir):

@@ -1,21 +1,24 @@
-"""`ringbook progress submit DIR`: a timestamped export in a drop folder, never overwriting, with plain
-messages when the folder is wrong; and exports that say whose they are."""
+"""`ringbook progress submit DIR`: a timestamped export in a drop folder, readable by the instructor
+and not by classmates, under a name nobody can guess, never overwriting, with plain messages when the
+folder is wrong; and exports that say whose they are."""
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 import re
-from datetime import datetime, timedelta, timezone
+import secrets
+import stat
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from tui.cli.main import main
+from tui.cli.progress import login
 from tui.progress.store import ProgressStore
 
-STAMPED = re.compile(r"^(?P<name>.+)-(?P<stamp>\d{8}T\d{6}Z)(-\d+)?\.json$")
+STAMPED = re.compile(r"^(?P<name>.+)-(?P<stamp>\d{8}T\d{6}Z)-(?P<token>[0-9a-f]{20})\.json$")
 
 
 def run(capsys, *args) -> tuple[int, str, str]:
@@ -44,12 +47,12 @@ def test_submit_writes_a_named_timestamped_export(learner, tmp_path, capsys):
     assert code == 0, err
     [written] = drop.iterdir()
     match = STAMPED.match(written.name)
-    assert match and match["name"] == re.sub(r"[^A-Za-z0-9._-]+", "_", getpass.getuser())
+    assert match and match["name"] == re.sub(r"[^A-Za-z0-9._-]+", "_", login())
     stamp = datetime.strptime(match["stamp"], "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
     assert before <= stamp <= after
     assert out.strip() == f"Submitted 2 attempt(s) as {written}."
     data = json.loads(written.read_text())
-    assert data["student"]["user"] == getpass.getuser() and data["student"]["name"] == getpass.getuser()
+    assert data["student"]["user"] == login() and data["student"]["name"] == login()
     assert data["student"]["host"]
     assert [a["answer"] for a in data["attempts"]] == ["0.875", "1.75"]
     assert data["entries"][0]["payload"] == {"score": 14, "out_of": 19}
@@ -64,19 +67,61 @@ def test_a_chosen_name_is_kept_whole_inside_and_made_safe_in_the_file_name(learn
     assert json.loads(written.read_text())["student"]["name"] == "Ana Lee/../x"
 
 
-def test_submissions_never_overwrite_earlier_ones(learner, tmp_path, capsys):
+def test_submissions_never_overwrite_earlier_ones(learner, tmp_path, capsys, monkeypatch):
+    """Even when the random token comes out the same as an earlier submission's, that file is kept and
+    the submission takes another token."""
     drop = tmp_path / "drop"
     drop.mkdir()
-    now = datetime.now(timezone.utc)
-    taken = [drop / f"ana-{now + timedelta(seconds=s):%Y%m%dT%H%M%SZ}.json" for s in range(-1, 4)]
-    for path in taken:   # every name the next few seconds could choose is already someone's submission
-        path.write_text("earlier submission")
+    assert run(capsys, "--data-dir", learner, "progress", "submit", drop, "--name", "ana")[0] == 0
+    [earlier] = drop.iterdir()
+    earlier.write_text("earlier submission")
+    taken = STAMPED.match(earlier.name)["token"]
+    stamp = STAMPED.match(earlier.name)["stamp"]
+    tokens = iter([taken, taken, "f" * 20])
+    monkeypatch.setattr(secrets, "token_hex", lambda n: next(tokens))
+    monkeypatch.setattr("tui.cli.progress.datetime", _frozen_at(stamp))
+    code, out, err = run(capsys, "--data-dir", learner, "progress", "submit", drop, "--name", "ana")
+    assert code == 0, err
+    assert earlier.read_text() == "earlier submission"
+    [new] = set(drop.iterdir()) - {earlier}
+    assert new.name == f"ana-{stamp}-{'f' * 20}.json" and len(json.loads(new.read_text())["attempts"]) == 2
+
+
+def _frozen_at(stamp: str):
+    """datetime, stopped at a submission's stamp, so a second submission lands in the same second."""
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+    return Frozen
+
+
+@pytest.mark.parametrize("umask", [0o077, 0o022, 0o000])
+def test_a_submission_is_readable_by_its_owner_and_group_only_whatever_the_umask(learner, tmp_path, capsys, umask):
+    """Found: submissions were 0644, so any classmate could read one whose name they guessed. Now 0640:
+    the student, and the inbox's group (the instructor), and nobody else; a umask of 077 must not take
+    the instructor's read away, nor 000 give classmates one."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    before = os.umask(umask)
+    try:
+        assert run(capsys, "--data-dir", learner, "progress", "submit", drop)[0] == 0
+    finally:
+        os.umask(before)
+    [written] = drop.iterdir()
+    assert stat.S_IMODE(written.stat().st_mode) == 0o640
+
+
+def test_submission_names_cannot_be_guessed(learner, tmp_path, capsys):
+    """Found: `login-YYYYmmddTHHMMSSZ.json` was guessed on the first try. Two submissions in the same
+    second now differ by 80 random bits; the login still comes first, for the instructor's eye."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
     for _ in range(3):
         assert run(capsys, "--data-dir", learner, "progress", "submit", drop, "--name", "ana")[0] == 0
-    assert all(path.read_text() == "earlier submission" for path in taken)
-    new = sorted(set(drop.iterdir()) - set(taken))
-    assert len(new) == 3 and all(STAMPED.match(p.name)["name"] == "ana" for p in new)
-    assert all(len(json.loads(p.read_text())["attempts"]) == 2 for p in new)
+    matches = [STAMPED.match(p.name) for p in drop.iterdir()]
+    assert all(m and m["name"] == "ana" for m in matches)
+    assert len({m["token"] for m in matches}) == 3
 
 
 def test_a_missing_drop_folder_is_named_and_not_created(learner, tmp_path, capsys):

@@ -1,17 +1,24 @@
-"""`ringbook class report`: the class report as an 80-column table, CSV for spreadsheets, or JSON."""
+"""`ringbook class report`: the class report as an 80-column table, CSV for spreadsheets, or JSON.
+
+Names, answers and file names come from students, so every one is printed through grader.safe_text:
+an escape sequence in a name shows as text instead of clearing the instructor's screen. CSV cells
+that a spreadsheet would run as a formula are quoted, and JSON carries such characters as escapes.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 import sys
+import textwrap
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from tui.progress.class_report import ClassReport, StudentReport, build_report
+from grader.safe_text import clipped, printable
+from tui.progress.class_report import GRADING_SECONDS_PER_STUDENT, ClassReport, StudentReport, build_report
 from tui.cli.common import load_or_report
+from tui.progress.export_file import inert_json
 
 if TYPE_CHECKING:
     from grader.quiz import Quiz
@@ -19,9 +26,14 @@ if TYPE_CHECKING:
 WIDTH = 80
 FAILED_SHOWN = 10      # the table lists this many exercises; JSON lists them all
 WRONG_SHOWN = 3        # most common wrong answers per exercise in the table
+ANSWER_WIDTH = 60      # each of them cut to this many characters
+IDS_SHOWN = 5          # exercise ids named in a line about tampered attempts
 NAME_WIDTH = (7, 16)   # the student column grows with the names, within these bounds
 
-EXIT_ALL_READ, EXIT_SOME_SKIPPED, EXIT_NOTHING = 0, 1, 2
+# 0: every file read and every counted attempt checked; 1: a report was made, with warnings on stderr
+# (files skipped, or students whose files disagree with the book, with each other or with their owner);
+# 2: nothing to report.
+EXIT_CLEAN, EXIT_WARNINGS, EXIT_NOTHING = 0, 1, 2
 
 
 def run_class_report(paths: list[Path], form: str, content: Path | None) -> int:
@@ -30,17 +42,80 @@ def run_class_report(paths: list[Path], form: str, content: Path | None) -> int:
         return EXIT_NOTHING
     report = build_report(book, paths)
     for line in report.skipped:
-        print(f"ringbook class report: skipped {line}", file=sys.stderr)
+        warn(f"skipped {line}")
     for student in report.students:
-        if student.mastery.retired_attempts:
-            print(f"ringbook class report: {student.name} has {student.mastery.retired_attempts} attempt(s) on "
-                  f"exercises not in {book.title!r} (is --content the book they used?)", file=sys.stderr)
+        for finding in findings(report, student, routine=False):
+            warn(f"{student.name}: {finding}")
     if not report.students:
-        print("ringbook class report: no readable progress exports; nothing to report.", file=sys.stderr)
+        warn("no readable progress exports; nothing to report.")
         return EXIT_NOTHING
     render = {"table": as_table, "csv": as_csv, "json": as_json}[form]
     sys.stdout.write(render(report))
-    return EXIT_SOME_SKIPPED if report.skipped else EXIT_ALL_READ
+    flagged = report.skipped or any(s.verification.needs_attention for s in report.students)
+    return EXIT_WARNINGS if flagged else EXIT_CLEAN
+
+
+def warn(line: str) -> None:
+    print(printable(f"ringbook class report: {line}", one_line=True), file=sys.stderr)
+
+
+# --- what checking found ------------------------------------------------------------------------------
+
+def findings(report: ClassReport, student: StudentReport, routine: bool = True) -> list[str]:
+    """What checking a student's files found, a sentence each; `routine` adds what is expected of honest
+    work too (build attempts, which are counted without running their code)."""
+    v = student.verification
+    lines = []
+    if v.tampered:
+        ids = sorted({t.exercise_id for t in v.tampered}, key=_book_order(report))
+        shown = ", ".join(ids[:IDS_SHOWN]) + (f" and {len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else "")
+        lines.append(f"{_n(len(v.tampered), 'attempt')} recorded with a result the book does not give "
+                     f"(edited, or made with another version of the book; on {shown}); not counted")
+    if v.conflicts:
+        lines.append(f"{_n(v.conflicts, 'record')} differ between copies in their files; neither copy is counted")
+    if v.not_regraded:
+        lines.append(f"{_n(v.not_regraded, 'attempt')} could not be graded again within "
+                     f"{GRADING_SECONDS_PER_STUDENT:g} seconds; not counted")
+    for mismatch in v.owner_mismatches:
+        lines.append(f"{Path(mismatch.file).name} names user {mismatch.declares!r} but belongs to {mismatch.owner}")
+    if v.outside_book:
+        lines.append(f"{_n(v.outside_book, 'attempt')} on exercises not in {report.book.title!r}; not counted "
+                     "(is --content the book they used?)")
+    if routine and v.build_not_rerun:
+        lines.append(f"{_n(v.build_not_rerun, 'build attempt')} counted without running the code")
+    return lines
+
+
+def _book_order(report: ClassReport) -> Callable[[str], int]:
+    order = {e.id: i for i, e in enumerate(report.book.exercises)}
+    return lambda exercise_id: order.get(exercise_id, len(order))
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _totals(report: ClassReport) -> str:
+    """One sentence: how many attempts were checked, and what became of them."""
+    v = [s.verification for s in report.students]
+    confirmed, build = sum(x.confirmed for x in v), sum(x.build_not_rerun for x in v)
+    left_out = {"tampered": sum(len(x.tampered) for x in v), "not graded in time": sum(x.not_regraded for x in v),
+                "not in this book": sum(x.outside_book for x in v)}
+    checked = confirmed + build + sum(left_out.values())
+    parts = [f"{confirmed} graded again and confirmed"]
+    if build:
+        parts.append(f"{_n(build, 'build attempt')} counted without running the code")
+    if any(left_out.values()):
+        parts.append(f"{sum(left_out.values())} not counted ("
+                     + ", ".join(f"{n} {why}" for why, n in left_out.items() if n) + ")")
+    sentence = f"Checked {_n(checked, 'attempt')}: " + ", ".join(parts) + "."
+    conflicts = sum(x.conflicts for x in v)
+    if conflicts:
+        sentence += f" {_n(conflicts, 'record')} in conflict between files, not counted."
+    mismatched = sum(len(x.owner_mismatches) for x in v)
+    if mismatched:
+        sentence += f" Files not owned by the user they name: {mismatched}."
+    return sentence
 
 
 # --- table --------------------------------------------------------------------------------------------
@@ -49,12 +124,14 @@ def as_table(report: ClassReport) -> str:
     count = len(report.students)
     lines = [_fit(f"Class report: {report.book.title} ({count} student{'s' if count != 1 else ''}, "
                   f"{report.files_read} file{'s' if report.files_read != 1 else ''})"), ""]
-    name_width = min(max(NAME_WIDTH[0], *(len(s.name) for s in report.students)), NAME_WIDTH[1])
+    name_width = min(max(NAME_WIDTH[0], *(len(printable(s.name, one_line=True)) for s in report.students)),
+                     NAME_WIDTH[1])
     lines += _summary_rows(report.students, name_width) + [""]
     lines += _chapter_rows(report, name_width) + [""]
     for quiz in report.book.quizzes:
         lines += _quiz_rows(report, quiz, name_width) + [""]
-    lines += _failed_rows(report)
+    lines += _failed_rows(report) + [""]
+    lines += _checked_rows(report, name_width)
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
@@ -116,7 +193,7 @@ def _failed_rows(report: ClassReport) -> list[str]:
                   f"{failed.students} student{'s' if failed.students != 1 else ''}")
         title_width = WIDTH - 2 - id_width - 2 - 2 - len(counts)
         rows.append(f"  {failed.exercise_id:>{id_width}}  {_cut(failed.title, title_width):<{title_width}}  {counts}")
-        answers = ", ".join(f'"{answer}" ×{n}' if n > 1 else f'"{answer}"'
+        answers = ", ".join(f'"{clipped(answer, ANSWER_WIDTH)}"' + (f" ×{n}" if n > 1 else "")
                             for answer, n in failed.wrong_answers[:WRONG_SHOWN])
         rows.append(_fit(f"  {'':>{id_width}}  wrong: {answers}"))
     if len(report.failed) > FAILED_SHOWN:
@@ -124,8 +201,21 @@ def _failed_rows(report: ClassReport) -> list[str]:
     return rows
 
 
+def _checked_rows(report: ClassReport, name_width: int) -> list[str]:
+    """What was verified: a line for each student with findings, then the count for the class."""
+    rows = ["Verified against the book: each answer graded again (build code parsed, not run)"]
+    indent = " " * (2 + name_width + 2)
+    for s in report.students:
+        for number, finding in enumerate(findings(report, s)):
+            label = _cut(s.name, name_width) if number == 0 else ""
+            rows += textwrap.wrap(printable(finding, one_line=True), WIDTH, break_on_hyphens=False,
+                                  initial_indent=f"  {label:<{name_width}}  ", subsequent_indent=indent)
+    return rows + textwrap.wrap(_totals(report), WIDTH, break_on_hyphens=False)
+
+
 def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """Untrusted text for a table cell: control characters escaped first, then cut, never the reverse."""
+    return clipped(text, width)
 
 
 def _fit(line: str) -> str:
@@ -142,14 +232,27 @@ def as_csv(report: ClassReport) -> str:
     chapters = report.book.chapters
     writer.writerow(["student", "user", "host", "files", "attempts", "solved", "total", "after_reveal",
                      "last_active", "streak", "best_streak", *(f"chapter {c.id}" for c in chapters),
-                     *(f"quiz {q.id} {which}" for q in report.book.quizzes for which in ("latest", "best"))])
+                     *(f"quiz {q.id} {which}" for q in report.book.quizzes for which in ("latest", "best")),
+                     "confirmed", "build_not_rerun", "tampered", "conflicts", "not_graded_in_time", "not_in_book",
+                     "files_not_owned_by_user"])
     for s in report.students:
         quizzes = [s.quizzes.get(q.id) for q in report.book.quizzes]
-        writer.writerow([s.name, s.user, s.host, len(s.files), s.attempts, s.mastery.solved, s.mastery.total,
+        v = s.verification
+        writer.writerow([_csv_text(s.name), _csv_text(s.user), _csv_text(s.host), len(s.files), s.attempts,
+                         s.mastery.solved, s.mastery.total,
                          s.mastery.after_reveal, s.last_active.isoformat() if s.last_active else "",
                          s.streak.current, s.streak.best, *(c.solved for c in s.mastery.chapters),
-                         *(f"{getattr(q, which):g}" if q else "" for q in quizzes for which in ("latest", "best"))])
+                         *(f"{getattr(q, which):g}" if q else "" for q in quizzes for which in ("latest", "best")),
+                         v.confirmed, v.build_not_rerun, len(v.tampered), v.conflicts, v.not_regraded,
+                         v.outside_book, len(v.owner_mismatches)])
     return out.getvalue()
+
+
+def _csv_text(text: str) -> str:
+    """A student's text as a CSV cell: printable, and never a formula a spreadsheet would run
+    (=HYPERLINK(...), +cmd|...): a leading = + - @ gets a quote in front, as OWASP advises."""
+    safe = printable(text, one_line=True)
+    return "'" + safe if safe[:1] in ("=", "+", "-", "@") else safe
 
 
 def as_json(report: ClassReport) -> str:
@@ -165,7 +268,7 @@ def as_json(report: ClassReport) -> str:
         ],
         "skipped": report.skipped,
     }
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return inert_json(data)
 
 
 def _student_json(s: StudentReport) -> dict[str, Any]:
@@ -176,6 +279,8 @@ def _student_json(s: StudentReport) -> dict[str, Any]:
         "last_active": s.last_active.isoformat() if s.last_active else None,
         "streak": {"current": s.streak.current, "best": s.streak.best},
         "chapters": {c.chapter_id: {"solved": c.solved, "total": c.total} for c in m.chapters},
-        "retired_attempts": m.retired_attempts,
+        "retired_attempts": s.verification.outside_book,
         "quizzes": {quiz_id: asdict(result) for quiz_id, result in s.quizzes.items()},
+        "owners": list(s.owners),
+        "verification": asdict(s.verification),
     }

@@ -72,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--name", help="the student name the JSON export carries (default: your login)")
     submit = progress_commands.add_parser(
         "submit", help="drop a timestamped JSON export into an instructor's folder DIR",
-        description="Write NAME-YYYYmmddTHHMMSSZ.json into DIR, never replacing an earlier file. "
+        description="Write NAME-YYYYmmddTHHMMSSZ-<random>.json into DIR, mode 0640 (you and DIR's group), "
+                    "never replacing an earlier file. "
                     "Exit status: 0 submitted, 1 DIR is missing, not a folder, or not writable.")
     submit.add_argument("folder", type=Path, metavar="DIR")
     submit.add_argument("--name", help="the student name to submit under (default: your login)")
@@ -88,8 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     report = class_commands.add_parser(
         "report", help="students x chapters mastery, last active, streak, most failed exercises",
         description="Aggregate `ringbook progress export`/`submit` files. A folder means every *.json in it. "
-                    "Files with the same student name are merged (each attempt counted once). Exit status: "
-                    "0 every file was read, 1 some files were skipped (each named on stderr), "
+                    "Files with the same student name are merged (each attempt counted once). Every answer "
+                    "is graded again against the book; build code is parsed, never run. Exit status: "
+                    "0 every file was read and nothing was flagged, 1 the report was made with warnings "
+                    "(files skipped, or students flagged; each a line on stderr), "
                     "2 nothing to report (no readable export, or the book has problems).")
     report.add_argument("paths", nargs="+", type=Path, metavar="DIR|FILE")
     report.add_argument("--format", choices=("table", "csv", "json"), default="table",

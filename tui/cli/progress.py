@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
+import secrets
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.safe_text import printable
 from tui.cli.common import load_or_report, open_store_or_report
+from tui.progress.export_file import UnreadableExport, inert_json, read_export, reason_for
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
 from tui.progress.store import ProgressStore, StoreError, export_csv
 from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:
     import argparse
+
+# A submission is read by its student and by the inbox's group, which only the instructor is in (the
+# inbox is setgid, so files take its group); nobody else, whatever the student's umask.
+SUBMISSION_MODE = 0o640
+
 
 def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None) -> int:
     store = open_store_or_report(data_dir)
@@ -62,8 +69,9 @@ def summary(store: ProgressStore, content: Path | None) -> int:
         print()
         print("\n".join(courseware))
     if overall.retired:
+        retired = printable(", ".join(overall.retired), one_line=True)   # ids from imported files: student text
         print(f"\nRetired: {overall.retired_attempts} attempt(s) on {len(overall.retired)} exercise(s) no longer "
-              f"in the book ({', '.join(overall.retired)}); they are kept.")
+              f"in the book ({retired}); they are kept.")
     print(f"\nStore: {store.path or 'not saved (see above)'}")
     return 0
 
@@ -84,14 +92,27 @@ def courseware_lines(store: ProgressStore, book) -> list[str]:
 def student_identity(name: str | None) -> dict[str, str]:
     """Whose export this is, so a class report can tell students apart: the login and machine, and the
     name the learner gives (their login by default)."""
-    import getpass
     import socket
 
-    try:
-        user = getpass.getuser()
-    except (OSError, KeyError):  # no login name in the environment or the password database
-        user = "unknown"
+    user = login()
     return {"name": (name or "").strip() or user, "user": user, "host": socket.gethostname()}
+
+
+def login() -> str:
+    """The account this process runs as, by its user id: the owner the file system gives a submission,
+    which the class report compares with the user the submission names."""
+    import getpass
+
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError):  # no password database (Windows), or a uid without an account
+        pass
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name in the environment either
+        return "unknown"
 
 
 def export_with_identity(store: ProgressStore, name: str | None) -> dict:
@@ -100,7 +121,7 @@ def export_with_identity(store: ProgressStore, name: str | None) -> dict:
 
 def export(store: ProgressStore, target: Path | None, form: str, name: str | None = None) -> int:
     data = export_with_identity(store, name)
-    text = export_csv(data) if form == "csv" else json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    text = export_csv(data) if form == "csv" else inert_json(data)
     if target is None:
         sys.stdout.write(text)
         return 0
@@ -114,7 +135,8 @@ def export(store: ProgressStore, target: Path | None, form: str, name: str | Non
 
 
 def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
-    """Drop a timestamped JSON export into an instructor's folder; never replaces an earlier submission."""
+    """Drop a JSON export into an instructor's folder, readable by the instructor and not by classmates,
+    under a name nobody can guess; never replaces an earlier submission."""
     if not folder.exists():
         print(f"ringbook: the drop folder {folder} does not exist; check the path your instructor gave.",
               file=sys.stderr)
@@ -123,7 +145,7 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
         print(f"ringbook: {folder} is not a folder; give the drop folder's path.", file=sys.stderr)
         return 1
     data = export_with_identity(store, name)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    text = inert_json(data)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     stem = f"{_file_safe(data['student']['name'])}-{stamp}"
     try:
@@ -141,40 +163,49 @@ def _file_safe(name: str) -> str:
 
 
 def _create_new(folder: Path, stem: str, text: str) -> Path:
-    """Write `text` to a file that did not exist before (O_EXCL), adding -2, -3... to the name when two
-    submissions land in the same second. A write that fails half-way leaves nothing behind."""
-    for attempt in range(1, 1000):
-        target = folder / (f"{stem}.json" if attempt == 1 else f"{stem}-{attempt}.json")
+    """Write `text` to a new file `<stem>-<random token>.json` (O_EXCL: never one that exists), with mode
+    SUBMISSION_MODE. In an inbox students cannot list, a classmate would have to guess 80 random bits
+    to open it. A write that fails half-way leaves nothing behind."""
+    for _ in range(100):
+        target = folder / f"{stem}-{secrets.token_hex(10)}.json"
         try:
-            descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
             continue
         try:
+            os.fchmod(descriptor, SUBMISSION_MODE)   # exactly this, whatever the umask took away
             with os.fdopen(descriptor, "w", encoding="utf-8") as out:
                 out.write(text)
         except OSError:
             target.unlink(missing_ok=True)
             raise
         return target
-    raise FileExistsError(errno.EEXIST, "too many submissions in the same second")
+    raise FileExistsError(errno.EEXIST, "no free file name in the drop folder")
 
 
 def import_file(store: ProgressStore, source: Path) -> int:
+    """Merge an export from `source`, read as the class report reads one: a file that is not a sound
+    export is refused whole, with one line saying why, and nothing of it reaches the store."""
+    shown = printable(str(source), one_line=True)
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        print(f"ringbook: cannot read {source}: {exc.strerror}", file=sys.stderr)
-        return 1
-    except (ValueError, UnicodeDecodeError):
-        print(f"ringbook: {source} is not a JSON export (use `ringbook progress export`).", file=sys.stderr)
+        export = read_export(source)
+    except UnreadableExport as exc:
+        _say(f"ringbook: cannot import {shown}: {exc}")
         return 1
     try:
-        added = store.import_data(data)
+        added = store.import_data(export.data)
     except StoreError as exc:
-        print(f"ringbook: {exc}", file=sys.stderr)
+        _say(f"ringbook: cannot import {shown}: {exc}")
         return 1
-    print(f"Imported {added} new record(s) from {source}; anything already here was left as it was.")
+    except Exception as exc:  # whatever the file holds, the learner gets a sentence, not a traceback
+        _say(f"ringbook: cannot import {shown}: {reason_for(exc)}")
+        return 1
+    print(f"Imported {added} new record(s) from {shown}; anything already here was left as it was.")
     return 0
+
+
+def _say(line: str) -> None:
+    print(printable(line, one_line=True), file=sys.stderr)
 
 
 def reset(store: ProgressStore, yes: bool) -> int:

@@ -1,28 +1,40 @@
 """A class report: many students' progress exports read as one, for an instructor.
 
-Each student's exports are imported into a store of their own that lives in memory, so mastery and the
-day streak come out exactly as that student sees them in the app. Exports with the same student name
-are merged by attempt uid, so a later export that repeats an earlier one counts nothing twice, and
-work submitted from two machines adds up. A file that cannot be read is named in a warning and left
-out; the rest is still reported.
+An export is a file the student wrote, so nothing in it is taken on trust. Every attempt is graded
+again from its answer against the book, and one whose recorded result disagrees is reported and never
+counted. Exports with the same student name are merged by attempt uid, so work submitted twice or from
+two machines counts once; a uid recorded differently in two places counts in neither. Each file is
+compared with its owner on disk, since on a shared host the owner is who wrote it. A file that cannot be
+read, for whatever reason, is named with a one-line reason and left out; the rest is still reported.
+
+What is counted goes into a store of the student's own that lives in memory, so mastery and the day
+streak come out exactly as that student would see them for the same attempts.
 """
 
 from __future__ import annotations
 
-import json
+import ast
 import re
+import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from grader.model import Book
+from grader.grade import MAX_INPUT, grade
+from grader.model import Book, Build, Exercise
+from tui.progress.export_file import PARTS, UnreadableExport, local_time, read_export, reason_for
 from tui.progress.mastery import Mastery, mastery
-from tui.progress.store import EXPORT_FORMAT, ProgressStore, StoreError, parse_utc
+from tui.progress.store import EXPORT_FORMAT, SCHEMA_VERSION, ProgressStore
 from tui.progress.streak import Streak
 
-SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-\d+)?$")  # what `progress submit` adds after the name
+# What `progress submit` adds after the name: the time, a random token, and -2, -3 in older submissions.
+SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-[0-9a-f]{20})?(-\d+)?$")
+# Seconds of grading one student's answers may take. An honest export re-grades in well under a
+# second (answers the class shares are graded once); one stuffed with slow formulas stops here.
+GRADING_SECONDS_PER_STUDENT = 60.0
 
 
 @dataclass(frozen=True)
@@ -36,16 +48,55 @@ class QuizResult:
 
 
 @dataclass(frozen=True)
+class Tampered:
+    """An attempt whose recorded result is not the book's verdict on its answer."""
+
+    exercise_id: str
+    answer: str
+    recorded: str
+    regraded: str   # correct, incorrect, or invalid: an answer the app would not have recorded at all
+
+
+@dataclass(frozen=True)
+class OwnerMismatch:
+    """A file that names one user and belongs to another."""
+
+    file: str
+    declares: str   # its student.user, or its student name when it names no user
+    owner: str
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What checking a student's files found. Confirmed and build attempts are counted; the rest not."""
+
+    confirmed: int = 0          # graded again: the same result as recorded
+    build_not_rerun: int = 0    # build code is never run on the instructor's account: counted, only parsed
+    tampered: tuple[Tampered, ...] = ()
+    conflicts: int = 0          # uids recorded differently in two places: neither copy counted
+    not_regraded: int = 0       # left when the student's grading time ran out: not counted
+    outside_book: int = 0       # exercises not in this book cannot be graded: not counted
+    owner_mismatches: tuple[OwnerMismatch, ...] = ()
+
+    @property
+    def needs_attention(self) -> bool:
+        """Something an instructor should look at, beyond the routine (build code, retired exercises)."""
+        return bool(self.tampered or self.conflicts or self.not_regraded or self.owner_mismatches)
+
+
+@dataclass(frozen=True)
 class StudentReport:
     name: str
     user: str
     host: str
     files: tuple[str, ...]
+    owners: tuple[str, ...]     # the logins owning the files, as the file system says
     mastery: Mastery
-    streak: Streak
+    streak: Streak              # days with an answer re-graded correct; build attempts do not make a day
     last_active: datetime | None  # in the student's own time zone at that moment
-    attempts: int
+    attempts: int               # attempts counted
     quizzes: dict[str, QuizResult]  # by quiz id; quizzes not taken are absent
+    verification: Verification
 
 
 @dataclass(frozen=True)
@@ -69,6 +120,59 @@ class ClassReport:
         return sum(len(s.files) for s in self.students)
 
 
+@dataclass(frozen=True)
+class StudentFile:
+    """One export that passed every check, with what it says about whose it is."""
+
+    path: Path
+    name: str
+    user: str
+    host: str
+    owner: str
+    day_boundary_hour: int | None
+    rows: dict[str, list[dict[str, Any]]]   # by part (attempts, reveals, entries), as the store keeps them
+
+
+@dataclass
+class GradingTime:
+    """Seconds one student's answers may still spend being graded; verdicts already cached are free."""
+
+    left: float
+
+
+class Regrader:
+    """The book's verdict on recorded answers. A class repeats its answers, so each (exercise, answer)
+    is graded once for the whole report."""
+
+    def __init__(self) -> None:
+        self._verdicts: dict[tuple[str, str], str] = {}
+
+    def status(self, exercise: Exercise, answer: str, time_left: GradingTime) -> str | None:
+        """correct, incorrect or invalid; None when this student's grading time is spent."""
+        key = (exercise.id, answer)
+        if key not in self._verdicts:
+            if time_left.left <= 0:
+                return None
+            started = time.monotonic()
+            self._verdicts[key] = grade(exercise, answer).status
+            time_left.left -= time.monotonic() - started
+        return self._verdicts[key]
+
+
+def unreadable_code(exercise: Build, answer: str) -> bool:
+    """Code the app would have refused to run, and so never recorded: too long, not Python, or never
+    naming the function the exercise asks for. Parsing it runs nothing."""
+    if len(answer) > MAX_INPUT or not re.search(rf"\b{re.escape(exercise.function)}\b", answer):
+        return True
+    try:
+        ast.parse(answer)
+    except SyntaxError:
+        return True
+    except (ValueError, RecursionError, MemoryError):  # the app's run would have failed, and been recorded
+        return False
+    return False
+
+
 def export_files(paths: list[Path], skipped: list[str]) -> list[Path]:
     """The files to read: each FILE as given, and every *.json directly inside each DIR."""
     files: list[Path] = []
@@ -78,59 +182,50 @@ def export_files(paths: list[Path], skipped: list[str]) -> list[Path]:
             if not found:
                 skipped.append(f"{path}: no *.json exports in this folder")
             files += found
-        elif path.exists():
+        elif path.exists() or path.is_symlink():
             files.append(path)
         else:
             skipped.append(f"{path}: no such file or folder")
     return files
 
 
-def build_report(book: Book, paths: list[Path], now: datetime | None = None) -> ClassReport:
+def build_report(book: Book, paths: list[Path], now: datetime | None = None,
+                 grading_seconds: float = GRADING_SECONDS_PER_STUDENT) -> ClassReport:
+    """The report on every export in `paths`, as of `now`; files that cannot be read are in `skipped`."""
     report = ClassReport(book)
-    stores: dict[str, ProgressStore] = {}
-    files: dict[str, list[Path]] = {}
-    identity: dict[str, dict[str, str]] = {}
-    try:
-        for path in export_files(paths, report.skipped):
-            data = _read_export(path, report.skipped)
-            if data is None:
-                continue
-            name = student_name(data, path)
-            store = stores.get(name) or ProgressStore.in_memory()
-            try:
-                store.import_data(data)
-            except StoreError as exc:
-                report.skipped.append(f"{path}: {exc}")
-                if name not in stores:
-                    store.close()
-                continue
-            if name not in stores:
-                stores[name] = store
-            files.setdefault(name, []).append(path)
-            hour = data.get("day_boundary_hour")
-            if isinstance(hour, int) and not isinstance(hour, bool) and 0 <= hour < 24:
-                store.set_day_boundary_hour(hour)
-            student = data.get("student") if isinstance(data.get("student"), dict) else {}
-            identity[name] = {k: str(student.get(k, "")) for k in ("user", "host")}
-        moment = now or datetime.now().astimezone()
-        wrong: dict[str, list[tuple[str, str]]] = {}
-        for name in sorted(stores, key=str.casefold):
-            store = stores[name]
-            merged = store.export_data()
-            report.students.append(StudentReport(
-                name=name, **identity[name], files=tuple(str(p) for p in files[name]),
-                mastery=mastery(book, store.exercise_states()), streak=store.streak(moment),
-                last_active=_last_active(merged), attempts=len(merged["attempts"]),
-                quizzes=_quiz_results(book, merged["entries"]),
-            ))
-            for attempt in merged["attempts"]:
-                if attempt["status"] == "incorrect":
-                    wrong.setdefault(attempt["exercise_id"], []).append((name, _as_one_line(attempt["answer"])))
-        report.failed = _most_failed(book, wrong)
-    finally:
-        for store in stores.values():
-            store.close()
+    by_student: dict[str, list[StudentFile]] = {}
+    for path in export_files(paths, report.skipped):
+        try:
+            student_file = read_student_file(path)
+        except UnreadableExport as exc:
+            report.skipped.append(f"{path}: {exc}")
+        else:
+            by_student.setdefault(student_file.name, []).append(student_file)
+    moment = now or datetime.now().astimezone()
+    regrader = Regrader()
+    wrong: dict[str, list[tuple[str, str]]] = {}
+    for name in sorted(by_student, key=str.casefold):
+        files = by_student[name]
+        try:
+            student, counted = _student_report(book, name, files, regrader, moment, GradingTime(grading_seconds))
+        except Exception as exc:  # figures nobody foresaw failing: name this student's files, report the rest
+            report.skipped += [f"{f.path}: {reason_for(exc)}" for f in files]
+            continue
+        report.students.append(student)
+        for attempt in counted:
+            if attempt["status"] == "incorrect":
+                wrong.setdefault(attempt["exercise_id"], []).append((name, attempt["answer"]))
+    report.failed = _most_failed(book, wrong)
     return report
+
+
+def read_student_file(path: Path) -> StudentFile:
+    """An export read and checked as far as one file can be; raises UnreadableExport with a one-line reason."""
+    export = read_export(path)
+    student = export.data.get("student") if isinstance(export.data.get("student"), dict) else {}
+    user, host = (student.get(key) if isinstance(student.get(key), str) else "" for key in ("user", "host"))
+    return StudentFile(path, student_name(export.data, path), user, host, export.owner, export.day_boundary_hour,
+                       export.rows)
 
 
 def student_name(data: dict[str, Any], path: Path) -> str:
@@ -141,29 +236,90 @@ def student_name(data: dict[str, Any], path: Path) -> str:
     return SUBMIT_STAMP.sub("", path.stem) or path.stem
 
 
-def _read_export(path: Path, skipped: list[str]) -> dict[str, Any] | None:
+def _student_report(book: Book, name: str, files: list[StudentFile], regrader: Regrader, moment: datetime,
+                    time_left: GradingTime) -> tuple[StudentReport, list[dict[str, Any]]]:
+    """The student's row, and the attempts counted for them."""
+    rows, conflicts = _merged(files)
+    confirmed: list[dict[str, Any]] = []
+    build: list[dict[str, Any]] = []
+    tampered: list[Tampered] = []
+    not_regraded = outside_book = 0
+    for attempt in rows["attempts"]:
+        exercise = book.exercise(attempt["exercise_id"])
+        if exercise is None:
+            outside_book += 1
+        elif exercise.kind == "build":
+            if unreadable_code(exercise, attempt["answer"]):
+                tampered.append(Tampered(exercise.id, attempt["answer"], attempt["status"], "invalid"))
+            else:
+                build.append(attempt)
+        else:
+            status = regrader.status(exercise, attempt["answer"], time_left)
+            if status is None:
+                not_regraded += 1
+            elif status == attempt["status"]:
+                confirmed.append(attempt)
+            else:
+                tampered.append(Tampered(exercise.id, attempt["answer"], attempt["status"], status))
+    hour = next((f.day_boundary_hour for f in reversed(files) if f.day_boundary_hour is not None), 0)
+    counted = {**rows, "attempts": confirmed + build}
+    with _store_of(counted, hour) as store:
+        states, merged = store.exercise_states(), store.export_data()
+    with _store_of({**rows, "attempts": confirmed}, hour) as store:
+        streak = store.streak(moment)
+    last = files[-1]
+    student = StudentReport(
+        name=name, user=last.user, host=last.host, files=tuple(str(f.path) for f in files),
+        owners=tuple(sorted({f.owner for f in files if f.owner})), mastery=mastery(book, states),
+        streak=streak, last_active=_last_active(merged), attempts=len(merged["attempts"]),
+        quizzes=_quiz_results(book, merged["entries"]),
+        verification=Verification(
+            confirmed=len(confirmed), build_not_rerun=len(build), tampered=tuple(tampered), conflicts=conflicts,
+            not_regraded=not_regraded, outside_book=outside_book,
+            owner_mismatches=tuple(_owner_mismatches(files))),
+    )
+    return student, merged["attempts"]
+
+
+def _merged(files: list[StudentFile]) -> tuple[dict[str, list[dict[str, Any]]], int]:
+    """Every row of a student's files once, by uid; a uid whose rows differ is left out of all of
+    them and counted as a conflict, since either copy could be the forged one."""
+    merged: dict[str, list[dict[str, Any]]] = {}
+    conflicts = 0
+    for part in PARTS:
+        seen: dict[str, dict[str, Any]] = {}
+        differing: set[str] = set()
+        for student_file in files:
+            for row in student_file.rows[part]:
+                first = seen.setdefault(row["uid"], row)
+                if first != row:
+                    differing.add(row["uid"])
+        merged[part] = [row for uid, row in seen.items() if uid not in differing]
+        conflicts += len(differing)
+    return merged, conflicts
+
+
+def _owner_mismatches(files: list[StudentFile]) -> list[OwnerMismatch]:
+    """Files whose owner is not the user they name. Where files have no owners (Windows) nothing is said."""
+    return [OwnerMismatch(str(f.path), f.user or f.name, f.owner)
+            for f in files if f.owner and (f.user or f.name) != f.owner]
+
+
+@contextmanager
+def _store_of(rows: dict[str, list[dict[str, Any]]], day_boundary_hour: int) -> Iterator[ProgressStore]:
+    """An in-memory store holding `rows`, closed on leaving the `with`."""
+    store = ProgressStore.in_memory()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        skipped.append(f"{path}: cannot be read ({exc.strerror})")
-        return None
-    except (ValueError, UnicodeDecodeError):
-        skipped.append(f"{path}: not JSON, so not a ringbook progress export")
-        return None
-    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        skipped.append(f"{path}: not a ringbook progress export")
-        return None
-    return data
+        store.import_data({"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, **rows})
+        store.set_day_boundary_hour(day_boundary_hour)
+        yield store
+    finally:
+        store.close()
 
 
 def _last_active(export: dict[str, Any]) -> datetime | None:
     """The latest attempt, reveal or ledger entry, at the student's clock when it happened."""
-    moments = [
-        parse_utc(row["created_utc"]).replace(tzinfo=timezone.utc)
-        .astimezone(timezone(timedelta(minutes=row["utc_offset_minutes"])))
-        for part in ("attempts", "reveals", "entries") for row in export[part]
-    ]
-    return max(moments, default=None)
+    return max((local_time(row) for part in PARTS for row in export[part]), default=None)
 
 
 def _quiz_results(book: Book, entries: list[dict[str, Any]]) -> dict[str, QuizResult]:
@@ -180,12 +336,6 @@ def _quiz_results(book: Book, entries: list[dict[str, Any]]) -> dict[str, QuizRe
             for quiz_id, scores in runs.items()}
 
 
-def _as_one_line(answer: str, limit: int = 60) -> str:
-    """A wrong answer as one short line: whitespace collapsed (a build's code, an order's commas)."""
-    text = " ".join(answer.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _most_failed(book: Book, wrong: dict[str, list[tuple[str, str]]]) -> list[FailedExercise]:
     """Exercises of the book with incorrect attempts: most failures first, then most students, then book order."""
     order = {e.id: i for i, e in enumerate(book.exercises)}
@@ -194,7 +344,7 @@ def _most_failed(book: Book, wrong: dict[str, list[tuple[str, str]]]) -> list[Fa
         exercise = book.exercise(exercise_id)
         if exercise is None:
             continue  # retired or from another book; the student's mastery shows those attempts
-        answers = Counter(answer for _, answer in rows)
+        answers = Counter(" ".join(answer.split()) for _, answer in rows)   # a build's code, an order's commas
         ranked = sorted(answers.items(), key=lambda item: (-item[1], item[0]))
         failed.append(FailedExercise(exercise_id, exercise.title, len(rows), len({n for n, _ in rows}),
                                      tuple(ranked)))

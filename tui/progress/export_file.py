@@ -1,0 +1,196 @@
+"""Progress export files as they arrive from students: read and checked without trusting them, and
+written so that printing them is harmless.
+
+A class report reads whatever students drop into an inbox, and `progress import` whatever file it is
+given. Either may be a link to /dev/zero, a FIFO, gigabytes of JSON, JSON nested 100,000 deep, or rows
+the store accepts but no calendar can place. So a file is opened without following a link, only a
+regular file of bounded size is read, its rows go through the store's own checks in a throwaway store,
+and every way it can fail, foreseen or not, becomes a one-line reason instead of an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from grader.safe_text import printable
+from tui.progress.store import ATTEMPT_FIELDS, ENTRY_FIELDS, EXPORT_FORMAT, REVEAL_FIELDS, ProgressStore, StoreError, parse_utc
+
+# A typical attempt takes about 400 bytes of export and the largest the app can record about 3 KB (a
+# 2,000-character answer with its feedback). Answering every exercise of a 122-exercise book 25 times
+# with the longest answers comes to about 9 MB, so an export past this cap was not written by ringbook.
+MAX_EXPORT_BYTES = 32 * 1024 * 1024
+
+# Never through a link (the inbox's `zero.json -> /dev/zero`), and never waiting on a FIFO's writer.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+PARTS = {"attempts": ATTEMPT_FIELDS, "reveals": REVEAL_FIELDS, "entries": ENTRY_FIELDS}
+_FILE_KINDS = {stat.S_ISDIR: "a folder", stat.S_ISFIFO: "a named pipe (FIFO)", stat.S_ISCHR: "a character device",
+               stat.S_ISBLK: "a block device", stat.S_ISSOCK: "a socket"}
+
+
+class UnreadableExport(Exception):
+    """Why a file is not read as an export, as a clause that follows its name: `FILE: <reason>`."""
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    """An export read from disk, and who owns the file (who wrote it, on a shared host)."""
+
+    path: Path
+    data: dict[str, Any]
+    rows: dict[str, list[dict[str, Any]]]   # by part (attempts, reveals, entries), as the store keeps them
+    owner: str   # the owner's login; "uid N" when the account has no name; "" where files have no owner
+    day_boundary_hour: int | None           # as the export gives it, when it is an hour of the day
+
+
+def read_export(path: Path) -> ExportFile:
+    """The export in `path`, checked; raises UnreadableExport with a one-line reason for anything else."""
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise UnreadableExport("is a symbolic link; only regular files are read (name the file it points to)") \
+                from None
+        raise UnreadableExport(f"cannot be read ({exc.strerror})") from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _FILE_KINDS.items() if test(info.st_mode)), "not a regular file")
+            raise UnreadableExport(f"is {kind}; only regular files are read")
+        if info.st_size > MAX_EXPORT_BYTES:
+            raise UnreadableExport(_too_big())
+        raw = _read_at_most(descriptor, MAX_EXPORT_BYTES + 1)
+    except OSError as exc:
+        raise UnreadableExport(f"cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(descriptor)
+    if len(raw) > MAX_EXPORT_BYTES:   # it grew after we looked
+        raise UnreadableExport(_too_big())
+    data = parse_export(raw)
+    hour = data.get("day_boundary_hour")
+    hour = hour if isinstance(hour, int) and not isinstance(hour, bool) and 0 <= hour < 24 else None
+    try:
+        rows = checked_rows(data, hour or 0)
+    except StoreError as exc:
+        raise UnreadableExport(str(exc)) from None
+    except Exception as exc:  # one file nobody foresaw must not cost the class its report
+        raise UnreadableExport(reason_for(exc)) from None
+    return ExportFile(path, data, rows, _owner(info.st_uid), hour)
+
+
+def parse_export(raw: bytes) -> dict[str, Any]:
+    """The bytes of a file as an export's data; raises UnreadableExport saying why they are not one."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableExport("is not UTF-8 text, so not a ringbook progress export") from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise UnreadableExport("is nested too deeply to be a ringbook progress export") from None
+    except ValueError:   # JSONDecodeError, NaN or Infinity, a number with thousands of digits
+        raise UnreadableExport("is not JSON, so not a ringbook progress export") from None
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise UnreadableExport("is not a ringbook progress export")
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnreadableExport("holds text that is not valid Unicode (a lone surrogate such as \\ud800)") from None
+    except RecursionError:
+        raise UnreadableExport("is nested too deeply to be a ringbook progress export") from None
+    return data
+
+
+def checked_rows(data: dict[str, Any], day_boundary_hour: int = 0) -> dict[str, list[dict[str, Any]]]:
+    """The rows of an export as the store keeps them, once a throwaway store has accepted them all and
+    every figure computed from a row (its study day, its local time) can be computed. Raises StoreError."""
+    scratch = ProgressStore.in_memory()
+    try:
+        scratch.set_day_boundary_hour(day_boundary_hour)
+        scratch.import_data(data)
+        for part in PARTS:
+            uids = Counter(row["uid"] for row in data.get(part, []))
+            repeated = [uid for uid, n in uids.items() if n > 1]
+            if repeated:   # the store would keep whichever copy came first, silently
+                raise StoreError(f"That export lists one of its {part} twice (uid {repeated[0][:40]!r}); "
+                                 "ringbook never writes that, so the file was edited.")
+        scratch.study_days()
+        kept = scratch.export_data()
+    finally:
+        scratch.close()
+    rows = {part: kept[part] for part in PARTS}
+    for part in PARTS:
+        for row in rows[part]:
+            local_time(row)
+    return rows
+
+
+def local_time(row: dict[str, Any]) -> datetime:
+    """When a row was made, on the learner's clock at that moment."""
+    return (parse_utc(row["created_utc"]).replace(tzinfo=timezone.utc)
+            .astimezone(timezone(timedelta(minutes=row["utc_offset_minutes"]))))
+
+
+def reason_for(exc: BaseException) -> str:
+    """A one-line reason for an exception nobody planned for while reading an export."""
+    if isinstance(exc, OverflowError):
+        return "a number or a date in it is out of range, so it was not read"
+    if isinstance(exc, UnicodeError):
+        return "it holds text that is not valid Unicode, so it was not read"
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply, so it was not read"
+    return f"it could not be read as an export ({type(exc).__name__}: {exc})"
+
+
+def inert_json(data: Any) -> str:
+    """`data` as indented JSON that is safe to print: control, C1 and bidi characters, which JSON allows
+    raw inside strings, are written as \\u escapes, so the text reads back to the same data."""
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return _RAW_NON_ASCII.sub(_escaped_if_unsafe, text)
+
+
+_RAW_NON_ASCII = re.compile(r"[^\x20-\x7e\n]")
+
+
+def _escaped_if_unsafe(match: re.Match[str]) -> str:
+    char = match.group()
+    return char if printable(char) == char else f"\\u{ord(char):04x}"
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _too_big() -> str:
+    return (f"is larger than {MAX_EXPORT_BYTES // (1024 * 1024)} MB, far more than an export of a whole book, "
+            "so it was not read")
+
+
+def _read_at_most(descriptor: int, limit: int) -> bytes:
+    chunks, left = [], limit
+    while left > 0:
+        chunk = os.read(descriptor, min(left, 1024 * 1024))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _owner(uid: int) -> str:
+    try:
+        import pwd
+    except ImportError:   # no Unix accounts (Windows): file owners say nothing
+        return ""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
