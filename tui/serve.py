@@ -63,7 +63,7 @@ class ServedAddress:
     127.0.0.1 either sends its own Origin or, with DNS rebinding, its own name in Host; both fail here."""
 
     def __init__(self, host: str, port: int):
-        self.port = port
+        self.host, self.port = host, port
         self.wildcard = host in WILDCARD_HOSTS
         self.names = {host.strip("[]").lower()}
         if self.wildcard or is_loopback(host):
@@ -88,9 +88,10 @@ class ServedAddress:
         origin_address = _host_and_port(netloc)
         return scheme.lower() == "http" and origin_address is not None and origin_address == _host_and_port(host)
 
-    def url(self, host: str) -> str:
+    @property
+    def url(self) -> str:
         """The address to open in a browser; listening on every address, this machine's loopback one."""
-        name = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+        name = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
         if ":" in name:
             name = f"[{name.strip('[]')}]"
         return f"http://{name}:{self.port}/"
@@ -113,7 +114,7 @@ class RingbookServer(Server):
         super().__init__(command, host=host, port=port, title="ringbook")
         self.token = token
         self.address = ServedAddress(host, port)
-        self.key_url = f"{self.address.url(host)}?token={token}"
+        self.key_url = f"{self.address.url}?token={token}"
         self.cookie_name = f"ringbook-token-{port}"  # browsers share cookies across ports; two servers must not
         self._sessions: set[asyncio.Task] = set()
 
