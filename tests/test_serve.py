@@ -1,5 +1,7 @@
 """`ringbook serve` for real: the server as a subprocess on a free loopback port, its page over HTTP, and
-browser sessions over its websocket, each one its own ringbook."""
+browser sessions over its websocket, each one its own ringbook. A session runs code as the user, so the
+server must refuse every request that lacks the printed token, comes from another page's Origin, or
+names another Host (DNS rebinding), and must refuse it before any ringbook starts."""
 
 from __future__ import annotations
 
@@ -10,12 +12,16 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from tui.serve import ServedAddress
+
 ESCAPE_SEQUENCE = re.compile(rb"\x1b(\[[0-9;?$]*[a-zA-Z]|\][^\x07]*\x07)")
+KEY_URL = re.compile(r"http://\S+/\?token=([A-Za-z0-9_-]+)")
 
 
 def free_port() -> int:
@@ -29,19 +35,24 @@ def start_server(tmp_path: Path, *args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "tui", "serve", *args], stdout=log, stderr=subprocess.STDOUT)
 
 
-def wait_for_page(server: subprocess.Popen, url: str, log: Path, timeout: float = 60) -> str:
-    import urllib.request
-
+def wait_for_key_url(server: subprocess.Popen, log: Path, timeout: float = 60) -> str:
+    """The address with its token, as the startup banner prints it once the server listens."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise AssertionError(f"ringbook serve exited with {server.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return response.read().decode()
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"no page at {url} within {timeout}s:\n{log.read_text()}")
+        found = KEY_URL.search(log.read_text())
+        if found:
+            return found.group()
+        time.sleep(0.2)
+    raise AssertionError(f"no address with a token was printed within {timeout}s:\n{log.read_text()}")
+
+
+def fetch_page(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.read().decode()
 
 
 def descendants(pid: int) -> set[int]:
@@ -56,18 +67,60 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-@pytest.fixture
-def served(tmp_path: Path):
-    """ringbook serve on a free loopback port and a temp data dir; yields (port, server, data dir)."""
+@dataclass
+class Served:
+    port: int
+    server: subprocess.Popen
+    data_dir: Path
+    key_url: str
+    log: Path
+
+    @property
+    def token(self) -> str:
+        return self.key_url.rsplit("=", 1)[1]
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def serve_on_loopback(tmp_path: Path):
+    """ringbook serve on a free loopback port and a temp data dir, stopped (killed) afterwards."""
     port = free_port()
     data_dir = tmp_path / "data"
     server = start_server(tmp_path, "--port", str(port), "--data-dir", str(data_dir))
     try:
-        yield port, server, data_dir
+        yield Served(port, server, data_dir, wait_for_key_url(server, tmp_path / "serve.log"), tmp_path / "serve.log")
     finally:
         if server.poll() is None:
             server.kill()
             server.wait(timeout=10)
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    yield from serve_on_loopback(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory):
+    """One server for the tests that only send requests it must refuse (none of them starts a tab)."""
+    yield from serve_on_loopback(tmp_path_factory.mktemp("guarded"))
+
+
+async def status_of(url: str, *, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as http, http.get(url, headers=headers or {}) as response:
+        return response.status, await response.text()
+
+
+async def handshake_status(url: str, *, origin: str | None, headers: dict[str, str] | None = None) -> int:
+    """The HTTP status a websocket handshake gets: 101 when it opens, else the refusal."""
+    async with aiohttp.ClientSession() as http:
+        try:
+            async with http.ws_connect(url, origin=origin, headers=headers or {}):
+                return 101
+        except aiohttp.WSServerHandshakeError as refused:
+            return refused.status
 
 
 class Session:
@@ -103,14 +156,19 @@ class Session:
             raise AssertionError(f"the session was still open after {timeout}s") from None
 
 
-async def test_page_and_two_tabs_each_their_own_ringbook(served, tmp_path: Path):
-    port, server, data_dir = served
-    page = wait_for_page(server, f"http://127.0.0.1:{port}/", tmp_path / "serve.log")
-    assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+async def test_page_and_two_tabs_each_their_own_ringbook(served):
+    """The printed address opens the page; the cookie it sets lets the page's websocket in, as in a browser."""
+    port, server, data_dir = served.port, served.server, served.data_dir
+    jar = aiohttp.CookieJar(unsafe=True)  # unsafe: keep cookies from an IP address, as a browser does
+    async with aiohttp.ClientSession(cookie_jar=jar) as http:
+        async with http.get(served.key_url) as response:
+            assert response.status == 200
+            page = await response.text()
+        assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
 
-    async with aiohttp.ClientSession() as http:
-        url = f"http://127.0.0.1:{port}/ws?width=80&height=24"
-        async with http.ws_connect(url) as first_socket, http.ws_connect(url) as second_socket:
+        url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"  # what the page's script opens: no token in it
+        async with http.ws_connect(url, origin=served.origin) as first_socket, \
+                http.ws_connect(url, origin=served.origin) as second_socket:
             first, second = Session(first_socket), Session(second_socket)
             await first.wait_for("Mastery 0 / ")
             await second.wait_for("Mastery 0 / ")
@@ -128,19 +186,129 @@ async def test_page_and_two_tabs_each_their_own_ringbook(served, tmp_path: Path)
     assert (data_dir / "progress.sqlite3").exists()     # the served app used the server's --data-dir
 
 
+def test_the_banner_gives_the_address_with_its_token_and_says_it_is_a_key(guarded):
+    banner = " ".join(guarded.log.read_text().split())
+    assert guarded.key_url.startswith(f"http://127.0.0.1:{guarded.port}/?token=")
+    assert len(guarded.token) >= 40
+    assert "run Python code with your permissions" in banner and "do not share it" in banner
+
+
+async def test_without_the_token_every_route_is_refused(guarded):
+    base = f"http://127.0.0.1:{guarded.port}"
+    for path in ("/", "/download/anything"):
+        status, text = await status_of(base + path)
+        assert status == 403, path
+        assert "needs the token that ringbook serve printed" in text and "<html" not in text
+    assert await handshake_status(f"ws://127.0.0.1:{guarded.port}/ws", origin=guarded.origin) == 403
+
+
+async def test_a_wrong_token_is_refused(guarded):
+    base = f"http://127.0.0.1:{guarded.port}"
+    off_by_one = guarded.token[:-1] + ("A" if guarded.token[-1] != "A" else "B")
+    for wrong in (off_by_one, "", guarded.token[:-1], guarded.token + "x", "\u00e9"):
+        assert (await status_of(f"{base}/?token={wrong}"))[0] == 403, wrong
+        cookie = {"Cookie": f"ringbook-token-{guarded.port}={wrong}"}
+        assert (await status_of(f"{base}/", headers=cookie))[0] == 403, wrong
+        assert await handshake_status(f"ws://127.0.0.1:{guarded.port}/ws?token={wrong}", origin=guarded.origin) == 403
+    # another server's cookie (browsers send cookies to every port of a host) is not this one's
+    other = {"Cookie": f"ringbook-token-{guarded.port + 1}={guarded.token}"}
+    assert (await status_of(f"{base}/", headers=other))[0] == 403
+
+
+async def test_another_origin_is_refused_even_with_the_token_and_no_ringbook_starts(guarded):
+    """The attack: a page at evil.example opens ws://127.0.0.1:PORT/ws. It once drove a ringbook that
+    ran its code; now the handshake is refused before any ringbook process exists."""
+    url = f"ws://127.0.0.1:{guarded.port}/ws?width=80&height=24&token={guarded.token}"
+    cookie = {"Cookie": f"ringbook-token-{guarded.port}={guarded.token}"}
+    for origin in ("http://evil.example", f"http://evil.example:{guarded.port}", "null",
+                   f"https://127.0.0.1:{guarded.port}", f"http://127.0.0.1:{guarded.port + 1}", None):
+        assert await handshake_status(url, origin=origin) == 403, origin
+        assert await handshake_status(url.split("&token")[0], origin=origin, headers=cookie) == 403, origin
+    status, text = await status_of(guarded.key_url, headers={"Origin": "http://evil.example"})
+    assert status == 403 and "did not come from ringbook's own page" in text
+    assert descendants(guarded.server.pid) == set(), "a ringbook was started for a refused connection"
+    assert not (guarded.data_dir / "progress.sqlite3").exists()
+
+
+async def test_another_host_is_refused_even_with_the_token(guarded):
+    """DNS rebinding: evil.example now resolves to 127.0.0.1, so the browser sends Host: evil.example."""
+    for host in (f"evil.example:{guarded.port}", "evil.example", f"127.0.0.1:{guarded.port + 1}",
+                 f"127.0.0.1.evil.example:{guarded.port}", f"evil@127.0.0.1:{guarded.port}"):
+        status, text = await status_of(guarded.key_url, headers={"Host": host})
+        assert status == 403, host
+        assert "answers only at the address it printed" in text
+        rebound = f"http://{host}"
+        assert await handshake_status(f"ws://127.0.0.1:{guarded.port}/ws?token={guarded.token}", origin=rebound,
+                                      headers={"Host": host}) == 403, host
+    assert descendants(guarded.server.pid) == set()
+
+
+async def test_the_token_is_remembered_in_a_strict_http_only_cookie_and_never_logged(guarded):
+    async with aiohttp.ClientSession() as http, http.get(guarded.key_url) as response:
+        assert response.status == 200
+        cookie = response.cookies[f"ringbook-token-{guarded.port}"]
+        assert cookie.value == guarded.token
+        assert cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/"
+    reload = {"Cookie": f"ringbook-token-{guarded.port}={guarded.token}"}
+    status, page = await status_of(f"http://127.0.0.1:{guarded.port}/", headers=reload)
+    assert status == 200 and "data-session-websocket-url" in page
+
+    assert (await status_of(f"http://127.0.0.1:{guarded.port}/after-the-key"))[0] == 403
+    deadline = time.monotonic() + 30
+    while "/after-the-key" not in guarded.log.read_text():   # the refusal is logged after the key's request
+        assert time.monotonic() < deadline, guarded.log.read_text()
+        time.sleep(0.1)
+    assert guarded.log.read_text().count(guarded.token) == 1, "the token was printed again after the banner"
+
+
+@pytest.mark.parametrize("name", ["localhost", "[::1]"])
+async def test_the_other_loopback_names_get_a_page_that_connects_back_to_them(guarded, name):
+    """Cookies belong to a name, so the page's websocket must go to the name the browser used."""
+    host = f"{name}:{guarded.port}"
+    status, page = await status_of(guarded.key_url, headers={"Host": host})
+    assert status == 200
+    assert f'data-session-websocket-url="ws://{host}/ws"' in page
+
+
+@pytest.mark.parametrize(("host", "accepted", "refused"), [
+    ("127.0.0.1", ["127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000", "[::1]:8000"],
+     ["evil.example:8000", "127.0.0.1:8001", "127.0.0.1", "", "127.0.0.1:8000/x", "a@127.0.0.1:8000",
+      "127.0.0.1:8000 ", "192.168.1.5:8000"]),
+    ("::1", ["[::1]:8000", "localhost:8000"], ["::1:8000", "evil.example:8000"]),
+    ("box.lan", ["box.lan:8000", "BOX.lan:8000"], ["localhost:8000", "evil.example:8000", "192.168.1.5:8000"]),
+    ("0.0.0.0", ["192.168.1.5:8000", "127.0.0.1:8000", "localhost:8000", "[fe80::1]:8000"],
+     ["evil.example:8000", "192.168.1.5:8001"]),
+])
+def test_which_host_headers_reach_the_server(host, accepted, refused):
+    address = ServedAddress(host, 8000)
+    assert [name for name in accepted if not address.accepts_host(name)] == []
+    assert [name for name in refused if address.accepts_host(name)] == []
+
+
+def test_an_origin_must_be_the_address_the_request_went_to():
+    address = ServedAddress("127.0.0.1", 8000)
+    assert address.accepts_origin("http://127.0.0.1:8000", "127.0.0.1:8000")
+    assert address.accepts_origin("http://localhost:8000", "localhost:8000")
+    for origin in (None, "", "null", "http://evil.example", "http://localhost:8000", "https://127.0.0.1:8000",
+                   "http://127.0.0.1:8001", "http://127.0.0.1:8000/x", "ws://127.0.0.1:8000"):
+        assert not address.accepts_origin(origin, "127.0.0.1:8000"), origin
+
+
 def test_warns_when_not_on_loopback(tmp_path: Path):
     port = free_port()
     server = start_server(tmp_path, "--host", "0.0.0.0", "--port", str(port), "--data-dir", str(tmp_path / "data"))
     try:
-        wait_for_page(server, f"http://127.0.0.1:{port}/", tmp_path / "serve.log")
+        key_url = wait_for_key_url(server, tmp_path / "serve.log")
+        assert key_url.startswith(f"http://127.0.0.1:{port}/?token=")
+        assert "data-session-websocket-url" in fetch_page(key_url)
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=20)
     log = " ".join((tmp_path / "serve.log").read_text().split())
-    assert "warning: 0.0.0.0 is not a loopback address" in log and "no authentication" in log
+    assert "warning: 0.0.0.0 is not a loopback address" in log and "can run code as you" in log
 
 
-def test_port_in_use_is_a_plain_message(tmp_path: Path):
+def test_port_in_use_is_a_plain_message_and_no_banner(tmp_path: Path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -150,3 +318,4 @@ def test_port_in_use_is_a_plain_message(tmp_path: Path):
     assert done.returncode == 1
     assert f"ringbook serve: cannot listen on 127.0.0.1:{port}" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+    assert "Serving" not in done.stdout and "token=" not in done.stdout, "the banner came before the port was bound"

@@ -100,10 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     _content_option(report)
 
     serve = commands.add_parser(
-        "serve", help="serve the app to web browsers (no authentication; loopback by default)",
+        "serve", help="serve the app to web browsers at an address with a secret token",
         description="Serve ringbook to web browsers with textual-serve; each browser tab runs its own ringbook "
-                    "on the same book and progress. There is no authentication: anyone who can reach the port "
-                    "uses ringbook as you. Stop with Ctrl+C.",
+                    "on the same book and progress. A session runs ringbook as you, and build exercises run "
+                    "Python code with your permissions, so the address it prints, with its token, is a key: "
+                    "do not share it. Requests without the token, from another web page or to another host "
+                    "name are refused. Stop with Ctrl+C.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")

@@ -1,40 +1,40 @@
 """`ringbook serve`: the app in a web browser through textual-serve, one ringbook process per browser tab.
 
-There is no authentication: whoever reaches the port uses ringbook as the person who started it, with
-their progress. So it binds to loopback unless told otherwise, and warns when told otherwise.
+A tab runs ringbook as the person who started the server, and build exercises run Python, so reaching
+the server means running code as them. Any web page open in their browser can send requests to
+127.0.0.1, so, as Jupyter does, every request must carry a random per-launch token, a websocket must
+come from the server's own page (Origin), and the Host header must name the served address, which
+stops a page that points its own domain at 127.0.0.1 (DNS rebinding).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import ipaddress
 import os
+import secrets
 import shlex
+import signal
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from textual_serve.server import Server
+import aiohttp_jinja2
+from aiohttp import web
+from textual_serve.server import Server, to_int
 
+from grader.safe_text import clipped
 
-class RingbookServer(Server):
-    """textual-serve's server, which also ends the open browser sessions when it stops: aiohttp would
-    otherwise wait a minute for each open websocket before Ctrl+C takes effect."""
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._sessions: set[asyncio.Task] = set()
-
-    async def handle_websocket(self, request):
-        session = asyncio.current_task()
-        self._sessions.add(session)
-        try:
-            return await super().handle_websocket(request)
-        finally:
-            self._sessions.discard(session)
-
-    async def on_shutdown(self, app) -> None:
-        for session in self._sessions:
-            session.cancel()  # textual-serve then closes the websocket and asks that tab's ringbook to quit
+NEEDS_TOKEN = ("This page needs the token that ringbook serve printed when it started. Open the full address "
+               "it printed, the one that ends in ?token=...")
+WRONG_HOST = ("ringbook serve answers only at the address it printed when it started. Open that address, with "
+              "its token.")
+OTHER_ORIGIN = ("ringbook refused this connection because it did not come from ringbook's own page. Open the "
+                "address ringbook serve printed when it started.")
 
 
 def is_loopback(host: str) -> bool:
@@ -44,6 +44,173 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _host_and_port(netloc: str) -> tuple[str, int] | None:
+    """("127.0.0.1", 8000) from "127.0.0.1:8000", ("::1", 80) from "[::1]"; None for anything else."""
+    try:
+        parts = urlsplit("//" + netloc)
+        port = parts.port or 80
+    except ValueError:
+        return None
+    if not parts.hostname or parts.netloc != netloc or "@" in netloc:
+        return None
+    return parts.hostname, port
+
+
+class ServedAddress:
+    """The names a request may use to reach this server. A page elsewhere that makes the browser talk to
+    127.0.0.1 either sends its own Origin or, with DNS rebinding, its own name in Host; both fail here."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.wildcard = host in WILDCARD_HOSTS
+        self.names = {host.strip("[]").lower()}
+        if self.wildcard or is_loopback(host):
+            self.names |= LOOPBACK_NAMES
+
+    def accepts_host(self, netloc: str) -> bool:
+        address = _host_and_port(netloc)
+        if address is None or address[1] != self.port:
+            return False
+        name = address[0]
+        if name in self.names:
+            return True
+        # Listening on every address, any of this machine's IP addresses may be used. An address written
+        # as digits is not a rebinding attack: that needs a name the attacker's DNS can point here.
+        return self.wildcard and _is_ip_address(name)
+
+    def accepts_origin(self, origin: str | None, host: str) -> bool:
+        """The Origin must be the page this request was addressed to: same scheme, name and port."""
+        if not origin:
+            return False
+        scheme, _, netloc = origin.partition("://")
+        origin_address = _host_and_port(netloc)
+        return scheme.lower() == "http" and origin_address is not None and origin_address == _host_and_port(host)
+
+    @property
+    def url(self) -> str:
+        """The address to open in a browser; listening on every address, this machine's loopback one."""
+        name = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
+        if ":" in name:
+            name = f"[{name.strip('[]')}]"
+        return f"http://{name}:{self.port}/"
+
+
+def _is_ip_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class RingbookServer(Server):
+    """textual-serve's server behind a token, Origin and Host check, which also ends the open browser
+    sessions when it stops: aiohttp would otherwise wait a minute for each open websocket before Ctrl+C
+    takes effect."""
+
+    def __init__(self, command: str, host: str, port: int, token: str):
+        super().__init__(command, host=host, port=port, title="ringbook")
+        self.token = token
+        self.address = ServedAddress(host, port)
+        self.key_url = f"{self.address.url}?token={token}"
+        self.cookie_name = f"ringbook-token-{port}"  # browsers share cookies across ports; two servers must not
+        self._sessions: set[asyncio.Task] = set()
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.middlewares.append(self._guard)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
+        """Refuse a request with a plain 403 before any handler runs, so no ringbook starts for it."""
+        refusal = self._refusal(request)
+        if refusal is not None:
+            reason, text = refusal
+            print(f"ringbook serve: refused {request.method} {clipped(request.path, 60)}: {reason}",
+                  file=sys.stderr, flush=True)
+            return web.Response(status=403, text=text)
+        response = await handler(request)
+        if not response.prepared:  # a websocket has already sent its headers
+            response.headers["Referrer-Policy"] = "no-referrer"
+            response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+            if self._is_token(request.query.get("token")):
+                # Remembered so that the page's own websocket and reloads carry it; the websocket URL the
+                # page builds has no room for it. Strict: a request started by another site never has it.
+                response.set_cookie(self.cookie_name, self.token, httponly=True, samesite="Strict", path="/")
+        return response
+
+    def _refusal(self, request: web.Request) -> tuple[str, str] | None:
+        """(why, for the log; what to tell the browser) when the request must be refused, else None."""
+        host = request.headers.get("Host", "")
+        if not self.address.accepts_host(host):
+            return f"addressed to '{clipped(host, 60)}', not to this server", WRONG_HOST
+        origin = request.headers.get("Origin")
+        route = request.match_info.route.name
+        # A browser always sends Origin on a websocket; on a page load it may leave it out.
+        if (origin is not None or route == "websocket") and not self.address.accepts_origin(origin, host):
+            return f"sent from '{clipped(origin or 'no page', 60)}', not from ringbook's own page", OTHER_ORIGIN
+        if route == "static":  # textual-serve's own scripts, styles and fonts: nothing of the learner's
+            return None
+        if not (self._is_token(request.query.get("token")) or self._is_token(request.cookies.get(self.cookie_name))):
+            return "without the token", NEEDS_TOKEN
+        return None
+
+    def _is_token(self, presented: str | None) -> bool:
+        if presented is None:
+            return False
+        return hmac.compare_digest(presented.encode("utf-8", "surrogatepass"), self.token.encode())
+
+    @aiohttp_jinja2.template("app_index.html")
+    async def handle_index(self, request: web.Request) -> dict:
+        """textual-serve's page, with its websocket at the address this page was loaded from (checked by
+        `_guard`), so the browser sends the cookie it was given there."""
+        host = request.headers["Host"]
+        return {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": f"ws://{host}/ws",
+            "config": {"static": {"url": "/static/"}},
+            "application": {"name": self.title},
+        }
+
+    async def handle_websocket(self, request):
+        session = asyncio.current_task()
+        self._sessions.add(session)
+        try:
+            return await super().handle_websocket(request)
+        finally:
+            self._sessions.discard(session)
+
+    async def on_startup(self, app) -> None:
+        """Nothing: textual-serve says "Serving" here, before the port is bound; `_announce` says it after."""
+
+    async def on_shutdown(self, app) -> None:
+        for session in self._sessions:
+            session.cancel()  # textual-serve then closes the websocket and asks that tab's ringbook to quit
+
+    def serve(self, debug: bool = False) -> None:
+        """textual-serve's serve, except that the banner comes once every socket is bound (aiohttp calls
+        its `print` then), so a busy port is reported without a misleading banner first."""
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(signal_number, self.request_exit)
+            except NotImplementedError:  # Windows
+                pass
+        # No access log: it would print each request's token and the browser's own text to the terminal.
+        web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False, loop=loop,
+                    access_log=None, print=lambda _aiohttp_banner: self._announce())
+
+    def _announce(self) -> None:
+        print(f"ringbook is served at {self.key_url}\n"
+              "Each browser tab that opens this address runs ringbook as you, and build exercises run Python "
+              "code with your permissions. The address with its token is a key: do not share it.\n"
+              "Press Ctrl+C to stop the server and every open session.", flush=True)
 
 
 def app_command(content: Path | None, data_dir: Path | None) -> str:
@@ -62,11 +229,13 @@ def run_serve(host: str, port: int, content: Path | None, data_dir: Path | None)
     if load_or_report(content) is None:  # say what is wrong with the book once, not in every browser tab
         return 1
     if not is_loopback(host):
-        print(f"ringbook serve: warning: {host} is not a loopback address. ringbook serve has no "
-              "authentication: anyone who can reach this port uses ringbook as you, with your progress.",
+        print(f"ringbook serve: warning: {host} is not a loopback address, so other machines can reach this "
+              "server. Anyone who has the address with its token uses ringbook as you and can run code as "
+              "you, and the token crosses the network unencrypted. An SSH tunnel to 127.0.0.1 is safer.",
               file=sys.stderr)
+    server = RingbookServer(app_command(content, data_dir), host=host, port=port, token=secrets.token_urlsafe(32))
     try:
-        RingbookServer(app_command(content, data_dir), host=host, port=port, title="ringbook").serve()
+        server.serve()
     except OSError as exc:
         # aiohttp wraps a bind error's errno in a long message; a name that does not resolve has its own text.
         reason = os.strerror(exc.errno).lower() if (exc.errno or 0) > 0 else (exc.strerror or str(exc)).lower()
