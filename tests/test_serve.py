@@ -18,7 +18,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tui.serve import ServedAddress
+from tui.cli.serve import ServedAddress
 
 ESCAPE_SEQUENCE = re.compile(rb"\x1b(\[[0-9;?$]*[a-zA-Z]|\][^\x07]*\x07)")
 KEY_URL = re.compile(r"http://\S+/\?token=([A-Za-z0-9_-]+)")
