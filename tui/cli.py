@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("exercise_id", nargs="?", metavar="EXERCISE_ID")
     check.add_argument("answer", nargs="?", metavar="ANSWER")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.add_argument("--allow-unsandboxed", action="store_true",
+                       help="where no sandbox is available, run build code without one (it then runs as you)")
     check.add_argument("--batch", metavar="FILE", type=Path,
                        help="JSON lines {\"id\": ..., \"answer\": ...} (or {\"spec\": {...}, \"answer\": ...}); "
                             "'-' reads standard input; writes one JSON verdict per line")
@@ -219,6 +221,10 @@ def content_list(content: Path | None, *, as_json: bool) -> int:
 def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     from grader.grade import grade
 
+    if args.allow_unsandboxed:
+        from grader.sandbox import allow_unsandboxed
+
+        allow_unsandboxed()
     if args.batch is not None:
         if args.exercise_id or args.answer:
             print("ringbook check: give either --batch or EXERCISE_ID ANSWER, not both.", file=sys.stderr)
@@ -234,6 +240,8 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     if exercise is None:
         print(f"ringbook check: no exercise {args.exercise_id!r} (see `ringbook content list`).", file=sys.stderr)
         return EXIT_UNKNOWN_ID
+    if exercise.kind == "build":
+        say_where_build_code_runs()
     verdict = grade(exercise, args.answer)
     if args.json:
         print(json.dumps({"id": exercise.id, "answer": args.answer, **verdict.to_dict()}, ensure_ascii=False))
@@ -258,6 +266,7 @@ def check_batch(source: Path, content: Path | None) -> int:
     except OSError as exc:
         print(f"ringbook check: cannot read {source}: {exc.strerror}", file=sys.stderr)
         return 2
+    told = False
     with lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():
@@ -285,10 +294,22 @@ def check_batch(source: Path, content: Path | None) -> int:
                     row.update(status="unknown", message=f"no exercise {item.get('id')!r}", feedback="")
                     print(json.dumps(row, ensure_ascii=False), flush=True)
                     continue
+            if exercise.kind == "build" and not told:
+                say_where_build_code_runs()
+                told = True
             verdict = grade(exercise, answer if isinstance(answer, str) else json.dumps(answer))
             row.update(status=verdict.status, message=verdict.message, feedback=verdict.feedback)
             print(json.dumps(row, ensure_ascii=False), flush=True)
     return 0
+
+
+def say_where_build_code_runs() -> None:
+    """Before build code runs without a sandbox, or is refused for want of one, say so on stderr."""
+    from grader.sandbox import sandbox_status
+
+    notice = sandbox_status().notice("Add --allow-unsandboxed to allow that.")
+    if notice:
+        print(f"ringbook check: {notice}", file=sys.stderr)
 
 
 def run_app(content: Path | None, data_dir: Path | None) -> int:

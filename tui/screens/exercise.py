@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from grader.grade import Verdict, grade
 from grader.kinds.design import first_wrong
 from grader.model import Build, Debug, Design, Exercise, NumericAnswer, Trace
+from grader.sandbox import SandboxStatus, allow_unsandboxed, sandbox_status
 from tui.store import StoreError
 from tui.widgets.answer_input import AnswerInput
 from tui.widgets.attempt_list import AttemptList
@@ -30,7 +31,7 @@ from tui.widgets.order_list import OrderList
 from tui.widgets.step_table import StepTable
 from tui.widgets.verdict_panel import VerdictPanel
 
-LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer"}
+LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "allow_unsandboxed"}
 DRAFT_DELAY = 0.5
 
 
@@ -64,6 +65,7 @@ class ExerciseScreen(Screen):
         Binding("n", "next", "Next"),
         Binding("p", "previous", "Previous", show=False),
         Binding("i", "focus_answer", "Answer"),
+        Binding("u", "allow_unsandboxed", "Run unsandboxed"),
     ]
 
     def __init__(self, exercise: Exercise):
@@ -75,6 +77,7 @@ class ExerciseScreen(Screen):
         self.submitted_text: str | None = None
         self.started = time.monotonic()
         self._draft_timer = None
+        self.sandbox: SandboxStatus | None = None
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -102,6 +105,7 @@ class ExerciseScreen(Screen):
             elif self.style == "steps":
                 yield StepTable(exercise.steps, exercise.unit, draft.split("\n") if draft else [], id="steps")
             else:
+                yield Static(id="sandbox-notice")
                 yield Static(Text.assemble(("def ", "bold"), exercise.signature, ("   Ctrl+R runs the tests", "dim")),
                              id="signature")
                 yield TextArea.code_editor(draft or exercise.starter, language="python", id="editor",
@@ -120,6 +124,9 @@ class ExerciseScreen(Screen):
         self.query_one("#hints").display = False
         self.refresh_state()
         self.action_focus_answer()
+        if self.style == "editor":
+            self.query_one("#sandbox-notice").display = False
+            self.check_sandbox()
 
     # --- state shown ----------------------------------------------------------------------------
 
@@ -139,6 +146,20 @@ class ExerciseScreen(Screen):
         if self.style == "editor":
             return self.query_one("#editor", TextArea).text
         return ""
+
+    @work(thread=True, exclusive=True, group="sandbox")
+    def check_sandbox(self) -> None:
+        """The first look for a sandbox starts a process, so it runs off the UI thread."""
+        status = sandbox_status()
+        self.app.call_from_thread(self.show_sandbox, status)
+
+    def show_sandbox(self, status: SandboxStatus) -> None:
+        """Before any code runs, say so if it cannot run in a sandbox here, and how to allow it anyway."""
+        self.sandbox = status
+        notice = self.query_one("#sandbox-notice", Static)
+        notice.update(status.notice("To allow that for this session, press Escape and then u."))
+        notice.display = status.mode != "sandboxed"
+        self.refresh_bindings()
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -217,6 +238,8 @@ class ExerciseScreen(Screen):
             return False  # while typing, letters are answer text; Escape leaves the box first
         if action == "run_tests":
             return self.style == "editor"
+        if action == "allow_unsandboxed":
+            return self.sandbox is not None and self.sandbox.mode == "refused" and self.sandbox.can_allow
         if action == "hint" and self.hints_shown >= len(self.exercise.hints):
             return None
         return True
@@ -233,6 +256,10 @@ class ExerciseScreen(Screen):
         if self.style == "editor":
             self.query_one("#test-results", Static).update("Running the tests…")
             self.submit(self.answer_text())
+
+    def action_allow_unsandboxed(self) -> None:
+        allow_unsandboxed()
+        self.show_sandbox(sandbox_status())
 
     def action_focus_answer(self) -> None:
         if self.style == "box":
