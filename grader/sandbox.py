@@ -392,14 +392,15 @@ def _interpret(raw: bytes, returncode: int, tests: tuple[CodeTest, ...], toleran
         report = None
     if not isinstance(report, dict):
         return RunResult(problem=_INTERFERED, sandboxed=sandboxed)
-    if "syntax" in report:
-        return RunResult(problem=f"Python could not read your code ({report['syntax']}).", unreadable=True,
+    said = {key: clipped(str(report[key]), 300) for key in ("syntax", "missing", "load") if key in report}
+    if "syntax" in said:
+        return RunResult(problem=f"Python could not read your code ({said['syntax']}).", unreadable=True,
                          sandboxed=sandboxed)
-    if "missing" in report:
-        return RunResult(problem=f"Your code does not define {report['missing']}().", unreadable=True,
+    if "missing" in said:
+        return RunResult(problem=f"Your code does not define {said['missing']}().", unreadable=True,
                          sandboxed=sandboxed)
-    if "load" in report:
-        return RunResult(problem=f"Your code failed while loading: {report['load']}", sandboxed=sandboxed)
+    if "load" in said:
+        return RunResult(problem=f"Your code failed while loading: {said['load']}", sandboxed=sandboxed)
     if "results" not in report:
         if returncode in (-9, -24, 137, 152):
             return RunResult(problem="Your code was stopped: it used more than its share of CPU time.",
@@ -418,7 +419,7 @@ def _interpret(raw: bytes, returncode: int, tests: tuple[CodeTest, ...], toleran
     outcomes = []
     for test, result in zip(tests, results):
         expected = test.expected_value
-        got, error = result.get("got"), str(result.get("error", ""))
+        got, error = result.get("got"), clipped(str(result.get("error", "")), 300)
         outcomes.append(TestResult(test.args, expected, got, error,
                                    "error" not in result and matches(got, expected, tolerance), test.note))
     return RunResult(tuple(outcomes), sandboxed=sandboxed)

@@ -490,3 +490,16 @@ async def test_the_build_screen_is_quiet_when_sandboxed(book, store):
         await pilot.press("escape", "u")
         await pilot.pause()
         assert not screen.query_one("#sandbox-notice").display
+
+
+async def test_what_the_code_says_is_shown_as_text_never_as_markup_or_escapes(book, store):
+    raising = HEADER + "    raise ValueError('[/oops] \\x1b[2J [bold]x')\n"
+    verdict = grade(RING, raising)
+    assert "\x1b" not in verdict.feedback and "\\x1b[2J" in verdict.feedback
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.5")
+        screen.query_one("#editor", TextArea).text = raising
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert "ValueError: [/oops] \\x1b[2J [bold]x" in text_of(screen.query_one("#test-results"))

@@ -157,7 +157,7 @@ class ExerciseScreen(Screen):
         """Before any code runs, say so if it cannot run in a sandbox here, and how to allow it anyway."""
         self.sandbox = status
         notice = self.query_one("#sandbox-notice", Static)
-        notice.update(status.notice("To allow that for this session, press Escape and then u."))
+        notice.update(Text(status.notice("To allow that for this session, press Escape and then u.")))
         notice.display = status.mode != "sandboxed"
         self.refresh_bindings()
 
@@ -221,7 +221,7 @@ class ExerciseScreen(Screen):
         if self.style == "steps" and verdict.rows:
             self.query_one("#steps", StepTable).mark(verdict.rows)
         if self.style == "editor":
-            self.query_one("#test-results", Static).update("\n".join(row.message for row in verdict.rows))
+            self.query_one("#test-results", Static).update(Text("\n".join(row.message for row in verdict.rows)))
         if verdict.status == "correct":
             self.reveal_explanation(record=False)
             self.set_focus(None)
