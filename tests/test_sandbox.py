@@ -345,8 +345,8 @@ def test_the_sandbox_alone_confines_code_that_passes_the_guard(secrets, tmp_path
     assert finished.returncode == 0, finished.stderr
     seen = json.loads(finished.stdout)
     assert [seen[path] for path in secrets] == ["FileNotFoundError"] * len(secrets)
-    assert seen["write"] == "FileNotFoundError" and seen["usr"] in ("OSError", "PermissionError")
-    assert seen["connect"] in ("OSError", "ConnectionRefusedError") or "Error" in seen["connect"]
+    assert seen["write"] == "FileNotFoundError" and seen["usr"] == "OSError"  # a read-only filesystem
+    assert seen["connect"] == "ConnectionRefusedError"          # its own loopback, where nothing listens
     assert not target.exists() and not Path(f"/usr/ringbook-test-{tag}").exists()
     with listener:
         with pytest.raises(TimeoutError):
@@ -402,12 +402,10 @@ def test_expected_values_never_reach_the_child(mode):
 
 
 def test_twenty_thousand_floats_are_reported_as_too_much_output(mode):
-    started = time.monotonic()
     verdict = grade(RING, HEADER + "    return [1.5] * 20_000\n")
     assert verdict.status == "incorrect"
     assert verdict.message.startswith("Your function returned more output than ringbook reads: ")
     assert f"at most {RESULT_LIMIT:,} are read" in verdict.message and "loop" not in verdict.message
-    assert time.monotonic() - started < WALL_SECONDS  # read as it came, not stopped at the wall
 
 
 # --- where no sandbox is available: said, and never silent -------------------------------------------------
