@@ -155,6 +155,8 @@ class ExerciseScreen(Screen):
 
     def show_sandbox(self, status: SandboxStatus) -> None:
         """Before any code runs, say so if it cannot run in a sandbox here, and how to allow it anyway."""
+        if not self.is_attached:
+            return
         self.sandbox = status
         notice = self.query_one("#sandbox-notice", Static)
         notice.update(Text(status.notice("To allow that for this session, press Escape and then u.")))
