@@ -120,7 +120,6 @@ PROBE = (CodeTest(args={}, expected="0"),)  # one call of probe(), whose return 
 @pytest.fixture(autouse=True)
 def learner_choice_is_reset(monkeypatch):
     """Tests that do not pick a mode run sandboxed where they can, else unsandboxed; nobody's choice leaks."""
-    monkeypatch.delenv(BWRAP_SETTING, raising=False)
     if SANDBOX_HERE.mode == "sandboxed":
         monkeypatch.delenv(SANDBOX_SETTING, raising=False)
     else:
