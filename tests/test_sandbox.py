@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import json
+import os
+import socket
+import subprocess
+import sys
 import time
+import uuid
+from pathlib import Path
 
 import pytest
+from textual.widgets import TextArea
 
 from grader.grade import grade
 from grader.load import load_book
-from grader.model import Build
-from grader.sandbox import WALL_SECONDS, run_tests
+from grader.model import Build, CodeTest
+from grader.sandbox import (BWRAP_SETTING, RESULT_LIMIT, SANDBOX_SETTING, WALL_SECONDS, allow_unsandboxed,
+                            find_bwrap, run_tests, sandbox_command, sandbox_status)
+from tui.app import RingbookApp
+
+from tests.test_learning_loop import open_exercise, settle, text_of
 
 BOOK = load_book()
 BUILDS = [e.id for e in BOOK.exercises if isinstance(e, Build)]
@@ -93,23 +105,6 @@ def test_imports_and_reading_still_work():
 #
 # Each attack runs twice: inside bubblewrap where this machine can start it (skipped with the reason where
 # it cannot), and without a sandbox, where the child's own limits and audit hook are all that stands.
-
-import json
-import os
-import socket
-import subprocess
-import sys
-import uuid
-from pathlib import Path
-
-from textual.widgets import TextArea
-
-from grader.model import CodeTest
-from grader.sandbox import (BWRAP_SETTING, RESULT_LIMIT, SANDBOX_SETTING, allow_unsandboxed, find_bwrap,
-                            sandbox_command, sandbox_status)
-from tui.app import RingbookApp
-
-from tests.test_learning_loop import open_exercise, settle, text_of
 
 SANDBOX_HERE = sandbox_status()
 needs_sandbox = pytest.mark.skipif(SANDBOX_HERE.mode != "sandboxed",
@@ -263,9 +258,8 @@ return outcomes
 """
     source = switch_off + "def probe():\n" + "".join(f"    {line}\n" for line in reach.strip().splitlines())
     result = run_tests(source, "probe", PROBE)
-    with listener:
-        with pytest.raises(TimeoutError):
-            listener.accept()
+    with listener, pytest.raises(TimeoutError):
+        listener.accept()
     assert not marker.exists()
     assert "done" not in str(result.tests[0].got if result.tests else result.problem)
 
@@ -347,9 +341,8 @@ def test_the_sandbox_alone_confines_code_that_passes_the_guard(secrets, tmp_path
     assert seen["write"] == "FileNotFoundError" and seen["usr"] == "OSError"  # a read-only filesystem
     assert seen["connect"] == "ConnectionRefusedError"          # its own loopback, where nothing listens
     assert not target.exists() and not Path(f"/usr/ringbook-test-{tag}").exists()
-    with listener:
-        with pytest.raises(TimeoutError):
-            listener.accept()
+    with listener, pytest.raises(TimeoutError):
+        listener.accept()
     assert outlived(f"ringbook-alone-{tag}") == []
 
 
