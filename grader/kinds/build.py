@@ -1,4 +1,7 @@
-"""Build: the learner writes a function; it runs against the exercise's tests in a sandboxed process."""
+"""Build: the learner writes a function; it runs against the exercise's tests in a sandboxed process.
+
+Code that could not be read, or was not run because no sandbox is available, is invalid: it costs no
+attempt. Everything else that stops a run (a timeout, a crash, a tampered report) is incorrect."""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ def _number(value) -> str:
 def judge(exercise: Build, text: str, deadline: Deadline) -> Verdict:
     run = run_tests(text, exercise.function, exercise.tests, exercise.tolerance)
     if run.problem:
-        return invalid(run.problem) if run.unreadable else incorrect(run.problem, value=run)
+        return invalid(run.problem, value=run) if run.unreadable or not run.ran else incorrect(run.problem, value=run)
     rows = tuple((correct if t.passed else incorrect)(describe(t)) for t in run.tests)
     total = len(run.tests)
     if run.passed == total:

@@ -1,35 +1,84 @@
-"""A Python function written in an editor and run against the exercise's tests with Ctrl+R."""
+"""A Python function written in an editor and run against the exercise's tests with Ctrl+R.
+
+Before any code runs, the panel says if it cannot run in a sandbox here, and how to allow it anyway.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static, TextArea
 
 from grader.model import Build, Exercise
+from grader.sandbox import SandboxStatus, allow_unsandboxed, sandbox_status
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 
 
 class CodePanel(AnswerPanel):
     DEFAULT_CSS = """
+    CodePanel #sandbox-notice { height: auto; margin-top: 1; color: $warning; }
     CodePanel #signature { margin: 1 0 0 0; }
     CodePanel #editor { height: 14; margin: 0; }
     """
-    BINDINGS = [Binding("ctrl+r", "run_tests", "Run tests", priority=True)]
+    BINDINGS = [
+        Binding("ctrl+r", "run_tests", "Run tests", priority=True),
+        Binding("u", "allow_unsandboxed", "Run unsandboxed"),
+        # The editor keeps Tab for indenting and would pass Escape on to the next widget: take it first.
+        Binding("escape", "leave_editor", "Back", priority=True),
+    ]
     keeps_draft = True
     verdict_far_below = True
+    sandbox: SandboxStatus | None = None
 
     @classmethod
     def answers(cls, exercise: Exercise) -> bool:
         return isinstance(exercise, Build)
 
     def compose(self) -> ComposeResult:
+        yield Static(id="sandbox-notice")
         yield Static(Text.assemble(("def ", "bold"), self.exercise.signature, ("   Ctrl+R runs the tests", "dim")),
                      id="signature")
         yield TextArea.code_editor(self.draft or self.exercise.starter, language="python", id="editor",
                                    theme="monokai", soft_wrap=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#sandbox-notice").display = False
+        self.check_sandbox()
+
+    @work(thread=True, exclusive=True, group="sandbox")
+    def check_sandbox(self) -> None:
+        """The first look for a sandbox starts a process, so it runs off the UI thread."""
+        status = sandbox_status()
+        self.app.call_from_thread(self.show_sandbox, status)
+
+    def show_sandbox(self, status: SandboxStatus) -> None:
+        if not self.is_attached:
+            return
+        self.sandbox = status
+        notice = self.query_one("#sandbox-notice", Static)
+        notice.update(Text(status.notice("To allow that for this session, press Escape and then u.")))
+        notice.display = status.mode != "sandboxed"
+        self.screen.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        editing = isinstance(self.screen.focused, TextArea)
+        if action == "allow_unsandboxed":
+            return self.sandbox is not None and self.sandbox.mode == "refused" and self.sandbox.can_allow and not editing
+        if action == "leave_editor":
+            return editing
+        return True
+
+    def action_leave_editor(self) -> None:
+        """Give the keyboard back: single letters are commands again, and Escape next leaves the screen."""
+        self.focus(scroll_visible=False)
+        self.screen.refresh_bindings()
+
+    def action_allow_unsandboxed(self) -> None:
+        allow_unsandboxed()
+        self.show_sandbox(sandbox_status())
 
     def answer_text(self) -> str:
         return self.query_one("#editor", TextArea).text

@@ -19,6 +19,10 @@ EXIT_UNKNOWN_ID = 3
 def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     from grader.grade import grade
 
+    if args.allow_unsandboxed:
+        from grader.sandbox import allow_unsandboxed
+
+        allow_unsandboxed()
     if args.batch is not None:
         if args.exercise_id or args.answer:
             print("ringbook check: give either --batch or EXERCISE_ID ANSWER, not both.", file=sys.stderr)
@@ -34,6 +38,8 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     if exercise is None:
         print(f"ringbook check: no exercise {args.exercise_id!r} (see `ringbook content list`).", file=sys.stderr)
         return EXIT_UNKNOWN_ID
+    if exercise.kind == "build":
+        say_where_build_code_runs()
     verdict = grade(exercise, args.answer)
     if args.json:
         print(json.dumps({"id": exercise.id, "answer": args.answer, **verdict.to_dict()}, ensure_ascii=False))
@@ -58,6 +64,7 @@ def check_batch(source: Path, content: Path | None) -> int:
     except OSError as exc:
         print(f"ringbook check: cannot read {source}: {exc.strerror}", file=sys.stderr)
         return 2
+    told = False
     with lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():
@@ -85,7 +92,19 @@ def check_batch(source: Path, content: Path | None) -> int:
                     row.update(status="unknown", message=f"no exercise {item.get('id')!r}", feedback="")
                     print(json.dumps(row, ensure_ascii=False), flush=True)
                     continue
+            if exercise.kind == "build" and not told:
+                say_where_build_code_runs()
+                told = True
             verdict = grade(exercise, answer if isinstance(answer, str) else json.dumps(answer))
             row.update(status=verdict.status, message=verdict.message, feedback=verdict.feedback)
             print(json.dumps(row, ensure_ascii=False), flush=True)
     return 0
+
+
+def say_where_build_code_runs() -> None:
+    """Before build code runs without a sandbox, or is refused for want of one, say so on stderr."""
+    from grader.sandbox import sandbox_status
+
+    notice = sandbox_status().notice("Add --allow-unsandboxed to allow that.")
+    if notice:
+        print(f"ringbook check: {notice}", file=sys.stderr)

@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("exercise_id", nargs="?", metavar="EXERCISE_ID")
     check.add_argument("answer", nargs="?", metavar="ANSWER")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.add_argument("--allow-unsandboxed", action="store_true",
+                       help="where no sandbox is available, run build code without one (it then runs as you)")
     check.add_argument("--batch", metavar="FILE", type=Path,
                        help="JSON lines {\"id\": ..., \"answer\": ...} (or {\"spec\": {...}, \"answer\": ...}); "
                             "'-' reads standard input; writes one JSON verdict per line")

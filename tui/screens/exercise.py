@@ -93,7 +93,7 @@ class ExerciseScreen(Screen):
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
         if event.text.strip():
-            self.query_one("#verdict-details", Static).update(event.pending)
+            self.query_one("#verdict-details", Static).update(Text(event.pending))
             self.grade_answer(event.text)
         else:
             self.query_one("#verdict", VerdictPanel).show(Verdict("invalid", "Type an answer first."))
@@ -120,7 +120,7 @@ class ExerciseScreen(Screen):
             self.started = time.monotonic()
         verdict_panel = self.query_one("#verdict", VerdictPanel)
         verdict_panel.show(verdict, saved=saved)
-        self.query_one("#verdict-details", Static).update(self.panel.show_verdict(verdict))
+        self.query_one("#verdict-details", Static).update(Text(self.panel.show_verdict(verdict)))
         if verdict.status == "correct":
             self.reveal_explanation(record=False)
             self.panel.focus(scroll_visible=False)
@@ -140,10 +140,6 @@ class ExerciseScreen(Screen):
         return True
 
     def action_leave(self) -> None:
-        if isinstance(self.focused, TextArea):
-            self.panel.focus(scroll_visible=False)  # the editor keeps Tab for indenting; Escape gives the keyboard back
-            self.refresh_bindings()
-            return
         self.save_draft()
         self.app.pop_screen()
 
