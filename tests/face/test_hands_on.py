@@ -9,7 +9,7 @@ from textual.widgets import TextArea
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
 
-from tests.test_learning_loop import open_exercise, settle, text_of
+from tests.face.test_learning_loop import open_exercise, settle, text_of
 
 
 async def test_a_real_mouse_drag_reorders(book, store):

@@ -19,7 +19,7 @@ from tui.progress.store import FILE_NAME, ProgressStore
 
 def ringbook(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parent.parent, timeout=60)
+                          cwd=Path(__file__).resolve().parents[2], timeout=60)
 
 
 def test_attempts_keep_everything_the_issue_lists(store):

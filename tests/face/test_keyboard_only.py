@@ -10,7 +10,7 @@ from grader.model import Debug, Design
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
 
-from tests.test_learning_loop import open_exercise, settle, text_of
+from tests.face.test_learning_loop import open_exercise, settle, text_of
 
 KEY_NAMES = {"\n": "enter", " ": "space", "\t": "tab"}
 

@@ -32,7 +32,7 @@ from grader.parse import ParseError
 from grader.units import UnitError
 
 BOOK = load_book()
-EXPECTED_DIR = Path(__file__).parent / "expected"
+EXPECTED_DIR = Path(__file__).resolve().parents[1] / "expected"
 
 FIGURE = re.compile(r"(?<![\w.^/])\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?")
 UNIT_AFTER = re.compile(r"\s?(?:%|[A-Za-zµμ][A-Za-zµμ/-]*)")

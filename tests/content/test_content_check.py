@@ -229,7 +229,7 @@ def test_builtin_chapter_has_no_warnings(book, chapter):
     assert not [str(p) for p in builtin_warnings() if p.path.parent == folder]
 # --- hostile books: files that would exhaust ringbook or write to the reader's terminal ------------------
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LAUGHS = 'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n' + "".join(
     f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi"))
 

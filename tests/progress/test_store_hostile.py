@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_store_faults import _can_mount_read_only
+from tests.progress.test_store_faults import _can_mount_read_only
 from tui.app import RingbookApp
 from tui.progress.store import DAY_SECONDS, FILE_NAME, ProgressStore, StoreError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = '"@hostile@"'
 
 

@@ -30,7 +30,7 @@ HW = Hardware()
 # --- the model, against tests/expected/lab.py --------------------------------------------------------------
 
 def _load_expected():
-    spec = importlib.util.spec_from_file_location("lab_expected", Path(__file__).parent / "expected" / "lab.py")
+    spec = importlib.util.spec_from_file_location("lab_expected", Path(__file__).resolve().parents[1] / "expected" / "lab.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -21,7 +21,7 @@ from grader.sandbox import (BWRAP_SETTING, RESULT_LIMIT, SANDBOX_SETTING, WALL_S
                             find_bwrap, run_tests, sandbox_command, sandbox_status)
 from tui.app import RingbookApp
 
-from tests.test_learning_loop import open_exercise, settle, text_of
+from tests.face.test_learning_loop import open_exercise, settle, text_of
 
 BOOK = load_book()
 BUILDS = [e.id for e in BOOK.exercises if isinstance(e, Build)]

@@ -105,7 +105,7 @@ def test_scoring_counts_first_picks_and_self_ratings(quiz_book):
 
 # --- the built-in readiness quiz --------------------------------------------------------------------
 
-EXPECTED = Path(__file__).parent / "expected" / "quiz.py"
+EXPECTED = Path(__file__).resolve().parents[1] / "expected" / "quiz.py"
 
 
 def test_readiness_quiz_has_the_twenty_questions_with_one_right_option_each(book):

@@ -17,7 +17,7 @@ from tui.cli.main import main
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
 
-from tests.test_learning_loop import settle, text_of
+from tests.face.test_learning_loop import settle, text_of
 
 WIDGET_OF_KIND = {"derive": "#answer", "trace": "#steps", "build": "#editor", "debug": "#listing", "design": "#order"}
 

@@ -30,7 +30,7 @@ store.close()
 def start_writer(data_dir: Path, count: int, go: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", WRITER, str(data_dir), str(count), str(go)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parent.parent)
+                            cwd=Path(__file__).resolve().parents[2])
 
 
 def test_sigkill_at_random_points_loses_no_committed_attempt(tmp_path):

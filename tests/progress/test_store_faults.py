@@ -125,7 +125,7 @@ def test_read_only_folder_keeps_the_progress_readable(tmp_path):
     script = f"mount --bind {tmp_path} {tmp_path} && mount -o remount,bind,ro {tmp_path} && " \
              f"exec {sys.executable} -c '{READ_ONLY_SESSION}' {tmp_path}"
     result = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True,
-                            cwd=Path(__file__).resolve().parent.parent)
+                            cwd=Path(__file__).resolve().parents[2])
     lines = result.stdout.splitlines()
     assert result.returncode == 0, result.stderr
     assert lines[0] == "True|1"

@@ -14,7 +14,7 @@ from grader.evaluate import evaluate_text
 from grader.load import load_book
 from grader.model import Build, Debug, Design, NumericAnswer, Trace
 
-EXPECTED_DIR = Path(__file__).parent / "expected"
+EXPECTED_DIR = Path(__file__).resolve().parents[1] / "expected"
 BOOK = load_book()
 
 

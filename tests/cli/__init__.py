@@ -1,0 +1,1 @@
+"""The ringbook command, run as a user would."""

@@ -1,0 +1,1 @@
+"""The book itself: every answer recomputed, explanations graded, content check."""

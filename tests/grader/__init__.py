@@ -1,0 +1,1 @@
+"""The engine: parsing, grading each kind, the sandbox, safe text."""
