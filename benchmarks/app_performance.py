@@ -35,7 +35,8 @@ Hello().run(headless=True, size=(80, 24))
 
 RINGBOOK = """
 import os, sys
-from tui import app, cli
+from tui import app
+from tui.cli.main import main
 from tui.screens.home import HomeScreen
 
 class FirstFrame(app.RingbookApp):
@@ -52,7 +53,7 @@ HomeScreen.on_mount = exit_after_first_frame
 app.RingbookApp = FirstFrame                 # the real `ringbook` entry point, exiting after its first frame
 os.environ["TEXTUAL_DRIVER"] = "headless"    # no terminal here; run_app accepts a named driver
 os.environ["RINGBOOK_DATA_DIR"] = sys.argv[1]
-sys.exit(cli.main([]))
+sys.exit(main([]))
 """
 
 VISIT_ALL = """
