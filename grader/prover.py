@@ -26,6 +26,7 @@ from typing import Any, Mapping, Sequence
 from grader.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
 
 MEMORY_BYTES = 512 * 1024 * 1024
+RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) is replaced
 CPU_SECONDS_PER_PROOF = 10  # a backstop only: the app kills an overrunning proof at its deadline
 READY = "ready"
 
@@ -128,9 +129,14 @@ class ProofWorker:
                 self._ensure_started()
                 return None
             try:
-                return str(json.loads(line)["verdict"])
+                reply = json.loads(line)
+                verdict = str(reply["verdict"])
             except (ValueError, KeyError, TypeError):
                 return None
+            if reply.get("retire"):  # it grew too large and is exiting: start its successor now
+                self._discard()
+                self._ensure_started()
+            return verdict
         finally:
             self._lock.release()
 
@@ -207,7 +213,8 @@ def request(a: Node, b: Node, symbols: Sequence[str], env: Mapping[str, float],
 
 def serve() -> None:
     """The worker's loop: limit memory, load sympy, say ready, then one verdict line per request line.
-    It ends when the app closes its side of the pipe."""
+    It ends when the app closes its side of the pipe, or after a proof that left it large (it says so,
+    and the app starts a fresh one): what sympy caches, and what a MemoryError leaves, is not given back."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
@@ -219,6 +226,7 @@ def serve() -> None:
     out.write(READY + "\n")
     out.flush()
     _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
+    kilobytes = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is in bytes on macOS
     for line in sys.stdin.buffer:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         soft = int(usage.ru_utime + usage.ru_stime) + CPU_SECONDS_PER_PROOF
@@ -229,5 +237,8 @@ def serve() -> None:
             verdict = sympy_verdict(decode(job["a"]), decode(job["b"]), job["symbols"], job["env"], job["points"])
         except Exception:  # MemoryError, RecursionError, a tree sympy cannot build: no verdict
             verdict = "undecided"
-        out.write(json.dumps({"verdict": verdict}) + "\n")
+        retire = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kilobytes > RETIRE_BYTES
+        out.write(json.dumps({"verdict": verdict, "retire": retire}) + "\n")
         out.flush()
+        if retire:
+            return
