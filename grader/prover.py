@@ -87,19 +87,13 @@ class ProofWorker:
         process = self._process
         return process.pid if process is not None and process.poll() is None else None
 
-    def start(self) -> None:
-        """Start the worker if none is running; returns at once (it imports sympy on its own)."""
-        with self._lock:
-            self._ensure_started()
-
     def wait_until_ready(self, timeout: float) -> bool:
         """Start the worker if needed and wait up to `timeout` seconds for sympy to be loaded in it."""
         deadline = time.monotonic() + timeout
         if not self._lock.acquire(timeout=max(timeout, 0.0)):
             return False
         try:
-            self._ensure_started()
-            return self._await_ready(deadline)
+            return self._ensure_started() and self._await_ready(deadline)
         finally:
             self._lock.release()
 
@@ -110,32 +104,24 @@ class ProofWorker:
         if not self._lock.acquire(timeout=max(budget, 0.0)):
             return None
         try:
-            self._ensure_started()
-            if not self._await_ready(deadline):
+            if not (self._ensure_started() and self._await_ready(deadline)):
                 return None
             try:
                 os.write(self._process.stdin.fileno(), json.dumps(request).encode() + b"\n")
             except OSError:  # it died since it said it was ready
-                self._discard()
-                self._ensure_started()
+                self._replace()
                 return None
             line = self._read_line(deadline)
-            if line is None:  # past the deadline: stop it where it stands, and start a fresh one
-                self._discard()
-                self._ensure_started()
-                return None
-            if line == "":  # it died mid-proof (out of memory, out of CPU time)
-                self._discard()
-                self._ensure_started()
+            if not line:  # past the deadline (None): stop it where it stands; or it died mid-proof ("")
+                self._replace()
                 return None
             try:
                 reply = json.loads(line)
                 verdict = str(reply["verdict"])
             except (ValueError, KeyError, TypeError):
                 return None
-            if reply.get("retire"):  # it grew too large and is exiting: start its successor now
-                self._discard()
-                self._ensure_started()
+            if reply.get("retire"):  # it grew large and is exiting
+                self._replace()
             return verdict
         finally:
             self._lock.release()
@@ -145,15 +131,25 @@ class ProofWorker:
         with self._lock:
             self._discard()
 
-    def _ensure_started(self) -> None:
+    def _replace(self) -> None:
+        """Kill this worker and start its successor at once, so that it is warm for the next proof."""
+        self._discard()
+        self._ensure_started()
+
+    def _ensure_started(self) -> bool:
+        """Is a worker running (started now if there was none)? False when none can be started."""
         if self._process is not None and self._process.poll() is None:
-            return
+            return True
         self._discard()
         flags = ["-I"] + (["-B"] if sys.flags.dont_write_bytecode else [])
-        self._process = subprocess.Popen(
-            [sys.executable, *flags, "-c", _WORKER, _ROOT],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", bufsize=0,
-        )
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, *flags, "-c", _WORKER, _ROOT],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", bufsize=0,
+            )
+        except OSError:  # no processes or memory to spare: grading goes on without proofs
+            return False
+        return True
 
     def _await_ready(self, deadline: float) -> bool:
         if self._ready:

@@ -91,8 +91,8 @@ CHEATS = [
     f"{ANSWER_07}*(1 + floor(N/1e7))",
     f"{ANSWER_07} + min(1, floor(M/1e12))",  # a step (Heaviside) made of min and floor
     f"{ANSWER_07} + max(0, min(1, M - 1e13))",  # a ramp made of max and min
-    f"{ANSWER_07} + ceil(M/1e15) - 1 + 1",
-    f"{ANSWER_07} + abs(M - 1e15) - (1e15 - M)",
+    f"{ANSWER_07} + ceil(M/1e15) - 1",
+    f"{ANSWER_07} + max(M, 1e15) - 1e15",
     f"{ANSWER_07} + 1e-999999999",  # a float reads it as 0
     f"{ANSWER_07} + M/1e10",  # within a 1e-9 tolerance everywhere: disproved by algebra
     f"{ANSWER_07} + exp(-1e6*M)",  # below any float's resolution: disproved in 30 exact digits
