@@ -1,12 +1,15 @@
 """Expression tree -> number, with bounds.
 
 Plain floats are enough to compare answers within a tolerance and are fast; the bounds keep a hostile
-tree (`9^9^9`, `factorial(10^9)`) from costing more than a few operations.
+tree (`9^9^9`, `factorial(10^9)`) from costing more than a few operations. Where floats cancel
+(`1 - x/(x+1)` is 0 at x = 1e24, not 1e-24), `evaluate_precisely` recomputes in 100 digits.
 """
 
 from __future__ import annotations
 
+import decimal
 import math
+from decimal import Decimal
 from typing import Mapping
 
 from grader.parse import BinOp, Call, Name, Neg, Node, Num, ParseError, parse
@@ -129,6 +132,116 @@ def _power(base: float, exponent: float) -> float:
     return _bounded(float(base ** exponent))
 
 
+PRECISE_DIGITS = 100
+_PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798")
+
+
+def evaluate_precisely(node: Node, env: Mapping[str, float]) -> Decimal:
+    """The value of `node` in 100-digit decimal arithmetic, at the same point (floats are exact in
+    Decimal); raises EvaluationError (or TooComplex) where `evaluate` would."""
+    context = decimal.Context(prec=PRECISE_DIGITS, Emax=10**6, Emin=-(10**6),
+                              traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow])
+    try:
+        with decimal.localcontext(context):
+            value = _precise(node, env)
+    except decimal.Overflow:
+        raise TooComplex() from None
+    except decimal.DivisionByZero:
+        raise EvaluationError("That divides by zero.") from None
+    except decimal.InvalidOperation:
+        raise EvaluationError("That is not a real number.") from None
+    return _bounded_precisely(value)
+
+
+def _precise(node: Node, env: Mapping[str, float]) -> Decimal:
+    match node:
+        case Num(text):
+            return _bounded_precisely(Decimal(text))
+        case Name(name):
+            if name in env:
+                return Decimal(float(env[name]))
+            if name in _CONSTANTS:
+                return _PI if name == "pi" else Decimal(1).exp()
+            raise EvaluationError(f"Unknown name {name!r}.")
+        case Neg(operand):
+            return -_precise(operand, env)
+        case BinOp(op, left, right):
+            a, b = _precise(left, env), _precise(right, env)
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return _bounded_precisely(a * b)
+            if op == "/":
+                return _bounded_precisely(a / b)
+            return _precise_power(a, b)
+        case Call(func, args):
+            low, high, _ = _FUNCTIONS[func]
+            if not low <= len(args) <= high:
+                raise EvaluationError(f"{func} takes {low if low == high else f'{low} to {high}'} argument(s).")
+            return _bounded_precisely(_PRECISE_FUNCTIONS[func](*(_precise(a, env) for a in args)))
+    raise EvaluationError("Unsupported expression.")
+
+
+def _bounded_precisely(value: Decimal) -> Decimal:
+    if abs(value) > MAX_MAGNITUDE:
+        raise TooComplex()
+    return value
+
+
+def _precise_power(base: Decimal, exponent: Decimal) -> Decimal:
+    if base == 0 and exponent < 0:
+        raise decimal.DivisionByZero
+    if base < 0 and exponent != exponent.to_integral_value():
+        raise EvaluationError("A negative number to a fractional power is not a real number.")
+    if base != 0 and exponent * abs(base).log10() > 300:
+        raise TooComplex()
+    return _bounded_precisely(base ** exponent)
+
+
+def _precise_log(x: Decimal, base: Decimal | None = None) -> Decimal:
+    if x <= 0 or (base is not None and (base <= 0 or base == 1)):
+        raise EvaluationError("A logarithm needs a positive argument (and a positive base other than 1).")
+    return x.ln() if base is None else x.ln() / base.ln()
+
+
+def _precise_sqrt(x: Decimal) -> Decimal:
+    if x < 0:
+        raise EvaluationError("The square root of a negative number is not a real number.")
+    return x.sqrt()
+
+
+def _precise_factorial(x: Decimal) -> Decimal:
+    if x != x.to_integral_value() or x < 0:
+        raise EvaluationError("factorial takes a whole number that is not negative.")
+    if x > MAX_FACTORIAL:
+        raise TooComplex(f"factorial is limited to {MAX_FACTORIAL}")
+    return Decimal(math.factorial(int(x)))
+
+
+def _precise_round(x: Decimal, digits: Decimal = Decimal(0)) -> Decimal:
+    return x.quantize(Decimal(1).scaleb(-int(digits)), rounding=decimal.ROUND_HALF_EVEN)
+
+
+_PRECISE_FUNCTIONS = {
+    "sqrt": _precise_sqrt,
+    "cbrt": lambda x: (abs(x) ** (Decimal(1) / 3)).copy_sign(x) if x else x,
+    "log": _precise_log,
+    "ln": _precise_log,
+    "log2": lambda x: _precise_log(x, Decimal(2)),
+    "log10": lambda x: _precise_log(x, Decimal(10)),
+    "exp": lambda x: x.exp(),
+    "ceil": lambda x: x.to_integral_value(rounding=decimal.ROUND_CEILING),
+    "floor": lambda x: x.to_integral_value(rounding=decimal.ROUND_FLOOR),
+    "round": _precise_round,
+    "abs": abs,
+    "min": lambda *xs: min(xs),
+    "max": lambda *xs: max(xs),
+    "factorial": _precise_factorial,
+}
+
+
 def evaluate_text(text: str | float | int, env: Mapping[str, float]) -> float:
     """Parse and evaluate an author's formula (content data, never learner text with unknown names)."""
     if isinstance(text, (int, float)) and not isinstance(text, bool):
@@ -136,4 +249,4 @@ def evaluate_text(text: str | float | int, env: Mapping[str, float]) -> float:
     return evaluate(parse(str(text), env.keys()), env)
 
 
-__all__ = ["EvaluationError", "TooComplex", "ParseError", "evaluate", "evaluate_text"]
+__all__ = ["EvaluationError", "TooComplex", "ParseError", "evaluate", "evaluate_precisely", "evaluate_text"]

@@ -7,7 +7,8 @@ from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import NumericAnswer
 from grader.numeric import Closeness, nearness, read_number, within
 from grader.parse import ParseError, names_in, parse
-from grader.symbolic import prove_equal, same_function, sample_points
+from grader.symbolic import (Proof, compare, prove_equal, same_function, sample_points,
+                              why_points_cannot_decide)
 from grader.units import UnitError
 
 
@@ -57,6 +58,7 @@ def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
 
 
 def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Verdict:
+    """Points first (fast, and they cannot hang), then a proof; `method` says which decided."""
     symbols = exercise.symbols
     known = set(symbols) | set(exercise.env)
     listed = ", ".join(symbols)
@@ -68,19 +70,33 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
     if unknown:
         return invalid(f"Unknown symbol {unknown[0]!r}: write the formula in terms of {listed}.")
     answer = parse(exercise.answer, known)
-    points = sample_points(symbols, exercise.env, seed=exercise.id)
-    same = same_function(tree, answer, points)
-    if same is None:
+    points = sample_points(symbols, exercise.env)
+    agreement = compare(tree, answer, points)
+    typed = text.strip()
+    if agreement.same is None:
         return invalid(f"That formula cannot be evaluated for typical positive values of {listed}.")
-    if same:
-        proof = prove_equal(tree, answer, symbols, exercise.env, budget=deadline.remaining() * 0.8)
-        return correct("Correct.", value=text.strip(), method="symbolic" if proof else "numeric")
+    if agreement.same:
+        proof = prove_equal(tree, answer, symbols, exercise.env, agreement.points, budget=deadline.remaining() * 0.8)
+        if proof is Proof.PROVEN:
+            return correct("Correct.", value=typed, method="symbolic")
+        if proof is Proof.DIFFERENT:
+            return incorrect("Not quite: that formula is very close to the answer at every value tried, but it is "
+                             "not the same formula.", value=typed, method="symbolic")
+        doubt = why_points_cannot_decide(tree)
+        if agreement.widely_tested and not doubt:
+            return correct("Correct.", value=typed, method="numeric")
+        reason = doubt or f"only {len(agreement.points)} of the values tried give it a value, too few to be sure"
+        return invalid(f"Couldn't confirm that formula. It matches the answer at every value tried, but {reason}; "
+                       "and the algebra could not show that it is the same formula. Write it with plain "
+                       "arithmetic and try again.", value=typed, method="numeric")
     for mistake in exercise.mistakes:
         if same_function(tree, parse(mistake.answer, known), points):
-            return incorrect("Not quite: that is a common slip.", feedback=mistake.feedback, value=text.strip())
+            return incorrect("Not quite: that is a common slip.", feedback=mistake.feedback, value=typed,
+                             method="numeric")
     if not names_in(tree) & set(symbols):
-        return incorrect(f"That is a single number; the answer is a formula in terms of {listed}.", value=text.strip())
-    return incorrect("That formula is not equivalent to the answer.", value=text.strip())
+        return incorrect(f"That is a single number; the answer is a formula in terms of {listed}.", value=typed,
+                         method="numeric")
+    return incorrect("That formula is not equivalent to the answer.", value=typed, method="numeric")
 
 
 __all__ = ["judge", "judge_number", "judge_formula", "display"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,40 @@ def test_batch_from_a_file(tmp_path):
 def test_batch_file_that_does_not_exist():
     result = ringbook("check", "--batch", "/nonexistent/answers.jsonl")
     assert result.returncode == 2 and "cannot read" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["0.7", "-M"],
+    ["0.7", "--", "-M"],
+    ["0.7", "-M", "--json"],
+    ["--json", "0.7", "-M"],
+    ["0.7", "-hM"],  # not -h (help) with an argument
+])
+def test_an_answer_may_start_with_a_dash(args):
+    result = ringbook("check", *args)
+    assert result.returncode in (1, 2), result.stderr  # graded (incorrect, or invalid: hM is not a symbol)
+    assert result.stderr == "" and result.stdout.startswith(("incorrect", "invalid", "{"))
+    if "--json" in args:
+        assert json.loads(result.stdout)["answer"] == "-M"
+
+
+def test_a_right_answer_that_starts_with_a_dash_is_correct():
+    result = ringbook("check", "0.7", "-2M(1/N - 1)")
+    assert result.returncode == 0 and result.stdout.startswith("correct:"), result.stdout + result.stderr
+
+
+def test_options_still_work_around_a_dashed_answer():
+    content = str(Path(__file__).resolve().parent.parent / "content")
+    result = ringbook("check", "--content", content, "0.7", "-M", "--js")  # argparse's abbreviation too
+    assert json.loads(result.stdout)["answer"] == "-M"
+    assert ringbook("check", "0.7", "-h").stdout.startswith("usage: ringbook check")
+
+
+@pytest.mark.parametrize("answer, status, method", [
+    ("2*M*(N-1)/N + floor(M/10)", "incorrect", "numeric"),
+    ("2*M*(N-1)/N + floor(M/1e15)", "invalid", "numeric"),
+    ("M(N-1)/N", "incorrect", "numeric"),
+])
+def test_json_verdict_says_how_a_formula_was_judged(answer, status, method):
+    verdict = json.loads(ringbook("check", "0.7", answer, "--json").stdout)
+    assert (verdict["status"], verdict["method"]) == (status, method), verdict["message"]

@@ -1,9 +1,23 @@
-"""Formulas: equivalence by algebra, declared names as plain symbols, mistakes by their feedback."""
+"""Formulas: equivalence by algebra, declared names as plain symbols, mistakes by their feedback; points
+that cannot be predicted, and formulas that only look right at them."""
+
+import random
 
 import pytest
 
 from grader.grade import grade
-from grader.load import exercise_from_spec
+from grader.load import exercise_from_spec, load_book
+from grader.parse import parse
+from grader.prover import WORKER
+from grader.symbolic import LARGEST, LARGEST_COUNT, SMALLEST, compare, sample_points
+
+BOOK = load_book()
+
+
+@pytest.fixture
+def warm():
+    """A proof worker with sympy loaded, as the app has one once a learner is answering."""
+    assert WORKER.wait_until_ready(120), "the proof worker did not start"
 
 
 def formula(answer, symbols, **spec):
@@ -51,8 +65,7 @@ def test_names_sympy_reserves_are_plain_symbols(name):
     assert grade(case, f"{name}M").status == "incorrect"
 
 
-def test_symbolic_proof_is_used_when_warm():
-    grade(RING, "2M(N-1)/N")  # sympy's first import may spend the budget
+def test_symbolic_proof_is_used_when_warm(warm):
     assert grade(RING, "(2*M*N-2*M)/N").method == "symbolic"
 
 
@@ -63,3 +76,76 @@ def test_functions_and_constants():
     assert grade(young, "sqrt(C*F)").status == "incorrect"
     eta = formula("eta*sqrt(B2/B1)", ["eta", "B1", "B2"])
     assert grade(eta, "etasqrt(B2/B1)").status == "correct"
+
+
+# --- formulas that agree with the answer only where a grader might look ----------------------------
+
+ANSWER_07 = "2*M*(N-1)/N"
+CHEATS = [
+    f"{ANSWER_07} + floor(M/10)",  # the four reproduced on exercise 0.7
+    f"{ANSWER_07}*(1+floor(N/10))",
+    f"{ANSWER_07} + max(0, M-10)",
+    f"{ANSWER_07} + round(M/20)",
+    f"{ANSWER_07} + floor(M/1e6)",  # vanishes below a million
+    f"{ANSWER_07} + floor(M/1e15)",  # vanishes at any value anyone would try
+    f"{ANSWER_07}*(1 + floor(N/1e7))",
+    f"{ANSWER_07} + min(1, floor(M/1e12))",  # a step (Heaviside) made of min and floor
+    f"{ANSWER_07} + max(0, min(1, M - 1e13))",  # a ramp made of max and min
+    f"{ANSWER_07} + ceil(M/1e15) - 1",
+    f"{ANSWER_07} + max(M, 1e15) - 1e15",
+    f"{ANSWER_07} + 1e-999999999",  # a float reads it as 0
+    f"{ANSWER_07} + M/1e10",  # within a 1e-9 tolerance everywhere: disproved by algebra
+    f"{ANSWER_07} + exp(-1e6*M)",  # below any float's resolution: disproved in 30 exact digits
+]
+
+
+@pytest.mark.parametrize("text", CHEATS)
+def test_formulas_that_only_agree_at_some_values_are_not_correct(warm, text):
+    verdict = grade(BOOK.exercise("0.7"), text)
+    assert verdict.status != "correct", (verdict.method, verdict.message)
+    assert verdict.method in ("numeric", "symbolic")
+
+
+def test_a_formula_the_tests_cannot_settle_is_not_counted_and_says_why():
+    verdict = grade(BOOK.exercise("0.7"), f"{ANSWER_07} + floor(M/1e15)")
+    assert verdict.status == "invalid" and not verdict.counts_as_attempt
+    assert verdict.message.startswith("Couldn't confirm that formula.")
+    assert "floor()" in verdict.message
+
+
+@pytest.mark.parametrize("text", [f"{ANSWER_07} + 0*floor(M/1e6)", "max(M, M)*2*(N-1)/N", "2*abs(M)*(N-1)/N",
+                                  "2*M*(N-1)/N + floor(M) - floor(M)"])
+def test_floor_and_max_are_fine_where_algebra_shows_the_formula_is_the_same(warm, text):
+    verdict = grade(BOOK.exercise("0.7"), text)
+    assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
+
+
+def test_points_are_new_for_every_grade():
+    first, second = (sample_points(["M", "N"], {}) for _ in range(2))
+    assert first.typical != second.typical and first.wide != second.wide
+
+
+def test_points_cover_every_order_of_magnitude_and_whole_numbers():
+    values = [point[name] for _ in range(3) for point in sample_points(["M", "N"], {}).wide for name in "MN"]
+    assert all(SMALLEST <= v <= LARGEST for v in values)
+    whole = [v for v in values if v == int(v) and 2 <= v <= LARGEST_COUNT]
+    assert len(whole) > len(values) / 4 and any(v >= 1000 for v in whole)  # counts such as N, small and large
+    assert any(v < 1e-2 for v in values) and any(v > 1e9 for v in values)
+    assert any(v != int(v) for v in values)
+
+
+@pytest.mark.parametrize("exercise_id, text", [
+    ("5.7", "1 - m*v/(m*v + p - 1)"),  # 1 - 1/(1+1e-24) is 0 in floats; 100 digits see 1e-24
+    ("16.7", "1 - B*t*p/G/(B*t*p/G + p - 1)"),
+    ("0.7", "2M - 2M/N"),
+    ("13.6", "M*(1 - 2/N)"),
+    ("8.7", "4/2^(2^(E-1))"),
+])
+def test_right_forms_that_cancel_in_floats_agree_at_every_point(exercise_id, text):
+    exercise = BOOK.exercise(exercise_id)
+    names = set(exercise.symbols)
+    for seed in range(200):
+        agreement = compare(parse(text, names), parse(exercise.answer, names),
+                            sample_points(exercise.symbols, exercise.env, random.Random(seed)))
+        assert agreement.same and agreement.widely_tested, (seed, len(agreement.points))
+

@@ -1,12 +1,20 @@
-"""Hostile input: each is refused as invalid, quickly, and touches nothing on disk."""
+"""Hostile input: each is refused as invalid and touches nothing on disk; a formula that would keep
+sympy busy for minutes is stopped at its deadline, with nothing left running and memory bounded."""
 
 import os
-import time
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
 import pytest
 
 from grader.grade import grade
 from grader.load import exercise_from_spec
+from grader.parse import parse
+from grader.prover import MEMORY_BYTES, WORKER, decode, encode
+from grader.symbolic import Proof, prove_equal
 
 NUMBER, _ = exercise_from_spec({"answer": "2*M*(N-1)/N", "params": {"M": 1, "N": 8}, "unit": "GB"})
 FORMULA, _ = exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})
@@ -46,17 +54,103 @@ HOSTILE = [
 
 @pytest.mark.parametrize("case", [NUMBER, FORMULA], ids=["number", "formula"])
 @pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
-def test_hostile_input_is_invalid_fast_and_harmless(case, text, tmp_path, monkeypatch):
+def test_hostile_input_is_invalid_and_harmless(case, text, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    started = time.monotonic()
+    threads = threading.active_count()
     verdict = grade(case, text)
-    elapsed = time.monotonic() - started
     assert verdict.status == "invalid", verdict.message
-    assert elapsed < 1.0
     assert os.listdir(tmp_path) == []
+    assert threading.active_count() == threads
 
 
 @pytest.mark.parametrize("text", ["¹", "٣", "１", "\x00", "a" * 3000])
 def test_unicode_digits_and_junk_are_invalid_for_every_kind(book, text):
     for exercise_id in ("0.4", "9.8", "0.6", "8.2"):
         assert grade(book.exercise(exercise_id), text).status == "invalid", exercise_id
+
+
+def nested(inner: str, depth: int) -> str:
+    for _ in range(depth):
+        inner = f"1/(1+({inner})^2)"
+    return inner
+
+
+# Equal to the answer (the two nests differ only in how (M+N)^2 is written), and smooth, so the points
+# agree everywhere; proving it expands a rational function of degree 256: minutes of sympy, gigabytes.
+SLOW_TO_PROVE = f"2*M*(N-1)/N + {nested('(M+N)^2', 6)} - {nested('M^2+2*M*N+N^2', 6)}"
+# cancel() would expand (M+1)^8192 twice: far more memory than the worker may have.
+MEMORY_HUNGRY = "2*M*(N-1)/N + ((M^2+2M+1)^64)^64 - (((M+1)^64)^64)^2"
+
+
+def alive(pid: int) -> bool:
+    """Is `pid` a process that has not been reaped (a zombie counts as gone)?"""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.fixture
+def warm():
+    assert WORKER.wait_until_ready(120), "the proof worker did not start"
+    return WORKER.pid
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_slow_proof_is_stopped_at_the_deadline_and_leaves_nothing_running(warm):
+    threads = threading.active_count()
+    verdict = grade(FORMULA, SLOW_TO_PROVE)
+    # not proven in time, but smooth and equal at every point: correct, and it says how it was decided
+    assert (verdict.status, verdict.method) == ("correct", "numeric"), verdict.message
+    assert not alive(warm), "the worker that was busy with the proof is still running"
+    assert WORKER.pid not in (None, warm) and alive(WORKER.pid), "no fresh worker replaced it"
+    assert threading.active_count() == threads
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="reads /proc")
+def test_the_worker_cannot_take_more_memory_than_its_limit(warm):
+    limits = Path(f"/proc/{warm}/limits").read_text().splitlines()
+    assert f"{MEMORY_BYTES}" in next(line for line in limits if line.startswith("Max address space")).split()
+    answer = parse("2*M*(N-1)/N", {"M", "N"})
+    # a generous budget, so that the memory limit, not the deadline, is what stops it
+    proof = prove_equal(parse(MEMORY_HUNGRY, {"M", "N"}), answer, ["M", "N"], {}, [], budget=60)
+    assert proof is Proof.UNDECIDED
+    assert not alive(warm), "a worker left large by a failed proof is not replaced"
+    assert WORKER.wait_until_ready(120)
+    assert prove_equal(parse("2M - 2M/N", {"M", "N"}), answer, ["M", "N"], {}, [], budget=30) is Proof.PROVEN
+
+
+def test_a_worker_that_dies_is_replaced(warm):
+    os.kill(warm, signal.SIGKILL)
+    verdict = grade(FORMULA, "2M - 2M/N")
+    assert verdict.status == "correct"  # by the points this time (it is smooth), by a proof again soon
+    assert WORKER.wait_until_ready(120) and WORKER.pid != warm
+    assert grade(FORMULA, "(2*M*N-2*M)/N").method == "symbolic"
+
+
+def test_no_worker_outlives_the_program(tmp_path):
+    code = ("from grader.prover import WORKER\n"
+            "from grader.grade import grade\n"
+            "from grader.load import exercise_from_spec\n"
+            "assert WORKER.wait_until_ready(120)\n"
+            "print(WORKER.pid, flush=True)\n"
+            "grade(exercise_from_spec({'answer': '2*M*(N-1)/N', 'symbols': ['M', 'N']})[0], '2M - 2M/N')\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                            cwd=Path(__file__).resolve().parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert not alive(int(result.stdout.split()[0]))
+
+
+@pytest.mark.parametrize("wire", [
+    ["num", "__import__('os')"], ["num", "1+1"], ["name", "os.system"], ["name", "M; import os"],
+    ["call", "__import__", [["name", "os"]]], ["call", "eval", [["num", "1"]]], ["call", "sqrt", []],
+    ["op", "**", ["num", "9"], ["num", "9"]], ["op", "+", ["num", "1"]], ["raw", "2*M"], "2*M*(N-1)/N", {"a": 1},
+])
+def test_the_worker_accepts_only_our_own_trees(wire):
+    with pytest.raises(ValueError):
+        decode(wire)
+
+
+def test_every_tree_goes_to_the_worker_and_back_unchanged():
+    tree = parse("-2M(N-1)/N + sqrt(M)^2 - log(M, 2) + max(M, N, 1.5e3) + pi*e", {"M", "N"})
+    assert decode(encode(tree)) == tree

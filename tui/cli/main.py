@@ -121,11 +121,44 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not argv:  # plain `ringbook`: open the app without building the whole command line first
             return run_app(None, None)
-        return _dispatch(build_parser().parse_args(argv))
+        return _dispatch(build_parser().parse_args(_check_answer_may_start_with_a_dash(argv)))
     except BrokenPipeError:
         # The reader went away (`ringbook content list | head`): stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+_TOP_OPTIONS_WITH_VALUE = ("--content", "--data-dir")
+_CHECK_OPTIONS = {"-h": False, "--help": False, "--json": False, "--batch": True, "--content": True}  # takes a value?
+
+
+def _check_answer_may_start_with_a_dash(argv: list[str]) -> list[str]:
+    """`ringbook check 0.7 -M`: argparse would take the answer -M for an option it does not know. After
+    `check`, every word that is not one of check's own options is the id or the answer, so those words
+    are moved after a `--` (which `ringbook check 0.7 -- -M` may also give itself)."""
+    start = 0
+    while start < len(argv) and argv[start].startswith("-"):
+        start += 2 if argv[start] in _TOP_OPTIONS_WITH_VALUE else 1
+    if start >= len(argv) or argv[start] != "check":
+        return argv
+    options, positionals = [], []
+    words = iter(argv[start + 1:])
+    for word in words:
+        if word == "--":
+            positionals.extend(words)
+            break
+        name = word.split("=", 1)[0] if word.startswith("--") else word
+        if name.startswith("--") and name not in _CHECK_OPTIONS:  # argparse's unambiguous abbreviations
+            matches = [option for option in _CHECK_OPTIONS if option.startswith(name)]
+            name = matches[0] if len(matches) == 1 else name
+        if name not in _CHECK_OPTIONS:
+            positionals.append(word)
+            continue
+        options.append(word)
+        value = next(words, None) if _CHECK_OPTIONS[name] and "=" not in word else None
+        if value is not None:
+            options.append(value)
+    return argv[:start + 1] + options + (["--", *positionals] if positionals else [])
 
 
 def _dispatch(args: argparse.Namespace) -> int:

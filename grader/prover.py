@@ -1,0 +1,240 @@
+"""The sympy proof, run in a worker process that can be stopped.
+
+A simplification can run for minutes and take gigabytes, and a thread cannot be stopped; a process
+can. So the proof runs in one warm worker: started on the first formula that needs a proof (importing
+sympy takes a second or more, so it is kept and reused), killed when a proof overruns its deadline and
+replaced at once, and stopped at exit. Its address space is limited (`MEMORY_BYTES`), and its CPU time
+per proof too, in case the app that should kill it is gone. The worker never sees learner text: it gets
+our own parsed tree (grader/parse.py's nodes) as JSON and rebuilds it with sympy constructors
+(symbolic.to_sympy); nothing is parsed by sympy or evaluated as Python.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from grader.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
+
+MEMORY_BYTES = 512 * 1024 * 1024
+RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) is replaced
+CPU_SECONDS_PER_PROOF = 10  # a backstop only: the app kills an overrunning proof at its deadline
+READY = "ready"
+
+_ROOT = str(Path(__file__).resolve().parent.parent)  # the folder that holds the grader package
+_WORKER = "import sys; sys.path.insert(0, sys.argv[1]); from grader.prover import serve; serve()"
+_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+
+
+# --- the tree on the wire ---------------------------------------------------------------------------
+
+def encode(node: Node) -> list:
+    """A parsed tree as plain JSON lists, for the worker."""
+    match node:
+        case Num(text):
+            return ["num", text]
+        case Name(name):
+            return ["name", name]
+        case Neg(operand):
+            return ["neg", encode(operand)]
+        case BinOp(op, left, right):
+            return ["op", op, encode(left), encode(right)]
+        case Call(func, args):
+            return ["call", func, [encode(arg) for arg in args]]
+    raise TypeError(f"not a formula node: {node!r}")
+
+
+def decode(data: Any) -> Node:
+    """The tree `encode` wrote, checked shape by shape; anything else is a ValueError."""
+    match data:
+        case ["num", str(text)] if _NUMBER.fullmatch(text):
+            return Num(text)
+        case ["name", str(name)] if _NAME.fullmatch(name):
+            return Name(name)
+        case ["neg", operand]:
+            return Neg(decode(operand))
+        case ["op", "+" | "-" | "*" | "/" | "^" as op, left, right]:
+            return BinOp(op, decode(left), decode(right))
+        case ["call", str(func), list(args)] if func in FUNCTIONS and args:
+            return Call(func, tuple(decode(arg) for arg in args))
+    raise ValueError("not a formula tree")
+
+
+# --- the app's side ---------------------------------------------------------------------------------
+
+class ProofWorker:
+    """One sympy worker process, shared by every grade in this process (one proof at a time)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen | None = None
+        self._ready = False
+        self._pending = b""
+
+    @property
+    def pid(self) -> int | None:
+        """The running worker's process id (None when there is none): for tests and diagnostics."""
+        process = self._process
+        return process.pid if process is not None and process.poll() is None else None
+
+    def wait_until_ready(self, timeout: float) -> bool:
+        """Start the worker if needed and wait up to `timeout` seconds for sympy to be loaded in it."""
+        deadline = time.monotonic() + timeout
+        if not self._lock.acquire(timeout=max(timeout, 0.0)):
+            return False
+        try:
+            return self._ensure_started() and self._await_ready(deadline)
+        finally:
+            self._lock.release()
+
+    def ask(self, request: Mapping[str, Any], budget: float) -> str | None:
+        """The worker's answer to `request`, or None when it cannot give one within `budget` seconds
+        (still starting, busy past the deadline and so killed and replaced, or dead)."""
+        deadline = time.monotonic() + budget
+        if not self._lock.acquire(timeout=max(budget, 0.0)):
+            return None
+        try:
+            if not (self._ensure_started() and self._await_ready(deadline)):
+                return None
+            try:
+                os.write(self._process.stdin.fileno(), json.dumps(request).encode() + b"\n")
+            except OSError:  # it died since it said it was ready
+                self._replace()
+                return None
+            line = self._read_line(deadline)
+            if not line:  # past the deadline (None): stop it where it stands; or it died mid-proof ("")
+                self._replace()
+                return None
+            try:
+                reply = json.loads(line)
+                verdict = str(reply["verdict"])
+            except (ValueError, KeyError, TypeError):
+                return None
+            if reply.get("retire"):  # it grew large and is exiting
+                self._replace()
+            return verdict
+        finally:
+            self._lock.release()
+
+    def stop(self) -> None:
+        """Kill the worker, if there is one (at exit, and in tests)."""
+        with self._lock:
+            self._discard()
+
+    def _replace(self) -> None:
+        """Kill this worker and start its successor at once, so that it is warm for the next proof."""
+        self._discard()
+        self._ensure_started()
+
+    def _ensure_started(self) -> bool:
+        """Is a worker running (started now if there was none)? False when none can be started."""
+        if self._process is not None and self._process.poll() is None:
+            return True
+        self._discard()
+        flags = ["-I"] + (["-B"] if sys.flags.dont_write_bytecode else [])
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, *flags, "-c", _WORKER, _ROOT],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", bufsize=0,
+            )
+        except OSError:  # no processes or memory to spare: grading goes on without proofs
+            return False
+        return True
+
+    def _await_ready(self, deadline: float) -> bool:
+        if self._ready:
+            return True
+        line = self._read_line(deadline)
+        if line == "":  # it could not start (no sympy?): start again only when next asked
+            self._discard()
+            return False
+        self._ready = line == READY
+        return self._ready
+
+    def _read_line(self, deadline: float) -> str | None:
+        """The worker's next line; "" when it has died; None when the deadline comes first."""
+        fd = self._process.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not poller.poll(left * 1000):
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return ""
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode("utf-8", errors="replace")
+
+    def _discard(self) -> None:
+        process, self._process = self._process, None
+        self._ready = False
+        self._pending = b""
+        if process is None:
+            return
+        if process.poll() is None:
+            process.kill()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # not reaped yet; Popen reaps it later
+            pass
+        for pipe in (process.stdin, process.stdout):
+            pipe.close()
+
+
+WORKER = ProofWorker()
+atexit.register(WORKER.stop)
+
+
+def request(a: Node, b: Node, symbols: Sequence[str], env: Mapping[str, float],
+            points: Sequence[Mapping[str, float]]) -> dict[str, Any]:
+    """What the worker needs to judge a == b: both trees, the symbols, the params, and points at which
+    both sides have values (floats, which JSON carries exactly)."""
+    return {"a": encode(a), "b": encode(b), "symbols": list(symbols), "env": dict(env),
+            "points": [dict(point) for point in points]}
+
+
+# --- the worker's side ------------------------------------------------------------------------------
+
+def serve() -> None:
+    """The worker's loop: limit memory, load sympy, say ready, then one verdict line per request line.
+    It ends when the app closes its side of the pipe, or after a proof that left it large (it says so,
+    and the app starts a fresh one): what sympy caches, and what a MemoryError leaves, is not given back."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+    import sympy  # noqa: F401 - the slow part, done once, before saying ready
+
+    from grader.symbolic import sympy_verdict
+
+    out = sys.stdout
+    out.write(READY + "\n")
+    out.flush()
+    _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
+    kilobytes = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is in bytes on macOS
+    for line in sys.stdin.buffer:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        soft = int(usage.ru_utime + usage.ru_stime) + CPU_SECONDS_PER_PROOF
+        resource.setrlimit(resource.RLIMIT_CPU, (soft if cpu_hard == resource.RLIM_INFINITY else min(soft, cpu_hard),
+                                                 cpu_hard))
+        try:
+            job = json.loads(line)
+            verdict = sympy_verdict(decode(job["a"]), decode(job["b"]), job["symbols"], job["env"], job["points"])
+        except Exception:  # MemoryError, RecursionError, a tree sympy cannot build: no verdict
+            verdict = "undecided"
+        retire = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kilobytes > RETIRE_BYTES
+        out.write(json.dumps({"verdict": verdict, "retire": retire}) + "\n")
+        out.flush()
+        if retire:
+            return
