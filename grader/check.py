@@ -8,13 +8,14 @@ Only reading a book from its files runs these checks; a start from the book cach
 from __future__ import annotations
 
 import math
+import random
 import re
 from typing import Iterable
 
 from grader.evaluate import EvaluationError, evaluate, evaluate_text
 from grader.model import Build, Debug, Derive, Design, Exercise, NumericAnswer, Trace, resolve_params
 from grader.parse import ParseError, names_in, parse
-from grader.symbolic import same_function, sample_points
+from grader.symbolic import Points, same_function, sample_points
 
 
 def exercise_problems(exercise: Exercise, where) -> list[tuple[int, str]]:
@@ -44,7 +45,7 @@ def _mistake_warnings(ex: NumericAnswer, where) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     env = resolve_params(ex.params)
     if ex.is_formula:
-        points = sample_points(ex.symbols, env, seed=ex.id)
+        points = sample_points(ex.symbols, env, random.Random(ex.id))
         for j, later in enumerate(ex.mistakes):
             for i, earlier in enumerate(ex.mistakes[:j]):
                 if _same_formula(earlier.answer, later.answer, points):
@@ -112,7 +113,7 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
         overlap = set(ex.symbols) & set(env)
         if overlap:
             found.append((where("symbols"), f"{', '.join(sorted(overlap))} cannot be both a param and a symbol"))
-        points = sample_points(ex.symbols, env, seed=ex.id)   # the very points the grader compares at
+        points = sample_points(ex.symbols, env, random.Random(ex.id))  # as the grader compares, reproducibly
         message = _formula_problem(ex.answer, env, ex.symbols, points)
         if message:
             return [(where("answer"), f"answer {ex.answer!r}: {message}")]
@@ -139,7 +140,7 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
 
 
 def _formula_problem(formula: str, env: dict[str, float], symbols: Iterable[str] = (),
-                     points: list[dict[str, float]] | None = None) -> str | None:
+                     points: Points | None = None) -> str | None:
     """Why `formula` does not parse or evaluate over params (and symbols), or None when it does."""
     known = set(env) | set(symbols)
     try:
@@ -150,16 +151,17 @@ def _formula_problem(formula: str, env: dict[str, float], symbols: Iterable[str]
     if unknown:
         return f"uses undefined name(s) {', '.join(sorted(unknown))}"
     try:
-        for point in points or [env]:
+        for point in points.typical if points else [env]:
             evaluate(tree, point)
     except EvaluationError as exc:
         return f"does not evaluate: {exc}"
     return None
 
 
-def _same_formula(a: str, b: str, points: list[dict[str, float]]) -> bool:
+def _same_formula(a: str, b: str, points: Points) -> bool:
     """Whether the grader, comparing at `points`, would take formula `a` for formula `b`."""
-    return bool(same_function(parse(a, points[0].keys()), parse(b, points[0].keys()), points))
+    names = points.typical[0].keys()
+    return bool(same_function(parse(a, names), parse(b, names), points))
 
 
 def _close(a: float, b: float, tolerance: float) -> bool:

@@ -216,7 +216,7 @@ def serve() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     import sympy  # noqa: F401 - the slow part, done once, before saying ready
 
-    from grader.symbolic import sympy_verdict
+    from grader.sympy_proof import sympy_verdict
 
     out = sys.stdout
     out.write(READY + "\n")

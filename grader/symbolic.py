@@ -17,12 +17,11 @@ import os
 import random
 from dataclasses import dataclass
 from decimal import Decimal
-from enum import Enum
-from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
 from grader.evaluate import EvaluationError, TooComplex, evaluate, evaluate_precisely
-from grader.parse import BinOp, Call, Name, Neg, Node, Num, names_in
+from grader.parse import BinOp, Call, Neg, Node, Num
+from grader.sympy_proof import Proof
 
 TYPICAL_SAMPLES = 8  # values in [1.5, 9.5], where the book's quantities live
 WIDE_SAMPLES = 56  # values over the whole plausible range; see wide_value
@@ -32,18 +31,8 @@ MIN_VALID_SAMPLES = 3  # fewer points with values on both sides: the formula can
 WIDELY_TESTED = 12  # points with values on both sides needed to call a formula correct without a proof
 EQUALITY_TOLERANCE = 1e-9  # relative
 TINY = 1e-250  # values this small have lost precision (or underflowed); they decide nothing
-MAX_SYMBOLIC_EXPONENT = 64
-MAX_NUMBER_DIGITS = 400  # a literal like 1e-999999999 is not built exactly (10^999999999 would be)
 POINTS_TO_DISPROVE = 3
 PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial"})
-
-
-class Proof(Enum):
-    """What sympy says about a == b: proven, shown different (an exact disproof), or nothing in time."""
-
-    PROVEN = "proven"
-    DIFFERENT = "different"
-    UNDECIDED = "undecided"
 
 
 @dataclass(frozen=True)
@@ -187,130 +176,3 @@ def prove_equal(a: Node, b: Node, symbols: Sequence[str], env: Mapping[str, floa
         return Proof(answer)
     except ValueError:
         return Proof.UNDECIDED
-
-
-# --- in the proof worker ----------------------------------------------------------------------------
-
-def sympy_verdict(a: Node, b: Node, symbols: Iterable[str], env: Mapping[str, float],
-                  points: Sequence[Mapping[str, float]]) -> str:
-    """Runs in the proof worker: "proven", "different" or "undecided" (a Proof's value).
-
-    cancel() settles rational functions in milliseconds, and for them it is a decision: a difference
-    it does not cancel to 0 is not 0. Otherwise a point where the difference is certainly not 0 (30
-    digits, exactly evaluated: sympy's strict evalf) disproves; simplify() is the slow general case.
-    Params are floats, close to what the author meant but not exact, so a formula that uses one is
-    never called different: it may differ from its exact spelling in the 17th digit.
-    """
-    import sympy
-
-    names = frozenset(symbols)
-    difference = _to_sympy(a, names, env) - _to_sympy(b, names, env)
-    if difference == 0 or sympy.cancel(difference) == 0:
-        return Proof.PROVEN.value
-    exact = not (names_in(a) | names_in(b)) & set(env)
-    if exact and _rational(a) and _rational(b):
-        return Proof.DIFFERENT.value
-    for point in points if exact else ():
-        if _certainly_differ(a, b, difference, names, env, point):
-            return Proof.DIFFERENT.value
-    if sympy.simplify(difference) == 0:
-        return Proof.PROVEN.value
-    return Proof.UNDECIDED.value
-
-
-def _rational(node: Node) -> bool:
-    """A rational function: + - * / and whole-number powers only, no function calls."""
-    match node:
-        case Num() | Name():
-            return True
-        case Neg(operand):
-            return _rational(operand)
-        case BinOp("^", base, exponent):
-            return _rational(base) and _whole_number(exponent)
-        case BinOp(_, left, right):
-            return _rational(left) and _rational(right)
-    return False
-
-
-def _whole_number(node: Node) -> bool:
-    match node:
-        case Num(text):
-            return _exact(text).denominator == 1
-        case Neg(operand):
-            return _whole_number(operand)
-    return False
-
-
-def _certainly_differ(a: Node, b: Node, difference, symbols: frozenset[str], env: Mapping[str, float],
-                      point: Mapping[str, float]) -> bool:
-    """Is a - b provably not 0 at `point`, where both sides are real (sympy's cbrt of a negative
-    number is complex, ours is real: such a point decides nothing)?"""
-    import sympy
-    from sympy.core.evalf import PrecisionExhausted
-
-    values = {sympy.Symbol(name, positive=True): sympy.Rational(*Fraction(point[name]).as_integer_ratio())
-              for name in symbols}
-    try:
-        sides = [_to_sympy(side, symbols, env).evalf(30, subs=values, strict=True) for side in (a, b)]
-        if not all(side.is_real for side in sides):
-            return False
-        gap = difference.evalf(30, subs=values, strict=True)
-    except PrecisionExhausted:  # no digit of it could be certified: it may well be 0
-        return False
-    return bool(gap.is_real and gap != 0)
-
-
-def _exact(text: str) -> Fraction:
-    mantissa, _, exponent = text.lower().partition("e")
-    if exponent and abs(int(exponent)) > MAX_NUMBER_DIGITS:
-        raise _NotSymbolic
-    return Fraction(text)
-
-
-class _NotSymbolic(Exception):
-    """A tree sympy should not be asked about (a huge exponent, a function sympy lacks)."""
-
-
-def _to_sympy(node: Node, symbols: frozenset[str], env: Mapping[str, float]):
-    """The sympy expression for a tree, built with constructors only (no sympify, no parser)."""
-    import sympy
-
-    match node:
-        case Num(text):
-            value = _exact(text)
-            return sympy.Rational(value.numerator, value.denominator)
-        case Name(name):
-            if name in symbols:
-                return sympy.Symbol(name, positive=True)  # a plain symbol, whatever sympy calls N, S, E, I
-            if name in env:
-                value = Fraction(repr(float(env[name])))  # the decimal the author wrote, as near as a float says
-                return sympy.Rational(value.numerator, value.denominator)
-            return {"pi": sympy.pi, "e": sympy.E}[name]
-        case Neg(operand):
-            return -_to_sympy(operand, symbols, env)
-        case BinOp(op, left, right):
-            x, y = _to_sympy(left, symbols, env), _to_sympy(right, symbols, env)
-            if op == "+":
-                return x + y
-            if op == "-":
-                return x - y
-            if op == "*":
-                return x * y
-            if op == "/":
-                return x / y
-            if y.is_number and abs(y) > MAX_SYMBOLIC_EXPONENT:
-                raise _NotSymbolic
-            return x ** y
-        case Call(func, args):
-            values = [_to_sympy(arg, symbols, env) for arg in args]
-            functions = {
-                "sqrt": sympy.sqrt, "cbrt": sympy.cbrt, "exp": sympy.exp, "ln": sympy.log, "ceil": sympy.ceiling,
-                "floor": sympy.floor, "abs": sympy.Abs, "min": sympy.Min, "max": sympy.Max,
-                "factorial": sympy.factorial,
-                "log": lambda x, base=None: sympy.log(x) if base is None else sympy.log(x, base),
-                "log2": lambda x: sympy.log(x, 2), "log10": lambda x: sympy.log(x, 10),
-            }
-            if func not in functions:
-                raise _NotSymbolic
-            return functions[func](*values)
-    raise _NotSymbolic

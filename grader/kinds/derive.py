@@ -7,8 +7,8 @@ from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 from grader.model import NumericAnswer
 from grader.numeric import Closeness, nearness, read_number, within
 from grader.parse import ParseError, names_in, parse
-from grader.symbolic import (Proof, compare, prove_equal, same_function, sample_points,
-                              why_points_cannot_decide)
+from grader.symbolic import compare, prove_equal, same_function, sample_points, why_points_cannot_decide
+from grader.sympy_proof import Proof
 from grader.units import UnitError
 
 

@@ -96,10 +96,12 @@ def test_a_right_answer_that_starts_with_a_dash_is_correct():
 
 
 def test_options_still_work_around_a_dashed_answer():
-    content = str(Path(__file__).resolve().parent.parent / "content")
+    content = str(Path(__file__).resolve().parents[2] / "content")
     result = ringbook("check", "--content", content, "0.7", "-M", "--js")  # argparse's abbreviation too
     assert json.loads(result.stdout)["answer"] == "-M"
     assert ringbook("check", "0.7", "-h").stdout.startswith("usage: ringbook check")
+    flagged = ringbook("check", "--allow-unsandboxed", "0.7", "-M", "--json")  # a flag is never taken for the answer
+    assert json.loads(flagged.stdout)["answer"] == "-M", flagged.stderr
 
 
 @pytest.mark.parametrize("answer, status, method", [

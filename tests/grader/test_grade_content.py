@@ -83,7 +83,7 @@ def formula_forms(answer: str) -> list[str]:
     import sympy
 
     from grader.parse import parse
-    from grader.symbolic import _to_sympy
+    from grader.sympy_proof import _to_sympy
 
     expanded = str(sympy.expand(_to_sympy(parse(answer, _names(answer)), frozenset(_names(answer)), {})))
     return [answer, f"({answer})", f"2*({answer})/2", f"({answer}) + 0", f"({answer})^1",

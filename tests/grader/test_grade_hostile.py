@@ -136,7 +136,7 @@ def test_no_worker_outlives_the_program(tmp_path):
             "print(WORKER.pid, flush=True)\n"
             "grade(exercise_from_spec({'answer': '2*M*(N-1)/N', 'symbols': ['M', 'N']})[0], '2M - 2M/N')\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                            cwd=Path(__file__).resolve().parent.parent)
+                            cwd=Path(__file__).resolve().parents[2])
     assert result.returncode == 0, result.stderr
     assert not alive(int(result.stdout.split()[0]))
 

@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 _TOP_OPTIONS_WITH_VALUE = ("--content", "--data-dir")
-_CHECK_OPTIONS = {"-h": False, "--help": False, "--json": False, "--batch": True, "--content": True}  # takes a value?
+_CHECK_OPTIONS = {"-h": False, "--help": False, "--json": False, "--allow-unsandboxed": False, "--batch": True,
+                  "--content": True}  # takes a value?
 
 
 def _check_answer_may_start_with_a_dash(argv: list[str]) -> list[str]:
