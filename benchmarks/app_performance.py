@@ -143,7 +143,7 @@ def main() -> None:
     print("  " + "  ".join(f"{k}:{v:.0f}" for k, v in medians.items()))
     print(f"  median {statistics.median(every):.0f} ms over all visits; slowest chapter {max(medians.values()):.0f} ms"
           " (target <= 100 ms)")
-    print(f"\npeak RSS after visiting every chapter (units warmed; sympy loads with the first exercise): "
+    print(f"\npeak RSS after visiting every chapter (units warmed; sympy lives in the proof worker's own process): "
           f"{peak:.0f} MB (target <= 120 MB)")
 
 

@@ -48,8 +48,8 @@ class RingbookApp(App):
 
     def warm_up(self, part: str) -> None:
         """Get a grader part ready in the background, after a frame is painted, so the first answer of its
-        kind is quick: "units" (pint, ~6 MB) once the home screen shows, "formulas" (sympy, ~50 MB) once
-        an exercise screen does. Reading chapters never pays for sympy."""
+        kind is quick: "units" (pint, ~6 MB) once the home screen shows, "formulas" (the sympy proof worker,
+        a process of its own) once an exercise screen does. Reading chapters never pays for sympy."""
         if self.warm and part not in self._warmed:
             self._warmed.add(part)
             self._warm_in_thread(part)
