@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import decimal
 import math
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Mapping
+from typing import Callable, Mapping
 
 from grader.parse import BinOp, Call, Name, Neg, Node, Num, ParseError, parse
 
@@ -85,51 +86,54 @@ def evaluate(node: Node, env: Mapping[str, float]) -> float:
     return value
 
 
-def _eval(node: Node, env: Mapping[str, float]) -> float:
+def _eval(node: Node, env: Mapping[str, float], arithmetic: "_Arithmetic | None" = None):
+    """One walk for both arithmetics: floats by default, or the 100-digit decimals of evaluate_precisely."""
+    a = arithmetic or _FLOATS
     match node:
         case Num(text):
-            return float(text)
+            return _bounded(a.number(text))
         case Name(name):
             if name in env:
-                return float(env[name])
-            if name in _CONSTANTS:
-                return _CONSTANTS[name]
+                return a.number(float(env[name]))
+            if name in a.constants:
+                return a.constants[name]
             raise EvaluationError(f"Unknown name {name!r}.")
         case Neg(operand):
-            return -_eval(operand, env)
+            return -_eval(operand, env, a)
         case BinOp(op, left, right):
-            a, b = _eval(left, env), _eval(right, env)
+            x, y = _eval(left, env, a), _eval(right, env, a)
             if op == "+":
-                return a + b
+                return x + y
             if op == "-":
-                return a - b
+                return x - y
             if op == "*":
-                return _bounded(a * b)
+                return _bounded(x * y)
             if op == "/":
-                return _bounded(a / b)
-            return _power(a, b)
+                return _bounded(x / y)
+            return _power(x, y)
         case Call(func, args):
-            low, high, fn = _FUNCTIONS[func]
+            low, high, _ = _FUNCTIONS[func]
             if not low <= len(args) <= high:
                 raise EvaluationError(f"{func} takes {low if low == high else f'{low} to {high}'} argument(s).")
-            return _bounded(float(fn(*(_eval(a, env) for a in args))))
+            return _bounded(a.functions[func](*(_eval(arg, env, a) for arg in args)))
     raise EvaluationError("Unsupported expression.")  # unreachable for trees from parse()
 
 
-def _bounded(value: float) -> float:
+def _bounded(value):
     if abs(value) > MAX_MAGNITUDE:
         raise TooComplex()
     return value
 
 
-def _power(base: float, exponent: float) -> float:
+def _power(base, exponent):
+    """base ** exponent for floats or decimals alike, refused before it could cost more than it says."""
     if base == 0 and exponent < 0:
         raise ZeroDivisionError
     if base < 0 and exponent != int(exponent):
         raise EvaluationError("A negative number to a fractional power is not a real number.")
-    if base != 0 and exponent * math.log10(abs(base)) > 300:  # tiny results just underflow to 0
+    if base != 0 and float(exponent) * math.log10(abs(base)) > 300:  # tiny results just underflow to 0
         raise TooComplex()
-    return _bounded(float(base ** exponent))
+    return _bounded(base ** exponent)
 
 
 PRECISE_DIGITS = 100
@@ -143,61 +147,14 @@ def evaluate_precisely(node: Node, env: Mapping[str, float]) -> Decimal:
                               traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow])
     try:
         with decimal.localcontext(context):
-            value = _precise(node, env)
+            value = _eval(node, env, _DECIMALS)
     except decimal.Overflow:
         raise TooComplex() from None
-    except decimal.DivisionByZero:
+    except ZeroDivisionError:  # decimal's DivisionByZero is one too
         raise EvaluationError("That divides by zero.") from None
     except decimal.InvalidOperation:
         raise EvaluationError("That is not a real number.") from None
-    return _bounded_precisely(value)
-
-
-def _precise(node: Node, env: Mapping[str, float]) -> Decimal:
-    match node:
-        case Num(text):
-            return _bounded_precisely(Decimal(text))
-        case Name(name):
-            if name in env:
-                return Decimal(float(env[name]))
-            if name in _CONSTANTS:
-                return _PI if name == "pi" else Decimal(1).exp()
-            raise EvaluationError(f"Unknown name {name!r}.")
-        case Neg(operand):
-            return -_precise(operand, env)
-        case BinOp(op, left, right):
-            a, b = _precise(left, env), _precise(right, env)
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return _bounded_precisely(a * b)
-            if op == "/":
-                return _bounded_precisely(a / b)
-            return _precise_power(a, b)
-        case Call(func, args):
-            low, high, _ = _FUNCTIONS[func]
-            if not low <= len(args) <= high:
-                raise EvaluationError(f"{func} takes {low if low == high else f'{low} to {high}'} argument(s).")
-            return _bounded_precisely(_PRECISE_FUNCTIONS[func](*(_precise(a, env) for a in args)))
-    raise EvaluationError("Unsupported expression.")
-
-
-def _bounded_precisely(value: Decimal) -> Decimal:
-    if abs(value) > MAX_MAGNITUDE:
-        raise TooComplex()
-    return value
-
-
-def _precise_power(base: Decimal, exponent: Decimal) -> Decimal:
-    if base == 0 and exponent < 0:
-        raise decimal.DivisionByZero
-    if base < 0 and exponent != exponent.to_integral_value():
-        raise EvaluationError("A negative number to a fractional power is not a real number.")
-    if base != 0 and exponent * abs(base).log10() > 300:
-        raise TooComplex()
-    return _bounded_precisely(base ** exponent)
+    return _bounded(value)
 
 
 def _precise_log(x: Decimal, base: Decimal | None = None) -> Decimal:
@@ -240,6 +197,18 @@ _PRECISE_FUNCTIONS = {
     "max": lambda *xs: max(xs),
     "factorial": _precise_factorial,
 }
+
+
+@dataclass(frozen=True)
+class _Arithmetic:
+    number: Callable[[str | float], float | Decimal]
+    constants: Mapping[str, float | Decimal]
+    functions: Mapping[str, Callable]
+
+
+_FLOATS = _Arithmetic(float, _CONSTANTS, {name: fn for name, (_, _, fn) in _FUNCTIONS.items()})
+_E = Decimal("2.7182818284590452353602874713526624977572470936999595749669676277240766303535475945713821785251664274")
+_DECIMALS = _Arithmetic(Decimal, {"pi": _PI, "e": _E}, _PRECISE_FUNCTIONS)
 
 
 def evaluate_text(text: str | float | int, env: Mapping[str, float]) -> float:

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from grader import book_cache
 from grader.book_files import BookFileError, load_yaml, read_text, yaml_loader
@@ -105,40 +105,43 @@ def _line_of(data: Any, path: Iterable[Any]) -> int:
     return line
 
 
+def _read_or_report(path: Path, problems: list[Problem], read: Callable[[], Any], missing: str) -> Any:
+    """What `read()` gives, or None after adding why the book file could not be read."""
+    try:
+        return read()
+    except FileNotFoundError:
+        problems.append(Problem(path, 1, missing))
+    except OSError as exc:
+        problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
+    except BookFileError as exc:
+        problems.append(Problem(path, 1, str(exc)))
+    return None
+
+
 def _read_yaml(path: Path, problems: list[Problem]) -> Any:
     import yaml
 
     try:
-        data, unsafe = load_yaml(path, _line_loader())
-    except FileNotFoundError:
-        problems.append(Problem(path, 1, "file is missing"))
-    except OSError as exc:
-        problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
-    except BookFileError as exc:
-        problems.append(Problem(path, 1, str(exc)))
+        loaded = _read_or_report(path, problems, lambda: load_yaml(path, _line_loader()), "file is missing")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         problems.append(Problem(path, line, f"invalid YAML: {exc.problem or exc.context}"))
+        return None
     except yaml.YAMLError as exc:
         problems.append(Problem(path, 1, f"invalid YAML: {exc}"))
-    else:
-        problems.extend(Problem(path, line, message) for line, message in unsafe)
-        return data
-    return None
+        return None
+    if loaded is None:
+        return None
+    data, unsafe = loaded
+    problems.extend(Problem(path, line, message) for line, message in unsafe)
+    return data
 
 
 def _check_narrative(path: Path, problems: list[Problem]) -> None:
     """A chapter's Markdown: there, readable within the size cap, and free of control characters."""
-    try:
-        text = read_text(path)
-    except FileNotFoundError:
-        problems.append(Problem(path, 1, "chapter narrative is missing"))
-    except OSError as exc:
-        problems.append(Problem(path, 1, f"cannot read the file: {exc.strerror or exc}"))
-    except BookFileError as exc:
-        problems.append(Problem(path, 1, str(exc)))
-    else:
+    text = _read_or_report(path, problems, lambda: read_text(path), "chapter narrative is missing")
+    if text is not None:
         problems.extend(Problem(path, line, message) for line, message in unsafe_characters(text))
 
 
