@@ -48,7 +48,7 @@ import os  # noqa: E402
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
-settings.register_profile("ci", max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=3_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 

@@ -1,4 +1,4 @@
-"""Properties over random text and random expression trees (10,000 examples each in CI):
+"""Properties over random text and random expression trees (3,000 examples each in CI):
 no exception escapes `grade`, every call returns a verdict, and grading never reaches
 eval/exec/compile, the file system or a process. (That a slow proof is stopped at its deadline is
 tested by what happens to the worker, in test_grade_hostile; speed is benchmarks/grade_latency.py's.)"""
