@@ -327,13 +327,16 @@ def matches(got: Any, expected: float | tuple[float, ...], tolerance: float) -> 
 
 
 def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance: float = 1e-6,
-              *, wall_seconds: float = WALL_SECONDS) -> RunResult:
+              *, wall_seconds: float | None = None) -> RunResult:
+    """Run `source`'s `function` on each test's arguments; `wall_seconds` defaults to WALL_SECONDS, read
+    at each call, and the CPU limit stays a second past it."""
+    wall_seconds = WALL_SECONDS if wall_seconds is None else wall_seconds
     status = sandbox_status()
     if status.mode == "refused":
         return RunResult(problem=_refusal(status), ran=False)
     sandboxed = status.mode == "sandboxed"
     launcher = sandbox_command(find_bwrap()[0]) if sandboxed else []
-    limits = {"RLIMIT_CPU": CPU_SECONDS, "RLIMIT_AS": MEMORY_BYTES, "RLIMIT_FSIZE": FILE_BYTES,
+    limits = {"RLIMIT_CPU": max(CPU_SECONDS, math.ceil(wall_seconds) + 1), "RLIMIT_AS": MEMORY_BYTES, "RLIMIT_FSIZE": FILE_BYTES,
               "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
     harness = (_HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
                .replace("DENIED_MODULES", repr(set(DENIED_MODULES))))
