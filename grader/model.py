@@ -86,10 +86,25 @@ class NumericAnswer(Exercise):
     unit: str = ""
     symbols: tuple[str, ...] = ()
     mistakes: tuple[Mistake, ...] = ()
+    vary: dict[str, Any] = field(default_factory=dict)   # param -> {choices: [...]} or {from, to, step}
+    constraints: tuple[str, ...] = ()                      # comparisons every variant must satisfy
+    written: NumericAnswer | None = field(default=None, compare=False, repr=False)  # texts with placeholders
 
     @property
     def is_formula(self) -> bool:
         return bool(self.symbols)
+
+    @property
+    def texts(self) -> list[str]:
+        """Every text a learner reads, where placeholders such as `{{M}}` may stand (grader.variants)."""
+        steps = getattr(self, "steps", ())
+        return [self.prompt, self.explanation, *self.hints, *(m.feedback for m in self.mistakes),
+                *(s.label for s in steps), *(s.feedback for s in steps)]
+
+    @property
+    def is_template(self) -> bool:
+        """Whether its numbers vary or its texts hold placeholders: then it is posed through grader.variants."""
+        return bool(self.vary) or any("{{" in text for text in self.texts)
 
     @cached_property
     def env(self) -> dict[str, float]:
