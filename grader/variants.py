@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from grader.evaluate import EvaluationError, evaluate
-from grader.model import NumericAnswer, Step
+from grader.model import Exercise, NumericAnswer, Step
 from grader.parse import Node, ParseError, names_in, parse
 
 CANONICAL_SEED = 0
@@ -231,6 +231,24 @@ def variant(exercise: NumericAnswer, seed: int) -> NumericAnswer:
     return rendered(written, draw(written, seed).env)
 
 
+MAX_SEED = 2**63 - 1
+
+
+def pose(exercise: Exercise, seed: int | None) -> Exercise:
+    """Any exercise as posed with `seed` (None or 0: the book's own numbers). One with a single form
+    (build, debug, design, a choice, a formula) is itself for every seed."""
+    if seed is None or not isinstance(exercise, NumericAnswer):
+        return exercise
+    return variant(exercise, seed)
+
+
+def seed_problem(seed: object) -> str | None:
+    """Why `seed` is not a seed (a whole number from 0 to 2^63 - 1), in a sentence; None when it is."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        return "A seed is a whole number from 0 (the book's own numbers) up to 2^63 - 1."
+    return None
+
+
 def canonical(exercise: NumericAnswer) -> NumericAnswer:
     """The exercise as the book first poses it: its own params, placeholders rendered. A placeholder that
     does not evaluate is left as written, for `ringbook content check` to report with its line."""
@@ -241,4 +259,4 @@ def canonical(exercise: NumericAnswer) -> NumericAnswer:
 
 
 __all__ = ["CANONICAL_SEED", "Variant", "VariantError", "canonical", "check_constraint", "choices_of", "draw",
-           "format_number", "formula_value", "graded_values", "render", "rendered", "variant"]
+           "format_number", "formula_value", "graded_values", "pose", "render", "rendered", "seed_problem", "variant"]
