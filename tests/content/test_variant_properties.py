@@ -24,6 +24,8 @@ VARYING = [e.id for e in BOOK.exercises if isinstance(e, NumericAnswer) and e.va
 # canonical rendering may make to today's text.
 REWORDED = {
     "0.1": [("Eight GPUs", "8 GPUs"), ("sends 2 × 999/1000", "sends 2 × 1 × 999/1000")],
+    "0.2": [("a tenth of a percent of", "0.1 % of")],
+    "0.3": [("An 8-GPU node", "A node of 8 GPUs")],
 }
 
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
