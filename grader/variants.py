@@ -24,7 +24,7 @@ MAX_TRIES = 500            # draws per variant before the constraints are called
 DEFAULT_FIGURES = 4        # significant figures of a placeholder without a format
 
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
-_FORMAT = re.compile(r"^(?P<comma>,)?(?:(?P<figures>[1-9][0-9]?)|\.(?P<decimals>[0-9]{1,2}))?$")
+_FORMAT = re.compile(r"^(?P<comma>,)?(?:(?P<figures>[1-9][0-9]?)|\.(?P<decimals>[0-9]{1,2}))?(?P<scientific>e)?$")
 _COMPARISON = re.compile(r"(<=|>=|==|!=|<|>)")
 _COMPARE = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "==": lambda a, b: math.isclose(a, b),
             "!=": lambda a, b: not math.isclose(a, b), "<": lambda a, b: a < b, ">": lambda a, b: a > b}
@@ -158,8 +158,9 @@ def _differ(values: tuple[float, ...], canonical: tuple[float, ...], tolerance: 
 
 def format_number(value: float, spec: str = "") -> str:
     """A figure for a reader: integers whole, others to `DEFAULT_FIGURES` significant figures with
-    trailing zeros dropped (whole digits are never rounded away: 16384 stays 16384). Spec `3` gives 3 significant figures, `.2` exactly 2 decimals, and a
-    leading `,` groups thousands (`16,384`)."""
+    trailing zeros dropped (whole digits are never rounded away: 16384 stays 16384). Spec `3` gives 3
+    significant figures, `.2` exactly 2 decimals, a trailing `e` scientific notation as the book writes
+    it (`3e`: 2.4e-3, 8.49e-4), and a leading `,` groups thousands (`16,384`)."""
     match = _FORMAT.match(spec)
     if match is None:
         raise VariantError(f"format {spec!r}: use a number of significant figures (`:3`), decimals (`:.2`), "
@@ -167,9 +168,13 @@ def format_number(value: float, spec: str = "") -> str:
     group = "," if match["comma"] else ""
     if not math.isfinite(value):
         raise VariantError(f"the value is {value}, not a finite number")
-    if match["decimals"] is not None:
+    if match["decimals"] is not None and not match["scientific"]:
         return f"{value:{group}.{int(match['decimals'])}f}"
     figures = int(match["figures"] or DEFAULT_FIGURES)
+    if match["scientific"]:
+        mantissa, exponent = f"{value:.{figures - 1}e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+        return f"{mantissa}e{int(exponent)}"
     if value == 0:
         return "0"
     decimals = max(0, figures - 1 - math.floor(math.log10(abs(value))))  # never rounds away a whole digit

@@ -109,7 +109,7 @@ def test_a_constraint_is_our_grammar_never_python(constraint):
 @pytest.mark.parametrize("value, spec, shown", [
     (1.75, "", "1.75"), (0.875, "", "0.875"), (233.3333, "", "233.3"), (77.777, "3", "77.8"), (16384, "", "16384"),
     (16384, ",", "16,384"), (2.0, "", "2"), (0.07, ".3", "0.070"), (405e9, "", "405000000000"), (-3.5, "", "-3.5"),
-    (0.000123456, "3", "0.000123"),
+    (0.000123456, "3", "0.000123"), (0.0024, "3e", "2.4e-3"), (8.4853e-4, "3e", "8.49e-4"), (1.2e6, "e", "1.2e6"),
 ])
 def test_numbers_are_shown_to_sensible_figures(value, spec, shown):
     assert format_number(value, spec) == shown
