@@ -59,14 +59,15 @@ def formula_value(formula: str | float, env: Mapping[str, float]) -> float:
 # --- how params vary --------------------------------------------------------------------------------
 
 def choices_of(name: str, rule: Any) -> tuple[float, ...]:
-    """Every value a `vary` entry allows: `{choices: [4, 8, 16]}` or `{from: 0.5, to: 8, step: 0.5}`."""
+    """Every value a `vary` entry allows: `{choices: [4, 8, 16]}` (numbers, or formulas without names such
+    as "70e9") or `{from: 0.5, to: 8, step: 0.5}`."""
     if not isinstance(rule, Mapping):
         raise VariantError(f"vary {name}: give {{choices: [...]}} or {{from: A, to: B, step: S}}")
     if set(rule) == {"choices"}:
         values = rule["choices"]
-        if not isinstance(values, list) or not values or not all(_is_number(v) for v in values):
+        if not isinstance(values, list) or not values:
             raise VariantError(f"vary {name}: choices must be a non-empty list of numbers")
-        return tuple(float(v) for v in values)
+        return tuple(_constant(name, v) for v in values)
     if set(rule) == {"from", "to", "step"}:
         start, stop, step = rule["from"], rule["to"], rule["step"]
         if not all(_is_number(v) for v in (start, stop, step)) or step <= 0 or stop < start:
@@ -76,6 +77,20 @@ def choices_of(name: str, rule: Any) -> tuple[float, ...]:
             raise VariantError(f"vary {name}: {count:,} values is too many (at most 100,000); take a larger step")
         return tuple(round(start + k * step, 12) for k in range(count))
     raise VariantError(f"vary {name}: give {{choices: [...]}} or {{from: A, to: B, step: S}}, nothing else")
+
+
+def _constant(name: str, value: Any) -> float:
+    """A choice: a number, or a formula without names such as "405e9" (YAML reads 405e9 as text)."""
+    if _is_number(value):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            number = formula_value(value, {})
+        except (ParseError, EvaluationError) as exc:
+            raise VariantError(f"vary {name}: choice {value!r} is not a number: {exc}") from exc
+        if math.isfinite(number):
+            return number
+    raise VariantError(f"vary {name}: choices must be a non-empty list of numbers")
 
 
 def _is_number(value: Any) -> bool:

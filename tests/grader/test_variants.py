@@ -132,3 +132,12 @@ def test_vary_on_a_formula_exercise_is_refused():
                                           "vary": {"M": {"choices": [1, 2]}}, "mistakes": [], "explanation": "x",
                                           "prompt": "x", "hints": []})
     assert built is None and any("can vary" in p for p in problems)
+
+
+def test_a_choice_may_be_a_formula_without_names_but_not_a_name_or_python():
+    ex = exercise(params={"M": "1e9", "N": 8}, answer="2*M*(N-1)/N/1e9", vary={"M": {"choices": ["5e8", "2e9"]}},
+                  prompt="{{M/1e9}} GB", hints=[], explanation="{{answer}}", mistakes=[])
+    assert {variant(ex, s).params["M"] for s in range(1, 30)} == {5e8, 2e9}
+    for bad in ("N", "__import__('os')", "1/0"):
+        built, problems = exercise_from_spec({**RING, "vary": {"M": {"choices": [bad]}}})
+        assert built is None and any("vary M" in p for p in problems), (bad, problems)
