@@ -28,6 +28,7 @@ REWORDED = {
     "0.3": [("An 8-GPU node", "A node of 8 GPUs")],
     "4.3": [("more than five times", "5.3 times")],
     "6.3": [("Split eight ways", "Split 8 ways")],
+    "8.5": [("about a quarter of", "about 27 % of")],
     "3.1": [("eight steps on 256", "8 steps on 256"), ("those eight steps", "those 8 steps")],
 }
 
