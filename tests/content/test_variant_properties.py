@@ -37,7 +37,7 @@ FACTS = {
     "3.3": ["warmed up for 8000 of 1.2M steps"],   # Llama 3 405B's warmup
 }
 
-SCALES = (1, 1e3, 1e6, 1e9, 1e12, 1e-3, 60, 3600)   # a prompt may state 70e9 parameters as "70B", 180 min as "3 hours"
+SCALES = (1, 1e3, 1e6, 1e9, 1e12, 1e-3, 60, 3600, 1 / 60)   # 70e9 parameters as "70B", 180 min as "3 hours"
 
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
