@@ -158,7 +158,9 @@ def draw(exercise: NumericAnswer, seed: int) -> Variant:
             continue
         if not _differ(values, old, exercise.tolerance):
             continue
-        names = names_for_text(exercise, env)
+        if not exercise.constraints:
+            return Variant(seed, env)
+        names = dict(env, answer=values[0]) if exercise.answer is not None and not exercise.is_formula else env
         if all(check_constraint(c, names) for c in exercise.constraints):
             return Variant(seed, env)
     raise VariantError(f"no numbers satisfy the constraints after {MAX_TRIES} draws (seed {seed}); "
@@ -199,17 +201,22 @@ def format_number(value: float, spec: str = "") -> str:
     return "0" if text == "-0" else text
 
 
-def render(template: str, names: Mapping[str, float]) -> str:
+def render(template: str, names: Mapping[str, float], shown: dict[str, str] | None = None) -> str:
     """`template` with every `{{formula}}` or `{{formula:spec}}` replaced by its value; raises
-    VariantError naming the first placeholder that does not evaluate."""
+    VariantError naming the first placeholder that does not evaluate. `shown` remembers placeholders
+    already rendered with these `names`, as one exercise's texts repeat them."""
+    shown = {} if shown is None else shown
+
     def one(match: re.Match) -> str:
         inside = match.group(1)
-        formula, _, spec = inside.rpartition(":") if ":" in inside else (inside, "", "")
-        try:
-            return format_number(formula_value(formula.strip(), names), spec.strip())
-        except (ParseError, EvaluationError, VariantError) as exc:
-            raise VariantError(f"placeholder {match.group(0)!r}: {exc}") from exc
-    return PLACEHOLDER.sub(one, template)
+        if inside not in shown:
+            formula, _, spec = inside.rpartition(":") if ":" in inside else (inside, "", "")
+            try:
+                shown[inside] = format_number(formula_value(formula.strip(), names), spec.strip())
+            except (ParseError, EvaluationError, VariantError) as exc:
+                raise VariantError(f"placeholder {match.group(0)!r}: {exc}") from exc
+        return shown[inside]
+    return PLACEHOLDER.sub(one, template) if "{{" in template else template
 
 
 def placeholder_names(template: str) -> set[str]:
@@ -228,16 +235,16 @@ def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer
     """The exercise as a learner sees it with these params: every text rendered, the params replaced by
     their numbers, and `written` keeping the templates for the next variant."""
     written = exercise.written or exercise
-    names = names_for_text(written, env)
+    names, shown = names_for_text(written, env), {}
     changes: dict[str, Any] = dict(
         params={name: env[name] for name in written.params},
-        prompt=render(written.prompt, names), explanation=render(written.explanation, names),
-        hints=tuple(render(h, names) for h in written.hints),
-        mistakes=tuple(replace(m, feedback=render(m.feedback, names)) for m in written.mistakes),
+        prompt=render(written.prompt, names, shown), explanation=render(written.explanation, names, shown),
+        hints=tuple(render(h, names, shown) for h in written.hints),
+        mistakes=tuple(replace(m, feedback=render(m.feedback, names, shown)) for m in written.mistakes),
         written=written,
     )
     if getattr(written, "steps", ()):
-        changes["steps"] = tuple(Step(render(s.label, names), s.answer, render(s.feedback, names))
+        changes["steps"] = tuple(Step(render(s.label, names, shown), s.answer, render(s.feedback, names, shown))
                                  for s in written.steps)
     return replace(written, **changes)
 
