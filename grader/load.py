@@ -24,6 +24,7 @@ from grader.model import (
     Source, Step, Trace,
 )
 
+CANONICAL_TEXTS = "_canonical_texts"  # in the book cache only: a templated exercise's texts as first posed
 BUILTIN_CONTENT = Path(__file__).resolve().parent.parent / "content"
 SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
 QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
@@ -376,7 +377,8 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
             problems.extend(Problem(path, line, message, warning) for line, message, warning
                             in sampled_findings(exercise, where))
         exercises.append(exercise)
-        raw_chapter["exercises"].append(raw)
+        written = getattr(exercise, "written", None)
+        raw_chapter["exercises"].append({**raw, CANONICAL_TEXTS: exercise.texts} if written is not None else raw)
         raw_chapter["lines"].append(source.line)
     return exercises
 
@@ -396,13 +398,14 @@ def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
             mistakes=tuple(Mistake(_formula(m["answer"]), m["feedback"]) for m in raw.get("mistakes", ())),
             vary=dict(raw.get("vary", {})), constraints=tuple(str(c) for c in raw.get("constraints", ())),
         )
+        shown = raw.get(CANONICAL_TEXTS)
         if kind == "derive":
-            return _posed(Derive(**common, **numeric))
+            return _posed(Derive(**common, **numeric), shown)
         return _posed(Trace(
             **common, **numeric,
             options=tuple(Option(o["id"], o["text"], bool(o.get("correct", False)), o["feedback"]) for o in raw.get("options", ())),
             steps=tuple(Step(s["label"], _formula(s["answer"]), s.get("feedback", "")) for s in raw.get("steps", ())),
-        ))
+        ), shown)
     if kind == "build":
         return Build(**common, function=raw["function"], signature=raw["signature"], starter=raw["starter"],
                      solution=raw["solution"], tests=_tests(raw["tests"]))
@@ -416,10 +419,13 @@ def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
     raise ValueError(f"unknown kind {kind!r}")
 
 
-def _posed(exercise: Derive | Trace) -> Derive | Trace:
-    """The exercise with its canonical numbers in its texts; grader.variants loads only for one that needs it."""
+def _posed(exercise: Derive | Trace, shown: list[str] | None = None) -> Derive | Trace:
+    """The exercise with its canonical numbers in its texts: `shown` when the book cache kept them,
+    else rendered by grader.variants, which loads only for an exercise that needs it."""
     if not exercise.is_template:
         return exercise
+    if isinstance(shown, list) and len(shown) == len(exercise.texts) and all(isinstance(t, str) for t in shown):
+        return exercise.with_texts(shown)
     from grader.variants import canonical
 
     return canonical(exercise)

@@ -7,7 +7,7 @@ formulas and params, so a typo in a hand-typed figure cannot exist.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -100,6 +100,20 @@ class NumericAnswer(Exercise):
         steps = getattr(self, "steps", ())
         return [self.prompt, self.explanation, *self.hints, *(m.feedback for m in self.mistakes),
                 *(s.label for s in steps), *(s.feedback for s in steps)]
+
+    def with_texts(self, texts: list[str]) -> NumericAnswer:
+        """This exercise showing `texts` (in the order of `texts`) instead, and kept as `written`: the
+        canonical rendering a checked book stores, so a start from its cache renders nothing."""
+        hints, mistakes = len(self.hints), len(self.mistakes)
+        feedback, steps_text = texts[2 + hints:2 + hints + mistakes], texts[2 + hints + mistakes:]
+        changes: dict[str, Any] = dict(
+            prompt=texts[0], explanation=texts[1], hints=tuple(texts[2:2 + hints]),
+            mistakes=tuple(Mistake(m.answer, f) for m, f in zip(self.mistakes, feedback)), written=self)
+        steps = getattr(self, "steps", ())
+        if steps:
+            changes["steps"] = tuple(Step(steps_text[i], s.answer, steps_text[len(steps) + i])
+                                     for i, s in enumerate(steps))
+        return replace(self, **changes)
 
     @property
     def is_template(self) -> bool:

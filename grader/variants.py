@@ -250,12 +250,14 @@ def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer
 
 
 def variant(exercise: NumericAnswer, seed: int) -> NumericAnswer:
-    """The exercise posed with the numbers of `seed` (0: the book's own). Raises VariantError when the
-    constraints cannot be met or a placeholder does not evaluate."""
+    """The exercise posed with the numbers of `seed` (0: the book's own, with its params as written).
+    Raises VariantError when the constraints cannot be met or a placeholder does not evaluate."""
     if exercise.written is None and not exercise.is_template:
         return exercise
     written = exercise.written or exercise
-    return rendered(written, draw(written, seed).env)
+    variant_of_seed = draw(written, seed)
+    posed = rendered(written, variant_of_seed.env)
+    return replace(posed, params=written.params) if variant_of_seed.seed == CANONICAL_SEED else posed
 
 
 MAX_SEED = 2**63 - 1
@@ -280,7 +282,7 @@ def canonical(exercise: NumericAnswer) -> NumericAnswer:
     """The exercise as the book first poses it: its own params, placeholders rendered. A placeholder that
     does not evaluate is left as written, for `ringbook content check` to report with its line."""
     try:
-        return rendered(exercise, resolve(exercise, {}))
+        return variant(exercise, CANONICAL_SEED)
     except (VariantError, ParseError, EvaluationError):
         return replace(exercise, written=exercise)
 

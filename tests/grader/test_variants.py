@@ -141,3 +141,19 @@ def test_a_choice_may_be_a_formula_without_names_but_not_a_name_or_python():
     for bad in ("N", "__import__('os')", "1/0"):
         built, problems = exercise_from_spec({**RING, "vary": {"M": {"choices": [bad]}}})
         assert built is None and any("vary M" in p for p in problems), (bad, problems)
+
+
+def test_a_start_from_the_book_cache_shows_the_canonical_texts_without_rendering(tmp_path):
+    """The cache keeps each templated exercise's canonical texts, so the app's first frame pays for no
+    formula: the same texts, and grader.variants is not even imported."""
+    code = ("import sys; from pathlib import Path; from grader.load import load_book; "
+            f"b = load_book(cache_dir=Path({str(tmp_path)!r})); e = b.exercise('0.1'); "
+            "print(repr((e.prompt, e.explanation, e.hints, e.mistakes[3].feedback)), 'grader.variants' in sys.modules)")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)]  # the first run checks the book and writes the cache; the second reads it
+    assert runs[1].rstrip().endswith("False")
+    assert runs[0].rsplit(" ", 1)[0] == runs[1].rsplit(" ", 1)[0]
+    assert "{{" not in runs[1] and "**M = 1 GB**" in runs[1]
+    from grader.load import load_book
+    cached = load_book(cache_dir=tmp_path).exercise("0.1")
+    assert variant(cached, 4).prompt == variant(load_book().exercise("0.1"), 4).prompt
