@@ -36,7 +36,7 @@ class VariantError(ValueError):
 
 @dataclass(frozen=True)
 class Variant:
-    """One variant's numbers: the params (resolved) and the graded values they give."""
+    """One variant's numbers: its seed (0 for the book's own) and its params, resolved to numbers."""
 
     seed: int
     env: dict[str, float]
@@ -140,7 +140,7 @@ def draw(exercise: NumericAnswer, seed: int) -> Variant:
     canonical ones, so an answer remembered from the book is not an answer to the variant."""
     canonical = resolve(exercise, {})
     if seed == CANONICAL_SEED or not exercise.vary:
-        return Variant(CANONICAL_SEED if not exercise.vary else seed, canonical)
+        return Variant(CANONICAL_SEED, canonical)
     pools = {name: choices_of(name, rule) for name, rule in exercise.vary.items()}
     unknown = set(pools) - set(exercise.params)
     if unknown:
