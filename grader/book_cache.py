@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 2  # 2: strings made printable when read; a copy from before may hold raw escapes
+FORMAT = 3  # 2: strings made printable when read; 3: templated exercises carry their canonical texts
 
 
 def _file_for(root: Path, cache_dir: Path) -> Path:

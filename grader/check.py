@@ -88,11 +88,20 @@ def _line_feedback_warnings(ex: Debug, where) -> list[tuple[int, str]]:
 
 
 def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
     try:
         env = resolve_params(ex.params)
     except (ParseError, EvaluationError) as exc:
         return [(where("params"), f"params do not evaluate: {exc}")]
+    found = _answer_problems(ex, env, where)
+    if ex.is_template and not found:
+        from grader.variant_check import template_problems
+
+        found = template_problems(ex, where)
+    return found
+
+
+def _answer_problems(ex: Derive | Trace, env: dict[str, float], where) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
     if isinstance(ex, Trace) and ex.options:
         correct = [o.id for o in ex.options if o.correct]
         if len(correct) != 1:

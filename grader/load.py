@@ -24,6 +24,7 @@ from grader.model import (
     Source, Step, Trace,
 )
 
+CANONICAL_TEXTS = "_canonical_texts"  # in the book cache only: a templated exercise's texts as first posed
 BUILTIN_CONTENT = Path(__file__).resolve().parent.parent / "content"
 SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
 QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
@@ -373,8 +374,14 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
         problems.extend(errors)
         if not errors:
             problems.extend(Problem(path, line, message, warning=True) for line, message in exercise_warnings(exercise, where))
+        if not errors and validate_schema and getattr(exercise, "vary", None):
+            from grader.variant_check import sampled_findings  # a full check only: it draws many variants
+
+            problems.extend(Problem(path, line, message, warning) for line, message, warning
+                            in sampled_findings(exercise, where))
         exercises.append(exercise)
-        raw_chapter["exercises"].append(raw)
+        written = getattr(exercise, "written", None)
+        raw_chapter["exercises"].append({**raw, CANONICAL_TEXTS: exercise.texts} if written is not None else raw)
         raw_chapter["lines"].append(source.line)
     return exercises
 
@@ -392,14 +399,16 @@ def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
             params=dict(raw.get("params", {})), answer=_formula(raw.get("answer")), unit=str(raw.get("unit", "")),
             symbols=tuple(raw.get("symbols", ())),
             mistakes=tuple(Mistake(_formula(m["answer"]), m["feedback"]) for m in raw.get("mistakes", ())),
+            vary=dict(raw.get("vary", {})), constraints=tuple(str(c) for c in raw.get("constraints", ())),
         )
+        shown = raw.get(CANONICAL_TEXTS)
         if kind == "derive":
-            return Derive(**common, **numeric)
-        return Trace(
+            return _posed(Derive(**common, **numeric), shown)
+        return _posed(Trace(
             **common, **numeric,
             options=tuple(Option(o["id"], o["text"], bool(o.get("correct", False)), o["feedback"]) for o in raw.get("options", ())),
             steps=tuple(Step(s["label"], _formula(s["answer"]), s.get("feedback", "")) for s in raw.get("steps", ())),
-        )
+        ), shown)
     if kind == "build":
         return Build(**common, function=raw["function"], signature=raw["signature"], starter=raw["starter"],
                      solution=raw["solution"], tests=_tests(raw["tests"]))
@@ -411,6 +420,18 @@ def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
         return Design(**common, items=tuple(DesignItem(i["id"], i["text"], i.get("feedback", "")) for i in raw["items"]),
                       order=tuple(raw["order"]))
     raise ValueError(f"unknown kind {kind!r}")
+
+
+def _posed(exercise: Derive | Trace, shown: list[str] | None = None) -> Derive | Trace:
+    """The exercise with its canonical numbers in its texts: `shown` when the book cache kept them,
+    else rendered by grader.variants, which loads only for an exercise that needs it."""
+    if not exercise.is_template:
+        return exercise
+    if isinstance(shown, list) and len(shown) == len(exercise.texts) and all(isinstance(t, str) for t in shown):
+        return exercise.with_texts(shown)
+    from grader.variants import canonical
+
+    return canonical(exercise)
 
 
 def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:

@@ -7,7 +7,7 @@ formulas and params, so a typo in a hand-typed figure cannot exist.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -86,10 +86,39 @@ class NumericAnswer(Exercise):
     unit: str = ""
     symbols: tuple[str, ...] = ()
     mistakes: tuple[Mistake, ...] = ()
+    vary: dict[str, Any] = field(default_factory=dict)   # param -> {choices: [...]} or {from, to, step}
+    constraints: tuple[str, ...] = ()                      # comparisons every variant must satisfy
+    written: NumericAnswer | None = field(default=None, compare=False, repr=False)  # texts with placeholders
 
     @property
     def is_formula(self) -> bool:
         return bool(self.symbols)
+
+    @property
+    def texts(self) -> list[str]:
+        """Every text a learner reads, where placeholders such as `{{M}}` may stand (grader.variants)."""
+        steps = getattr(self, "steps", ())
+        return [self.prompt, self.explanation, *self.hints, *(m.feedback for m in self.mistakes),
+                *(s.label for s in steps), *(s.feedback for s in steps)]
+
+    def with_texts(self, texts: list[str]) -> NumericAnswer:
+        """This exercise showing `texts` (in the order of `texts`) instead, and kept as `written`: the
+        canonical rendering a checked book stores, so a start from its cache renders nothing."""
+        hints, mistakes = len(self.hints), len(self.mistakes)
+        feedback, steps_text = texts[2 + hints:2 + hints + mistakes], texts[2 + hints + mistakes:]
+        changes: dict[str, Any] = dict(
+            prompt=texts[0], explanation=texts[1], hints=tuple(texts[2:2 + hints]),
+            mistakes=tuple(Mistake(m.answer, f) for m, f in zip(self.mistakes, feedback)), written=self)
+        steps = getattr(self, "steps", ())
+        if steps:
+            changes["steps"] = tuple(Step(steps_text[i], s.answer, steps_text[len(steps) + i])
+                                     for i, s in enumerate(steps))
+        return replace(self, **changes)
+
+    @property
+    def is_template(self) -> bool:
+        """Whether its numbers vary or its texts hold placeholders: then it is posed through grader.variants."""
+        return bool(self.vary) or any("{{" in text for text in self.texts)
 
     @cached_property
     def env(self) -> dict[str, float]:

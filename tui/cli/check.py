@@ -38,11 +38,16 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     if exercise is None:
         print(f"ringbook check: no exercise {args.exercise_id!r} (see `ringbook content list`).", file=sys.stderr)
         return EXIT_UNKNOWN_ID
+    exercise, problem = posed(exercise, args.seed)
+    if exercise is None:
+        print(f"ringbook check: {problem}", file=sys.stderr)
+        return EXIT_BY_STATUS["invalid"]
     if exercise.kind == "build":
         say_where_build_code_runs()
     verdict = grade(exercise, args.answer)
     if args.json:
-        print(json.dumps({"id": exercise.id, "answer": args.answer, **verdict.to_dict()}, ensure_ascii=False))
+        seed = {} if args.seed is None else {"seed": args.seed}
+        print(json.dumps({"id": exercise.id, **seed, "answer": args.answer, **verdict.to_dict()}, ensure_ascii=False))
     else:
         print(f"{verdict.status}: {verdict.message}")
         if verdict.feedback:
@@ -92,6 +97,13 @@ def check_batch(source: Path, content: Path | None) -> int:
                     row.update(status="unknown", message=f"no exercise {item.get('id')!r}", feedback="")
                     print(json.dumps(row, ensure_ascii=False), flush=True)
                     continue
+            if "seed" in item:
+                row["seed"] = item["seed"]
+                exercise, problem = posed(exercise, item["seed"])
+                if exercise is None:
+                    row.update(status="invalid", message=problem, feedback="")
+                    print(json.dumps(row, ensure_ascii=False), flush=True)
+                    continue
             if exercise.kind == "build" and not told:
                 say_where_build_code_runs()
                 told = True
@@ -99,6 +111,22 @@ def check_batch(source: Path, content: Path | None) -> int:
             row.update(status=verdict.status, message=verdict.message, feedback=verdict.feedback)
             print(json.dumps(row, ensure_ascii=False), flush=True)
     return 0
+
+
+def posed(exercise, seed: object):
+    """(the exercise posed with `seed`, None) or (None, why it cannot be), for a message, never a traceback."""
+    from grader.variants import VariantError, pose, seed_problem
+
+    if seed is None:
+        return exercise, None
+    problem = seed_problem(seed)
+    if problem:
+        return None, problem
+    try:
+        return pose(exercise, seed), None
+    except VariantError as exc:
+        return None, (f"exercise {exercise.id} cannot be posed with seed {seed}: {exc}. "
+                      "Run `ringbook content check` on the book.")
 
 
 def say_where_build_code_runs() -> None:

@@ -1,4 +1,4 @@
-"""`ringbook content check | list | new`: the author's commands.
+"""`ringbook content check | list | show | new`: the author's commands.
 
 `new` starts a book from the template in book_template/ beside this file. The template is a real book (one chapter, one exercise of each kind) kept as files, so it is checked
 like any other book and an author edits what they will later write.
@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from grader.load import check_book
+from grader.safe_text import printable
 from tui.cli.common import counted, load_or_report, relative
 
 TEMPLATE = Path(__file__).resolve().parent / "book_template"
@@ -69,3 +70,46 @@ def content_list(content: Path | None, *, as_json: bool) -> int:
         for row in rows:
             print(f"{row['id']:>6}  {row['kind']:<7} {row['title']}" + (f"  [{row['unit']}]" if row["unit"] else ""))
     return 0
+
+
+def content_show(content: Path | None, exercise_id: str, seed: int | None, *, explain: bool) -> int:
+    """An exercise as a learner reads it, with the numbers of `seed`, so an author can proofread a variant."""
+    from tui.cli.check import EXIT_UNKNOWN_ID, posed
+
+    book = load_or_report(content)
+    if book is None:
+        return 1
+    exercise = book.exercise(exercise_id)
+    if exercise is None:
+        print(f"ringbook: no exercise {printable(exercise_id, one_line=True)!r} (see `ringbook content list`).",
+              file=sys.stderr)
+        return EXIT_UNKNOWN_ID
+    exercise, problem = posed(exercise, seed)
+    if exercise is None:
+        print(f"ringbook: {problem}", file=sys.stderr)
+        return 2
+    params = getattr(exercise, "params", {})
+    numbers = ", ".join(f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
+                        for name, value in params.items())
+    print(printable(f"{exercise.id} · {exercise.title}" + (f"  (seed {seed or 0}: {numbers})" if numbers else ""),
+                    one_line=True))
+    print()
+    print(printable(exercise.prompt.rstrip("\n")))
+    if explain:
+        print()
+        print(printable(exercise.explanation.rstrip("\n")))
+        answer = _answer_line(exercise)
+        if answer:
+            print()
+            print(answer)
+    return 0
+
+
+def _answer_line(exercise) -> str:
+    """The graded answer with its unit: what the explanation's last figure must agree with."""
+    from grader.variants import format_number
+
+    if getattr(exercise, "answer", None) is None or exercise.is_formula:
+        return ""
+    unit = f" {exercise.unit}" if exercise.unit else ""
+    return printable(f"Answer: {format_number(exercise.value)}{unit}", one_line=True)

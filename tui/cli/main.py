@@ -27,6 +27,26 @@ def _data_option(parser: argparse.ArgumentParser) -> None:
                         help="where progress is kept (default: $RINGBOOK_DATA_DIR, else your per-user data folder)")
 
 
+def _seed_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", metavar="S", type=_seed, default=None,
+                        help="the variant: other numbers for a numeric exercise (0, the default, is the book's own)")
+
+
+def _seed(text: str) -> int:
+    import argparse
+
+    from grader.variants import seed_problem
+
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = None
+    problem = seed_problem(seed)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{text!r}: {problem}")
+    return seed
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -42,6 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
     listing = content_commands.add_parser("list", help="list every exercise")
     listing.add_argument("--json", action="store_true", help="print JSON (id, chapter, kind, title, unit)")
     _content_option(listing)
+    show = content_commands.add_parser(
+        "show", help="print an exercise's prompt as a learner reads it, with a variant's numbers",
+        description="Print the exercise's title and prompt rendered with the numbers of SEED (0, the default, is "
+                    "the book's own), and with --explain its worked explanation and answer. Exit status: 0 shown, "
+                    "2 bad seed or unsatisfiable constraints, 3 unknown exercise id.")
+    show.add_argument("exercise_id", metavar="EXERCISE_ID")
+    _seed_option(show)
+    show.add_argument("--explain", action="store_true", help="also print the worked explanation and the answer")
+    _content_option(show)
     new = content_commands.add_parser(
         "new", help="start a new book in DIR: one chapter with an exercise of each kind",
         description="Write a small valid book into DIR (created if missing; refused if not empty). "
@@ -57,10 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("exercise_id", nargs="?", metavar="EXERCISE_ID")
     check.add_argument("answer", nargs="?", metavar="ANSWER")
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    _seed_option(check)
     check.add_argument("--allow-unsandboxed", action="store_true",
                        help="where no sandbox is available, run build code without one (it then runs as you)")
     check.add_argument("--batch", metavar="FILE", type=Path,
-                       help="JSON lines {\"id\": ..., \"answer\": ...} (or {\"spec\": {...}, \"answer\": ...}); "
+                       help="JSON lines {\"id\": ..., \"answer\": ..., \"seed\": ...} (seed optional; or {\"spec\": {...}, \"answer\": ...}); "
                             "'-' reads standard input; writes one JSON verdict per line")
     _content_option(check)
 
@@ -130,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
 
 _TOP_OPTIONS_WITH_VALUE = ("--content", "--data-dir")
 _CHECK_OPTIONS = {"-h": False, "--help": False, "--json": False, "--allow-unsandboxed": False, "--batch": True,
-                  "--content": True}  # takes a value?
+                  "--content": True, "--seed": True}  # takes a value?
 
 
 def _check_answer_may_start_with_a_dash(argv: list[str]) -> list[str]:
@@ -181,10 +211,12 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_serve(args.host, args.port, content, getattr(args, "data_dir", None))
     if args.command == "content":
-        from tui.cli.content import content_check, content_list, content_new
+        from tui.cli.content import content_check, content_list, content_new, content_show
 
         if args.content_command == "check":
             return content_check(content)
+        if args.content_command == "show":
+            return content_show(content, args.exercise_id, args.seed, explain=args.explain)
         if args.content_command == "new":
             return content_new(args.folder)
         return content_list(content, as_json=args.json)

@@ -1,0 +1,291 @@
+"""Variants: the same numeric exercise posed with other numbers, and its texts rendered with them.
+
+A variant is fully determined by (exercise id, seed): the draw is seeded by the string "id:seed", never
+by hash(), so every machine poses the same numbers. Seed 0 is the book's own params (the canonical
+variant), which the narrative quotes. Texts are templates: `{{M}}`, `{{answer}}` or `{{2*M*(N-1)/N:3}}`
+are formulas in the learner-answer grammar (grader/parse.py), evaluated, never eval'd.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Mapping
+
+from grader.evaluate import EvaluationError, evaluate
+from grader.model import Exercise, NumericAnswer, Step
+from grader.parse import Node, ParseError, names_in, parse
+
+CANONICAL_SEED = 0
+MAX_TRIES = 500            # draws per variant before the constraints are called unsatisfiable
+DEFAULT_FIGURES = 4        # significant figures of a placeholder without a format
+
+PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+_FORMAT = re.compile(r"^(?P<comma>,)?(?:(?P<figures>[1-9][0-9]?)|\.(?P<decimals>[0-9]{1,2}))?(?P<scientific>e)?$")
+_COMPARISON = re.compile(r"(<=|>=|==|!=|<|>)")
+_COMPARE = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "==": lambda a, b: math.isclose(a, b),
+            "!=": lambda a, b: not math.isclose(a, b), "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+
+
+class VariantError(ValueError):
+    """Numbers that cannot be drawn: a vary entry, a constraint or a placeholder that does not work."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant's numbers: its seed (0 for the book's own) and its params, resolved to numbers."""
+
+    seed: int
+    env: dict[str, float]
+
+
+# --- formulas, parsed once --------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _parsed(formula: str, names: frozenset[str]) -> Node:
+    return parse(formula, names)
+
+
+def formula_value(formula: str | float, env: Mapping[str, float]) -> float:
+    """An author's formula over `env`, parsed once per text and set of names."""
+    if isinstance(formula, (int, float)) and not isinstance(formula, bool):
+        return float(formula)
+    return evaluate(_parsed(str(formula), frozenset(env)), env)
+
+
+# --- how params vary --------------------------------------------------------------------------------
+
+def choices_of(name: str, rule: Any) -> tuple[float, ...]:
+    """Every value a `vary` entry allows: `{choices: [4, 8, 16]}` (numbers, or formulas without names such
+    as "70e9") or `{from: 0.5, to: 8, step: 0.5}`."""
+    if not isinstance(rule, Mapping):
+        raise VariantError(f"vary {name}: give {{choices: [...]}} or {{from: A, to: B, step: S}}")
+    if set(rule) == {"choices"}:
+        values = rule["choices"]
+        if not isinstance(values, list) or not values:
+            raise VariantError(f"vary {name}: choices must be a non-empty list of numbers")
+        return tuple(_constant(name, v) for v in values)
+    if set(rule) == {"from", "to", "step"}:
+        start, stop, step = rule["from"], rule["to"], rule["step"]
+        if not all(_is_number(v) for v in (start, stop, step)) or step <= 0 or stop < start:
+            raise VariantError(f"vary {name}: from, to and step must be numbers with step > 0 and to >= from")
+        count = math.floor((stop - start) / step + 1e-9) + 1
+        if count > 100_000:
+            raise VariantError(f"vary {name}: {count:,} values is too many (at most 100,000); take a larger step")
+        return tuple(round(start + k * step, 12) for k in range(count))
+    raise VariantError(f"vary {name}: give {{choices: [...]}} or {{from: A, to: B, step: S}}, nothing else")
+
+
+def _constant(name: str, value: Any) -> float:
+    """A choice: a number, or a formula without names such as "405e9" (YAML reads 405e9 as text)."""
+    if _is_number(value):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            number = formula_value(value, {})
+        except (ParseError, EvaluationError) as exc:
+            raise VariantError(f"vary {name}: choice {value!r} is not a number: {exc}") from exc
+        if math.isfinite(number):
+            return number
+    raise VariantError(f"vary {name}: choices must be a non-empty list of numbers")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def resolve(exercise: NumericAnswer, drawn: Mapping[str, float]) -> dict[str, float]:
+    """Params in order, with `drawn` values in place of the written ones; a param written as a formula
+    over earlier ones is computed from the drawn values, so derived figures follow the variant."""
+    env: dict[str, float] = {}
+    for name, written in exercise.params.items():
+        env[name] = float(drawn[name]) if name in drawn else formula_value(written, env)
+    return env
+
+
+def graded_values(exercise: NumericAnswer, env: Mapping[str, float]) -> tuple[float, ...]:
+    """What a learner is graded against with these params: the answer, or each step's state."""
+    steps = getattr(exercise, "steps", ())
+    if steps:
+        return tuple(formula_value(s.answer, env) for s in steps)
+    return (formula_value(exercise.answer, env),) if exercise.answer is not None else ()
+
+
+def names_for_text(exercise: NumericAnswer, env: Mapping[str, float]) -> dict[str, float]:
+    """What a placeholder may name: the params and, for a one-number exercise, `answer`."""
+    names = dict(env)
+    if exercise.answer is not None and not exercise.is_formula:
+        names["answer"] = formula_value(exercise.answer, env)
+    return names
+
+
+def check_constraint(constraint: str, names: Mapping[str, float]) -> bool:
+    """`m >= p` or `answer < 80`: two formulas and one comparison, each side evaluated, never eval'd."""
+    parts = _COMPARISON.split(constraint)
+    if len(parts) != 3:
+        raise VariantError(f"constraint {constraint!r}: write one comparison, such as `M >= P` or `answer < 80`")
+    left, operator, right = parts
+    try:
+        return _COMPARE[operator](formula_value(left.strip(), names), formula_value(right.strip(), names))
+    except (ParseError, EvaluationError) as exc:
+        raise VariantError(f"constraint {constraint!r}: {exc}") from exc
+
+
+def draw(exercise: NumericAnswer, seed: int) -> Variant:
+    """The variant `seed` of `exercise`: seed 0 (or an exercise that does not vary) is the canonical
+    params; any other seed draws until the constraints hold and the graded numbers differ from the
+    canonical ones, so an answer remembered from the book is not an answer to the variant."""
+    canonical = resolve(exercise, {})
+    if seed == CANONICAL_SEED or not exercise.vary:
+        return Variant(CANONICAL_SEED, canonical)
+    pools = {name: choices_of(name, rule) for name, rule in exercise.vary.items()}
+    unknown = set(pools) - set(exercise.params)
+    if unknown:
+        raise VariantError(f"vary names {', '.join(sorted(unknown))}, which is not a param")
+    old = graded_values(exercise, canonical)
+    rng = random.Random(f"{exercise.id}:{seed}")
+    for _ in range(MAX_TRIES):
+        drawn = {name: rng.choice(pool) for name, pool in pools.items()}
+        try:
+            env = resolve(exercise, drawn)
+            values = graded_values(exercise, env)
+        except (ParseError, EvaluationError):
+            continue  # e.g. a division by a drawn zero: that draw cannot be posed
+        if not all(math.isfinite(v) for v in values):
+            continue
+        if not _differ(values, old, exercise.tolerance):
+            continue
+        if not exercise.constraints:
+            return Variant(seed, env)
+        names = dict(env, answer=values[0]) if exercise.answer is not None and not exercise.is_formula else env
+        if all(check_constraint(c, names) for c in exercise.constraints):
+            return Variant(seed, env)
+    raise VariantError(f"no numbers satisfy the constraints after {MAX_TRIES} draws (seed {seed}); "
+                       "widen the vary ranges or loosen the constraints")
+
+
+def _differ(values: tuple[float, ...], canonical: tuple[float, ...], tolerance: float) -> bool:
+    return any(not math.isclose(a, b, rel_tol=2 * tolerance, abs_tol=1e-12) for a, b in zip(values, canonical))
+
+
+# --- texts ------------------------------------------------------------------------------------------
+
+def format_number(value: float, spec: str = "") -> str:
+    """A figure for a reader: integers whole, others to `DEFAULT_FIGURES` significant figures with
+    trailing zeros dropped (whole digits are never rounded away: 16384 stays 16384). Spec `3` gives 3
+    significant figures, `.2` exactly 2 decimals, a trailing `e` scientific notation as the book writes
+    it (`3e`: 2.4e-3, 8.49e-4), and a leading `,` groups thousands (`16,384`)."""
+    match = _FORMAT.match(spec)
+    if match is None:
+        raise VariantError(f"format {spec!r}: use a number of significant figures (`:3`), decimals (`:.2`), "
+                           "optionally after a comma for thousands (`:,`)")
+    group = "," if match["comma"] else ""
+    if not math.isfinite(value):
+        raise VariantError(f"the value is {value}, not a finite number")
+    if match["decimals"] is not None and not match["scientific"]:
+        return f"{value:{group}.{int(match['decimals'])}f}"
+    figures = int(match["figures"] or DEFAULT_FIGURES)
+    if match["scientific"]:
+        mantissa, exponent = f"{value:.{figures - 1}e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+        return f"{mantissa}e{int(exponent)}"
+    if value == 0:
+        return "0"
+    decimals = max(0, figures - 1 - math.floor(math.log10(abs(value))))  # never rounds away a whole digit
+    text = f"{value:{group}.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def render(template: str, names: Mapping[str, float], shown: dict[str, str] | None = None) -> str:
+    """`template` with every `{{formula}}` or `{{formula:spec}}` replaced by its value; raises
+    VariantError naming the first placeholder that does not evaluate. `shown` remembers placeholders
+    already rendered with these `names`, as one exercise's texts repeat them."""
+    shown = {} if shown is None else shown
+
+    def one(match: re.Match) -> str:
+        inside = match.group(1)
+        if inside not in shown:
+            formula, _, spec = inside.rpartition(":") if ":" in inside else (inside, "", "")
+            try:
+                shown[inside] = format_number(formula_value(formula.strip(), names), spec.strip())
+            except (ParseError, EvaluationError, VariantError) as exc:
+                raise VariantError(f"placeholder {match.group(0)!r}: {exc}") from exc
+        return shown[inside]
+    return PLACEHOLDER.sub(one, template) if "{{" in template else template
+
+
+def placeholder_names(template: str) -> set[str]:
+    """The names the placeholders of `template` use, for checking them against the params."""
+    found: set[str] = set()
+    for match in PLACEHOLDER.finditer(template):
+        formula = match.group(1).rpartition(":")[0] if ":" in match.group(1) else match.group(1)
+        try:
+            found |= names_in(parse(formula.strip()))
+        except ParseError:
+            pass
+    return found
+
+
+def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer:
+    """The exercise as a learner sees it with these params: every text rendered, the params replaced by
+    their numbers, and `written` keeping the templates for the next variant."""
+    written = exercise.written or exercise
+    names, shown = names_for_text(written, env), {}
+    changes: dict[str, Any] = dict(
+        params={name: env[name] for name in written.params},
+        prompt=render(written.prompt, names, shown), explanation=render(written.explanation, names, shown),
+        hints=tuple(render(h, names, shown) for h in written.hints),
+        mistakes=tuple(replace(m, feedback=render(m.feedback, names, shown)) for m in written.mistakes),
+        written=written,
+    )
+    if getattr(written, "steps", ()):
+        changes["steps"] = tuple(Step(render(s.label, names, shown), s.answer, render(s.feedback, names, shown))
+                                 for s in written.steps)
+    return replace(written, **changes)
+
+
+def variant(exercise: NumericAnswer, seed: int) -> NumericAnswer:
+    """The exercise posed with the numbers of `seed` (0: the book's own, with its params as written).
+    Raises VariantError when the constraints cannot be met or a placeholder does not evaluate."""
+    if exercise.written is None and not exercise.is_template:
+        return exercise
+    written = exercise.written or exercise
+    variant_of_seed = draw(written, seed)
+    posed = rendered(written, variant_of_seed.env)
+    return replace(posed, params=written.params) if variant_of_seed.seed == CANONICAL_SEED else posed
+
+
+MAX_SEED = 2**63 - 1
+
+
+def pose(exercise: Exercise, seed: int | None) -> Exercise:
+    """Any exercise as posed with `seed` (None or 0: the book's own numbers). One with a single form
+    (build, debug, design, a choice, a formula) is itself for every seed."""
+    if seed is None or not isinstance(exercise, NumericAnswer):
+        return exercise
+    return variant(exercise, seed)
+
+
+def seed_problem(seed: object) -> str | None:
+    """Why `seed` is not a seed (a whole number from 0 to 2^63 - 1), in a sentence; None when it is."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        return "A seed is a whole number from 0 (the book's own numbers) up to 2^63 - 1."
+    return None
+
+
+def canonical(exercise: NumericAnswer) -> NumericAnswer:
+    """The exercise as the book first poses it: its own params, placeholders rendered. A placeholder that
+    does not evaluate is left as written, for `ringbook content check` to report with its line."""
+    try:
+        return variant(exercise, CANONICAL_SEED)
+    except (VariantError, ParseError, EvaluationError):
+        return replace(exercise, written=exercise)
+
+
+__all__ = ["CANONICAL_SEED", "Variant", "VariantError", "canonical", "check_constraint", "choices_of", "draw",
+           "format_number", "formula_value", "graded_values", "pose", "render", "rendered", "seed_problem", "variant"]

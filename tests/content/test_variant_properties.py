@@ -1,0 +1,120 @@
+"""Every exercise that varies, over many seeds: the graded answer, the rendered prompt and the worked
+explanation agree, nothing is left unrendered, and the canonical seed reproduces the book as it was
+written before variants (tests/expected/texts_before_variants.json, today's texts)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.load import load_book
+from grader.model import NumericAnswer
+from grader.variants import format_number, variant
+
+BOOK = load_book()
+BEFORE = json.loads((Path(__file__).resolve().parents[1] / "expected" / "texts_before_variants.json").read_text())
+SEEDS = range(1, 61)
+VARYING = [e.id for e in BOOK.exercises if isinstance(e, NumericAnswer) and e.vary]
+
+# Where a converted text says a number in words, a variant must say it in figures: the only changes the
+# canonical rendering may make to today's text.
+REWORDED = {
+    "0.1": [("Eight GPUs", "8 GPUs"), ("sends 2 × 999/1000", "sends 2 × 1 × 999/1000")],
+    "0.2": [("a tenth of a percent of", "0.1 % of")],
+    "0.3": [("An 8-GPU node", "A node of 8 GPUs")],
+    "4.3": [("more than five times", "5.3 times")],
+    "6.3": [("Split eight ways", "Split 8 ways")],
+    "8.5": [("about a quarter of", "about 27 % of")],
+    "3.1": [("eight steps on 256", "8 steps on 256"), ("those eight steps", "those 8 steps")],
+}
+
+# Figures that are facts, not the exercise's numbers, though they equal its canonical answer.
+FACTS = {
+    "3.3": ["warmed up for 8000 of 1.2M steps"],   # Llama 3 405B's warmup
+}
+
+SCALES = (1, 1e3, 1e6, 1e9, 1e12, 1e-3, 60, 3600, 1 / 60)   # 70e9 parameters as "70B", 180 min as "3 hours"
+
+NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def figures(text: str) -> list[float]:
+    """Every number written in `text` (1,024 and 2.5e9 included), in order."""
+    found = []
+    for match in NUMBER.finditer(text):
+        try:
+            found.append(float(match.group(0).replace(",", "")))
+        except ValueError:
+            pass
+    return found
+
+
+def texts(ex: NumericAnswer) -> dict[str, object]:
+    return {"prompt": ex.prompt, "explanation": ex.explanation, "hints": list(ex.hints),
+            "feedback": [m.feedback for m in ex.mistakes],
+            "steps": [[s.label, s.feedback] for s in getattr(ex, "steps", ())]}
+
+
+def test_most_numeric_exercises_vary():
+    numeric = [e for e in BOOK.exercises if e.kind in ("derive", "trace")]
+    assert VARYING, "no exercise varies"
+    print(f"{len(VARYING)} of {len(numeric)} derive/trace exercises vary")
+
+
+@pytest.mark.parametrize("exercise_id", VARYING)
+def test_the_canonical_seed_reproduces_today_s_text(exercise_id):
+    ex = BOOK.exercise(exercise_id)
+    before = json.dumps(BEFORE[exercise_id], ensure_ascii=False)
+    for old, new in REWORDED.get(exercise_id, ()):
+        assert old in before
+        before = before.replace(old, new)
+    assert json.loads(before) == texts(ex)
+    assert variant(ex, 0) == ex
+
+
+@pytest.mark.parametrize("exercise_id", VARYING)
+def test_every_variant_is_rendered_and_its_explanation_reaches_the_graded_answer(exercise_id):
+    ex = BOOK.exercise(exercise_id)
+    for seed in SEEDS:
+        posed = variant(ex, seed)
+        rendered = json.dumps(texts(posed), ensure_ascii=False)
+        assert "{{" not in rendered and "}}" not in rendered, (seed, rendered)
+        graded = [posed.value] if posed.answer is not None else list(posed.step_values)
+        shown = figures(posed.explanation)
+        for value in graded:
+            assert any(math.isclose(f, value, rel_tol=max(posed.tolerance, 0.005), abs_tol=1e-9) for f in shown), \
+                f"seed {seed}: the explanation never reaches {value:g}:\n{posed.explanation}"
+
+
+@pytest.mark.parametrize("exercise_id", VARYING)
+def test_every_variant_s_prompt_states_its_own_drawn_numbers(exercise_id):
+    ex = BOOK.exercise(exercise_id)
+    for seed in SEEDS:
+        posed = variant(ex, seed)
+        stated = figures(posed.prompt)
+        for name in ex.vary:
+            value = posed.params[name]
+            assert any(math.isclose(f * scale, value, rel_tol=1e-3) for f in stated for scale in SCALES), \
+                f"seed {seed}: the prompt does not state {name} = {value:g}:\n{posed.prompt}"
+
+
+@pytest.mark.parametrize("exercise_id", VARYING)
+def test_no_text_writes_the_canonical_answer_as_a_literal(exercise_id):
+    """The canonical answer typed into a template (not a placeholder) would show in every variant."""
+    ex = BOOK.exercise(exercise_id)
+    written = ex.written
+    answers = [ex.value] if ex.answer is not None else list(ex.step_values)
+    literal = re.sub(r"\{\{.*?\}\}", " ", json.dumps(texts(written), ensure_ascii=False), flags=re.S)
+    for fact in FACTS.get(exercise_id, ()):
+        assert fact in literal
+        literal = literal.replace(fact, " ")
+    for value in answers:
+        if abs(value) >= 10 or not float(value).is_integer():  # small whole numbers are too common to tell
+            for spec in ("3", "4"):
+                shown = format_number(value, spec)
+                assert not re.search(rf"(?<![\w.]){re.escape(shown)}(?![\d])", literal), \
+                    f"{shown} is written literally in a template of {exercise_id}"
