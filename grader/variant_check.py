@@ -8,6 +8,7 @@ author can reproduce it with `ringbook content show ID --seed S`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Callable
 
@@ -61,9 +62,21 @@ def template_problems(ex: NumericAnswer, where: Where) -> list[tuple[int, str]]:
     return found
 
 
+_FOUND: dict[tuple[str, int], list[tuple[tuple, str, bool]]] = {}
+
+
 def sampled_findings(ex: NumericAnswer, where: Where, seeds: int = SAMPLED_SEEDS) -> list[tuple[int, str, bool]]:
     """(line, message, is_warning) for the first of `seeds` variants that breaks each rule. Call only on an
-    exercise `template_problems` passes."""
+    exercise `template_problems` passes. The draws are kept per exercise as written (wherever it is), so
+    checking the same exercise again, in another copy of the book, costs nothing."""
+    written = ex.written or ex
+    identity = (repr(dataclasses.replace(written, source=None)), seeds)
+    if identity not in _FOUND:
+        _FOUND[identity] = _sampled(ex, lambda *keys: keys, seeds)
+    return [(where(*keys), message, warning) for keys, message, warning in _FOUND[identity]]
+
+
+def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
     written = ex.written or ex
     if not written.vary:
         return []
