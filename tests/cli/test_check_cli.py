@@ -112,3 +112,16 @@ def test_options_still_work_around_a_dashed_answer():
 def test_json_verdict_says_how_a_formula_was_judged(answer, status, method):
     verdict = json.loads(ringbook("check", "0.7", answer, "--json").stdout)
     assert (verdict["status"], verdict["method"]) == (status, method), verdict["message"]
+
+
+def test_the_dash_handling_knows_every_option_of_check():
+    """main.py keeps its own table of check's options (to tell an answer like -M from an option); it has
+    already fallen behind the parser once (--allow-unsandboxed). Compare it with the parser itself."""
+    import argparse
+
+    from tui.cli.main import _CHECK_OPTIONS, build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    check = commands.choices["check"]
+    options = {option: action.nargs != 0 for action in check._actions for option in action.option_strings}
+    assert _CHECK_OPTIONS == options
