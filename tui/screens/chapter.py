@@ -13,12 +13,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, OptionList, Static
+from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownBlock
 from textual.widgets.option_list import Option
 
 from grader.model import Chapter
 from tui.screens.contents import ContentsScreen
+from tui.widgets.screen_frame import Footer, Header
 
 MARKS = {
     "new": ("○", "dim"),

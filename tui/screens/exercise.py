@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Markdown, Static, TextArea
+from textual.widgets import Input, Markdown, Static, TextArea
 
 from grader.grade import grade
 from grader.model import Exercise
@@ -24,6 +24,7 @@ from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
 from tui.progress.store import StoreError
 from tui.widgets.attempt_list import AttemptList
+from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.verdict_panel import VerdictPanel
 
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer"}

@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.progress.mastery import designs_saved, mastery, quiz_scores, unfinished_run
 from tui.progress.store import ExerciseState
 from tui.widgets.progress_bar import bar
+from tui.widgets.screen_frame import Footer, Header
 
 
 class HomeScreen(Screen):

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Markdown, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from grader.lab import (
@@ -25,6 +25,7 @@ from grader.lab import (
 )
 from tui.progress.store import ProgressStore, StoreError
 from tui.widgets.choice_question import ChoiceQuestion
+from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.stepper import Stepper
 
 TABS = ("data-parallel", "three-d", "model")

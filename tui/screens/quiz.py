@@ -16,13 +16,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, OptionList, Static, TextArea
+from textual.widgets import Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
 from tui.progress.mastery import quiz_run_key, unfinished_run
 from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
+from tui.widgets.screen_frame import Footer, Header
 
 
 class QuizScreen(Screen):

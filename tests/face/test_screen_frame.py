@@ -1,0 +1,64 @@
+"""Screens that close are let go of, and opening one leaves garbage collection on (tui/widgets/screen_frame.py,
+RingbookApp.show). Before, every chapter visit kept its Header and the home footer's old keys alive through
+Textual's watcher lists, and each full garbage collection grew slower for it."""
+
+import gc
+import weakref
+
+from textual.widgets._footer import FooterKey
+
+from tui.app import RingbookApp
+from tui.screens.chapter import ChapterScreen
+from tui.widgets.screen_frame import Footer, Header
+
+
+def watcher_count(reactable) -> int:
+    return sum(len(watchers) for watchers in getattr(reactable, "__watchers", {}).values())
+
+
+async def visit_chapters(app, pilot, times: int) -> list[weakref.ref]:
+    """Open and close a chapter `times` times; weak references to each visit's header and footer keys."""
+    gone = []
+    for visit in range(times):
+        app.open_chapter(app.book.chapters[visit % len(app.book.chapters)])
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen)
+        gone.append(weakref.ref(app.screen.query_one(Header)))
+        gone.extend(weakref.ref(key) for key in app.screen.query(FooterKey))
+        await pilot.press("escape")
+        await pilot.pause()
+    return gone
+
+
+async def test_a_closed_chapter_screen_is_freed_with_its_header_and_footer(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        gone = await visit_chapters(app, pilot, 3)
+        await pilot.pause()
+        gc.collect()
+        assert gone and [ref for ref in gone if ref() is not None] == []
+
+
+async def test_watchers_stay_the_same_however_many_chapters_are_visited(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        home_footer = app.screen.query_one(Footer)
+        await visit_chapters(app, pilot, 2)
+        before = watcher_count(app), watcher_count(home_footer)
+        await visit_chapters(app, pilot, 6)
+        assert (watcher_count(app), watcher_count(home_footer)) == before
+        assert home_footer.query(FooterKey)   # the home footer still shows its keys
+
+
+async def test_garbage_collection_is_on_again_once_a_screen_has_opened(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for open_screen in (lambda: app.open_chapter(book.chapters[2]),
+                            lambda: app.open_exercise(book.exercises[0]),
+                            lambda: app.open_exercise(book.exercises[1], replace=True)):
+            open_screen()
+            await pilot.pause()
+            assert gc.isenabled()

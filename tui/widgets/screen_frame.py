@@ -1,0 +1,47 @@
+"""The header and footer every screen wears: Textual's own, minus the watchers they leave behind and the
+restyling the footer repeats for every key.
+
+Textual drops a watcher only when the watched value next changes, even after the widget that asked for
+it has left the screen (textual#6666). The app's title and a footer's `compact` never change, so every
+screen opened kept its Header alive and every footer refresh kept its old keys: about 2,500 objects per
+chapter visit, which made each full garbage collection slower until, after fifty visits, one could stall
+a chapter's first frame for a quarter of a second.
+"""
+
+from __future__ import annotations
+
+from textual import widgets
+from textual.app import ComposeResult
+from textual.dom import DOMNode
+from textual.widgets._footer import FooterKey
+
+
+def forget_watchers(reactable: DOMNode, gone) -> None:
+    """Drop the watchers on `reactable` whose owner `gone(owner)` says has left."""
+    for watchers in getattr(reactable, "__watchers", {}).values():
+        watchers[:] = [(owner, callback) for owner, callback in watchers if not gone(owner)]
+
+
+class Header(widgets.Header):
+    """Textual's header, which lets go of the app's title when its screen closes."""
+
+    def on_unmount(self) -> None:
+        forget_watchers(self.app, lambda owner: owner is self)
+
+
+class Footer(widgets.Footer):
+    """Textual's footer, which lets go of the keys it showed before each refresh, and styles each key once.
+
+    A FooterKey starts compact and is then bound to its footer, which is not: each key was restyled twice
+    (class added, then removed) every time the footer refreshed, a quarter of a chapter's first frame.
+    Starting each key at the footer's own value makes both changes no-ops."""
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):  # not bound
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        forget_watchers(self, lambda owner: owner._closing or owner._closed)
