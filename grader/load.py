@@ -30,7 +30,7 @@ SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
 QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Problem:
     path: Path
     line: int

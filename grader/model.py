@@ -2,6 +2,10 @@
 
 The numbers a learner is graded against are never stored: they are computed from each exercise's
 formulas and params, so a typo in a hand-typed figure cannot exist.
+
+Nothing changes an exercise once the loader has built it: a variant is a new one (dataclasses.replace).
+The dataclasses are not frozen all the same: Python 3.11 writes three more methods for each frozen class
+and sets every field through object.__setattr__, which made the model 5% of ringbook's start.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ KINDS: tuple[Kind, ...] = ("derive", "trace", "build", "debug", "design")
 DEFAULT_TOLERANCE = 0.005  # 3 significant figures always pass; a 4th-digit slip does not
 
 
-@dataclass(frozen=True)
+@dataclass
 class Source:
     """Where a thing was written, for `path:line` messages."""
 
@@ -31,7 +35,7 @@ class Source:
         return f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class Exercise:
     id: str
     title: str
@@ -56,7 +60,7 @@ def fixed_shuffle(things: tuple, seed: str, avoid: tuple[str, ...] = ()) -> tupl
     return tuple(reversed(things))
 
 
-@dataclass(frozen=True)
+@dataclass
 class Mistake:
     answer: str
     feedback: str
@@ -77,7 +81,7 @@ def resolve_params(params: dict[str, Any]) -> dict[str, float]:
     return env
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class NumericAnswer(Exercise):
     """An exercise answered by one number in a unit, or by a formula over `symbols`."""
 
@@ -137,12 +141,12 @@ class NumericAnswer(Exercise):
         return tuple(evaluate_text(m.answer, self.env) for m in self.mistakes)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class Derive(NumericAnswer):
     kind: Kind = "derive"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Option:
     id: str
     text: str
@@ -150,14 +154,14 @@ class Option:
     feedback: str
 
 
-@dataclass(frozen=True)
+@dataclass
 class Step:
     label: str
     answer: str
     feedback: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class Trace(NumericAnswer):
     """Step through an algorithm: one number (`answer`), one choice (`options`) or a table (`steps`)."""
 
@@ -186,7 +190,7 @@ class Trace(NumericAnswer):
         return tuple(evaluate_text(s.answer, self.env) for s in self.steps)
 
 
-@dataclass(frozen=True)
+@dataclass
 class CodeTest:
     """One call: keyword `args` and the `expected` return value as formula(s) over the scalar args."""
 
@@ -206,7 +210,7 @@ class CodeTest:
         return evaluate_text(self.expected, self.scalar_args)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class Build(Exercise):
     kind: Kind = "build"
     function: str
@@ -217,7 +221,7 @@ class Build(Exercise):
     tolerance: float = 1e-6
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class Debug(Exercise):
     kind: Kind = "debug"
     language: str
@@ -240,14 +244,14 @@ class Debug(Exercise):
         return "\n".join(lines) + "\n"
 
 
-@dataclass(frozen=True)
+@dataclass
 class DesignItem:
     id: str
     text: str
     feedback: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class Design(Exercise):
     kind: Kind = "design"
     items: tuple[DesignItem, ...]
@@ -259,7 +263,7 @@ class Design(Exercise):
         return fixed_shuffle(self.items, self.id, avoid=self.order)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Chapter:
     id: str
     title: str
@@ -282,7 +286,7 @@ class Chapter:
                     "Run `ringbook content check` on the book.*")
 
 
-@dataclass(frozen=True)
+@dataclass
 class LabRef:
     """A lab listed in book.yaml: its own file, read by the lab when it opens."""
 
@@ -291,7 +295,7 @@ class LabRef:
     path: Path
 
 
-@dataclass(frozen=True)
+@dataclass
 class Book:
     title: str
     subtitle: str

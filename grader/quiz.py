@@ -23,7 +23,7 @@ RATINGS: dict[str, tuple[str, float]] = {  # rating id -> (what the learner says
 }
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class QuizQuestion:
     id: str
     topic: str
@@ -49,7 +49,7 @@ class QuizQuestion:
         return next((o for o in self.options if o.id == option_id), None)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Quiz:
     id: str
     title: str
@@ -64,7 +64,7 @@ class Quiz:
         return len(self.questions)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Response:
     """What the learner did with one question: the option picked, or the rating given."""
 
@@ -79,7 +79,7 @@ class Response:
         return RATINGS[self.rating][1] if self.rating in RATINGS else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass
 class QuizResult:
     points: float
     out_of: int

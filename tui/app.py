@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from datetime import datetime
+from pathlib import Path
 from typing import Callable
 
 from textual import work
@@ -23,8 +24,9 @@ class RingbookApp(App):
 
     TITLE = "ringbook"
     COMMANDS = App.COMMANDS | {BookCommands}
-    MODES = {"home": HomeScreen}  # the first screen; as a mode, Textual also loads its .tcss
-    DEFAULT_MODE = "home"
+    # The first screen's styles are read with Textual's own, in one pass: a screen's own CSS_PATH is read
+    # when it first shows and re-parses the whole stylesheet twice (as does a mode's first screen).
+    CSS_PATH = [Path(__file__).parent / "screens" / "home.tcss"]  # absolute: subclasses live elsewhere
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "toggle_keys", "Keys"),
@@ -42,7 +44,11 @@ class RingbookApp(App):
         self._warmed: set[str] = set()
         self.sub_title = book.title
 
+    def get_default_screen(self) -> HomeScreen:
+        return HomeScreen()
+
     def on_mount(self) -> None:
+        self.call_after_refresh(gc.enable)  # `ringbook` starts with it paused (cli.main.run_app)
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
         if self.warm:

@@ -285,3 +285,22 @@ async def test_debug_click_a_wrong_then_the_right_line(book, store):
         assert screen.exercise.fixed_line.strip() in text_of(screen.query_one("#fix"))
         assert screen.query_one("#explanation").display
     assert [a.answer for a in store.attempts("0.6")] == [str(wrong), str(screen.exercise.buggy_line)]
+
+
+async def test_home_shows_new_progress_when_the_learner_returns(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        home = app.screen
+        assert "0 / " in text_of(home.query_one("#stats"))
+        calls = []
+        original = home.progress
+        home.progress = lambda: calls.append(1) or original()
+        await open_exercise(app, pilot, "0.1")
+        await pilot.press(*"7/4", "enter")
+        await settle(app, pilot)
+        app.pop_screen()
+        await pilot.pause()
+        assert app.screen is home and calls == [1]          # counted again, once
+        assert f"1 / {len(book.exercises)} exercises" in text_of(home.query_one("#stats"))
+        assert "Continue: 0.1" in text_of(home.query_one("#continue"))

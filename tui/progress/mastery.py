@@ -15,7 +15,7 @@ from grader.quiz import Quiz, Response, saved_responses
 from tui.progress.store import ExerciseState
 
 
-@dataclass(frozen=True)
+@dataclass
 class ChapterMastery:
     chapter_id: str
     title: str
@@ -24,7 +24,7 @@ class ChapterMastery:
     after_reveal: int
 
 
-@dataclass(frozen=True)
+@dataclass
 class Mastery:
     solved: int
     total: int

@@ -97,7 +97,7 @@ class StoreReadOnly(StoreError):
     """A write that cannot happen: the folder is read-only or the disk is full."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Attempt:
     uid: str
     exercise_id: str
@@ -113,7 +113,7 @@ class Attempt:
     local_date: str
 
 
-@dataclass(frozen=True)
+@dataclass
 class ExerciseState:
     """What the log says about one exercise."""
 
@@ -130,7 +130,7 @@ class ExerciseState:
         return "tried" if self.attempts else "new"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Entry:
     """A finished piece of work outside the exercises: a quiz run or a lab design, its details in `payload`."""
 
@@ -564,7 +564,7 @@ MAX_TEXT = 100_000
 MAX_PAYLOAD = 1_000_000
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Limits:
     """How far the clock-dependent fields may go: an import is held to now, a stored row only to sense."""
 

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 from typing import Iterable
 
 
-@dataclass(frozen=True)
+@dataclass
 class Streak:
     current: int
     best: int

@@ -20,12 +20,14 @@ from tui.widgets.screen_frame import Footer, Header
 class HomeScreen(Screen):
     """Where a learner starts: how far they are, and where to go next."""
 
-    CSS_PATH = "home.tcss"
+    # home.tcss is read with the app's own styles (RingbookApp.CSS_PATH), which is quicker to start
     BINDINGS = [
         Binding("enter", "open_chapter", "Open", priority=True),
         Binding("c", "continue", "Continue"),
         Binding("f2", "app.toggle_theme", "Theme"),
     ]
+
+    shown_before = False
 
     def compose(self) -> ComposeResult:
         book = self.app.book
@@ -41,6 +43,9 @@ class HomeScreen(Screen):
         yield Footer()
 
     def on_screen_resume(self) -> None:
+        if not self.shown_before:  # Textual says "resume" the first time too, when compose has just done this
+            self.shown_before = True
+            return
         stats, continue_line, rows = self.progress()
         self.query_one("#stats", Static).update(stats)
         self.query_one("#continue", Static).update(continue_line)

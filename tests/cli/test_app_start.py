@@ -1,0 +1,39 @@
+"""`ringbook` starting the app: garbage collection waits until the home screen is painted, and is on again
+whatever happens (tui/cli/main.py run_app)."""
+
+import gc
+
+from tui.app import RingbookApp
+from tui.cli.main import main
+from tui.screens.home import HomeScreen
+
+HEADLESS = "textual.drivers.headless_driver:HeadlessDriver"  # as textual-serve names its driver
+
+
+def test_collection_is_paused_for_the_start_and_on_once_home_is_painted(tmp_path, monkeypatch):
+    seen = {}
+
+    async def learner(pilot):
+        await pilot.pause()
+        seen["home"] = isinstance(pilot.app.screen, HomeScreen)
+        seen["after first frame"] = gc.isenabled()
+        pilot.app.exit()
+
+    start = RingbookApp.run
+
+    def run_headless(app):
+        seen["while starting"] = gc.isenabled()
+        return start(app, headless=True, size=(80, 24), auto_pilot=learner)
+
+    monkeypatch.setattr(RingbookApp, "run", run_headless)
+    monkeypatch.setenv("TEXTUAL_DRIVER", HEADLESS)
+    assert main(["--data-dir", str(tmp_path / "data")]) == 0
+    assert seen == {"while starting": False, "home": True, "after first frame": True}
+    assert gc.isenabled()
+
+
+def test_collection_is_on_again_when_the_start_fails(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TEXTUAL_DRIVER", HEADLESS)
+    assert main(["--content", str(tmp_path / "no-book"), "--data-dir", str(tmp_path / "data")]) == 1
+    assert "no such content folder" in capsys.readouterr().err
+    assert gc.isenabled()
