@@ -100,18 +100,19 @@ class NumericAnswer(Exercise):
 
     @property
     def texts(self) -> list[str]:
-        """Every text a learner reads, where placeholders such as `{{M}}` may stand (grader.variants)."""
+        """Every text a learner reads, where placeholders such as `{{M}}` may stand (grader.variants): the
+        title last, since "7B with ZeRO-1 on {{N}} GPUs" must change with the numbers too."""
         steps = getattr(self, "steps", ())
         return [self.prompt, self.explanation, *self.hints, *(m.feedback for m in self.mistakes),
-                *(s.label for s in steps), *(s.feedback for s in steps)]
+                *(s.label for s in steps), *(s.feedback for s in steps), self.title]
 
     def with_texts(self, texts: list[str]) -> NumericAnswer:
         """This exercise showing `texts` (in the order of `texts`) instead, and kept as `written`: the
         canonical rendering a checked book stores, so a start from its cache renders nothing."""
         hints, mistakes = len(self.hints), len(self.mistakes)
-        feedback, steps_text = texts[2 + hints:2 + hints + mistakes], texts[2 + hints + mistakes:]
+        feedback, steps_text = texts[2 + hints:2 + hints + mistakes], texts[2 + hints + mistakes:-1]
         changes: dict[str, Any] = dict(
-            prompt=texts[0], explanation=texts[1], hints=tuple(texts[2:2 + hints]),
+            title=texts[-1], prompt=texts[0], explanation=texts[1], hints=tuple(texts[2:2 + hints]),
             mistakes=tuple(Mistake(m.answer, f) for m, f in zip(self.mistakes, feedback)), written=self)
         steps = getattr(self, "steps", ())
         if steps:

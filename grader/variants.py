@@ -237,7 +237,7 @@ def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer
     written = exercise.written or exercise
     names, shown = names_for_text(written, env), {}
     changes: dict[str, Any] = dict(
-        params={name: env[name] for name in written.params},
+        params={name: env[name] for name in written.params}, title=render(written.title, names, shown),
         prompt=render(written.prompt, names, shown), explanation=render(written.explanation, names, shown),
         hints=tuple(render(h, names, shown) for h in written.hints),
         mistakes=tuple(replace(m, feedback=render(m.feedback, names, shown)) for m in written.mistakes),

@@ -49,6 +49,14 @@ def test_a_variant_draws_inside_its_rules_and_renders_every_text_with_its_own_nu
         assert v.mistakes[0].feedback == f"One phase of {n - 1:g} steps only."
 
 
+def test_the_title_is_a_template_too():
+    ex = exercise(title="Traffic per GPU on a {{N}}-GPU ring")
+    assert ex.title == "Traffic per GPU on a 8-GPU ring"
+    for seed in range(1, 20):
+        v = variant(ex, seed)
+        assert v.title == f"Traffic per GPU on a {v.params['N']:g}-GPU ring"
+
+
 def test_a_variant_never_poses_the_canonical_answer_again():
     ex = exercise()
     for seed in range(1, 100):
