@@ -26,6 +26,7 @@ from typing import Any, Iterator
 from grader.grade import MAX_INPUT, grade
 from grader.model import Book, Build, Exercise, NumericAnswer
 from grader.verdict import Verdict, invalid
+from tui.progress import clock
 from tui.progress.export_file import PARTS, UnreadableExport, local_time, read_export, reason_for
 from tui.progress.mastery import Mastery, mastery
 from tui.progress.store import EXPORT_FORMAT, SCHEMA_VERSION, ProgressStore
@@ -244,7 +245,7 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None,
             report.skipped.append(f"{path}: {exc}")
         else:
             by_student.setdefault(student_file.name, []).append(student_file)
-    moment = now or datetime.now().astimezone()
+    moment = now or clock.now()
     regrader = Regrader()
     wrong: dict[str, list[tuple[str, WrongAnswer]]] = {}
     for name in sorted(by_student, key=str.casefold):

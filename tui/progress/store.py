@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from grader.safe_text import clipped
+from tui.progress import clock
 from tui.progress.streak import Streak, streaks, study_day, today
 
 SCHEMA_VERSION = 3
@@ -182,10 +183,6 @@ def _new_uid() -> str:
     import uuid  # only when something is written: a start that only reads does not pay for it
 
     return uuid.uuid4().hex
-
-
-def _now() -> datetime:
-    return datetime.now().astimezone()
 
 
 def _utc_text(moment: datetime) -> str:
@@ -384,7 +381,7 @@ class ProgressStore:
         practice run knows better (the explanation read last month says nothing of today) and passes it."""
         if status not in ("correct", "incorrect"):
             raise ValueError(f"only correct or incorrect answers are attempts, not {status!r}")
-        moment = now or _now()
+        moment = now or clock.now()
         if revealed is None:
             revealed = self._db.execute(f"SELECT 1 FROM {self._visible['reveals']} WHERE exercise_id = ? LIMIT 1",
                                         (exercise_id,)).fetchone() is not None
@@ -402,14 +399,14 @@ class ProgressStore:
 
     def record_reveal(self, exercise_id: str, now: datetime | None = None) -> None:
         """The learner opened the explanation: later correct answers count as solved after reveal."""
-        moment = now or _now()
+        moment = now or clock.now()
         reveal = _savable(dict(uid=_new_uid(), exercise_id=exercise_id, created_utc=_utc_text(moment),
                                utc_offset_minutes=_offset_minutes(moment)), REVEAL_FIELDS)
         self._write([(_insert("reveals", REVEAL_FIELDS), tuple(reveal.values()))])
 
     def record_entry(self, part: str, name: str, payload: dict[str, Any], now: datetime | None = None) -> Entry:
         """Append a ledger entry (a quiz run, a lab design); `payload` must be JSON-serialisable."""
-        moment = now or _now()
+        moment = now or clock.now()
         entry = Entry(**_savable(dict(uid=_new_uid(), part=part, name=name, payload=payload,
                                       created_utc=_utc_text(moment), utc_offset_minutes=_offset_minutes(moment),
                                       local_date=moment.date().isoformat()), ENTRY_FIELDS))
@@ -429,7 +426,7 @@ class ProgressStore:
             return
         self._write([("INSERT INTO drafts VALUES (?, ?, ?) ON CONFLICT (exercise_id) DO UPDATE SET "
                       "text = excluded.text, updated_utc = excluded.updated_utc",
-                      (exercise_id, text, _utc_text(_now())))])
+                      (exercise_id, text, _utc_text(clock.now())))])
 
     def draft(self, exercise_id: str) -> str:
         return self._text_of("SELECT CAST(text AS BLOB) FROM drafts WHERE exercise_id = ?", exercise_id) or ""
@@ -502,7 +499,7 @@ class ProgressStore:
         return {study_day(parse_utc(utc), offset, boundary) for utc, offset in rows}
 
     def streak(self, now: datetime | None = None) -> Streak:
-        return streaks(self.study_days(), today(now or _now(), self.day_boundary_hour))
+        return streaks(self.study_days(), today(now or clock.now(), self.day_boundary_hour))
 
     # --- moving progress between stores -------------------------------------------------------
 
@@ -512,7 +509,7 @@ class ProgressStore:
         return {
             "format": EXPORT_FORMAT,
             "schema": SCHEMA_VERSION,
-            "exported_utc": _utc_text(_now()),
+            "exported_utc": _utc_text(clock.now()),
             "day_boundary_hour": self.day_boundary_hour,  # so a class report counts streaks the same way
             "attempts": [asdict(a) for a in self.attempts()],
             "reveals": [dict(zip(REVEAL_FIELDS, row)) for row in reveals],
@@ -523,7 +520,7 @@ class ProgressStore:
         """Merge an export; rows already present (same uid) are skipped, so importing twice adds nothing.
         Returns how many rows were added. Raises StoreError, having added nothing, on data that is not a
         ringbook export or has any field out of its rules (a time after `now`, a count no one could make)."""
-        attempts, reveals, entries = _validated_export(data, now or _now())
+        attempts, reveals, entries = _validated_export(data, now or clock.now())
         before = self._count()
         self._write([(_insert("attempts", ATTEMPT_FIELDS, ignore=True), _row(a, ATTEMPT_FIELDS)) for a in attempts]
                     + [(_insert("reveals", REVEAL_FIELDS, ignore=True), tuple(r[f] for f in REVEAL_FIELDS))
@@ -547,7 +544,7 @@ class ProgressStore:
         """Start over, keeping a backup first; returns where the backup is."""
         backup = None
         if self.path is not None:
-            backup = self.path.with_name(f"progress.backup-{datetime.now():%Y%m%d-%H%M%S}.sqlite3")
+            backup = self.path.with_name(f"progress.backup-{clock.now():%Y%m%d-%H%M%S}.sqlite3")
             self.backup(backup)
         self._write([(f"DELETE FROM {table}", ()) for table in TABLES])
         self._visible = {table: table for table in LOGS}  # the rows left out are gone; their rowids come back
@@ -863,7 +860,7 @@ def _too_new_message(path: Path | None, version: int) -> str:
 
 def _move_aside(path: Path) -> Path:
     """Rename an unreadable store (and its WAL files) out of the way; never delete it."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
     kept = path.with_name(f"progress.corrupt-{stamp}.sqlite3")
     counter = 1
     while kept.exists():
