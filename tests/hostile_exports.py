@@ -57,6 +57,13 @@ CONTENT_ATTACKS: dict[str, tuple[Callable[[dict, Path], None], str]] = {
                                                          .encode("latin-1")), "not UTF-8"),
     "list.json": (_text(lambda _: "[1, 2]"), "is not a ringbook progress export"),
     "repeated.json": (_edited(_repeated), "lists one of its attempts twice"),
+    # a seed names the variant a class report re-grades against: only a whole number from 0 to 2^63 - 1
+    "seed-text.json": (_edited(_first_attempt(seed="7")), "'seed' has the wrong type (str)"),
+    "seed-negative.json": (_edited(_first_attempt(seed=-1)), "'seed' is not a seed"),
+    "seed-huge.json": (_edited(_first_attempt(seed=2**63)), "'seed' is not a seed"),
+    "seed-float.json": (_edited(_first_attempt(seed=7.0)), "'seed' has the wrong type (float)"),
+    "seed-true.json": (_edited(_first_attempt(seed=True)), "'seed' has the wrong type (bool)"),
+    "purpose.json": (_edited(_first_attempt(purpose="cram")), "'purpose' is not one of learn, review, practice"),
 }
 
 

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from grader.model import Book, Chapter, Exercise, LabRef
 from tui.commands import BookCommands
 from tui.screens.home import HomeScreen
+from tui.progress.clock import now
 from tui.progress.store import ProgressStore
 from tui.progress.streak import Streak
 
@@ -39,7 +40,7 @@ class RingbookApp(App):
         super().__init__()
         self.book = book
         self.store = store
-        self.clock = clock or (lambda: datetime.now().astimezone())
+        self.clock = clock or now
         self.warm = warm
         self._warmed: set[str] = set()
         self.sub_title = book.title

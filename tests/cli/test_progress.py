@@ -156,6 +156,57 @@ def test_a_version_1_store_gains_the_ledger_and_keeps_its_attempts(data_dir):
     assert len(store.entries("quiz")) == 1
 
 
+def test_a_version_2_store_keeps_its_attempts_as_answers_to_the_books_own_numbers(data_dir):
+    """Migration 3: every attempt made before seeds existed answered the canonical variant, in the chapter."""
+    import sqlite3
+
+    from tui.progress.store import MIGRATIONS
+    data_dir.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(data_dir / FILE_NAME)
+    connection.executescript(MIGRATIONS[1] + MIGRATIONS[2])
+    connection.execute("INSERT INTO attempts VALUES ('u1', '0.1', '0.875', 'incorrect', 'Not quite.', 'One phase.', "
+                       "1, 0, 30.5, '2026-01-01T10:00:00.000000Z', 60, '2026-01-01')")
+    connection.execute("INSERT INTO ledger VALUES ('q1', 'quiz', 'readiness', '{\"score\": 3}', "
+                       "'2026-01-01T11:00:00.000000Z', 60, '2026-01-01')")
+    connection.execute("PRAGMA user_version = 2")
+    connection.commit()
+    connection.close()
+    store = ProgressStore.open(data_dir)
+    [old] = store.attempts()
+    assert (old.uid, old.answer, old.hints_used, old.seconds_taken, old.seed, old.purpose) == (
+        "u1", "0.875", 1, 30.5, 0, "learn")
+    assert store.notice == "" and len(store.entries("quiz")) == 1
+    new = store.record_attempt("0.1", "3.5", "correct", seed=12345, purpose="review", revealed=False)
+    store.close()
+    reopened = ProgressStore.open(data_dir)
+    assert reopened.attempts()[-1] == new and (new.seed, new.purpose) == (12345, "review")
+    assert reopened._db.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert reopened.export_data()["attempts"][-1]["seed"] == 12345
+    reopened.close()
+
+
+def test_an_export_from_before_seeds_imports_as_the_books_own_numbers(tmp_path, data_dir, capsys):
+    old = {"format": "ringbook-progress", "schema": 2, "attempts": [
+        {"uid": "u1", "exercise_id": "0.1", "answer": "1.75", "status": "correct", "message": "", "feedback": "",
+         "hints_used": 0, "revealed_first": False, "seconds_taken": None, "created_utc": "2026-01-01T10:00:00.000000Z",
+         "utc_offset_minutes": 0, "local_date": "2026-01-01"}], "reveals": [], "entries": []}
+    source = tmp_path / "old.json"
+    source.write_text(json.dumps(old))
+    assert main(["--data-dir", str(data_dir), "progress", "import", str(source)]) == 0
+    store = ProgressStore.open(data_dir)
+    [attempt] = store.attempts()
+    assert (attempt.seed, attempt.purpose) == (0, "learn")
+    store.close()
+
+
+def test_a_bad_seed_or_purpose_is_refused_before_it_is_saved(store):
+    from tui.progress.store import StoreError
+    for fields in ({"seed": -1}, {"seed": 2**63}, {"seed": 1.0}, {"purpose": "cram"}):
+        with pytest.raises(StoreError):
+            store.record_attempt("0.1", "1.75", "correct", **fields)
+    assert store.attempts() == []
+
+
 def test_export_csv_to_stdout(data_dir):
     store = ProgressStore.open(data_dir)
     store.record_attempt("0.1", "1,750 MB", "correct")

@@ -22,6 +22,7 @@ from tui.progress.class_report import GradingTime, Regrader, build_report
 from tui.cli.main import main
 from tui.cli.progress import login
 from tui.progress.store import ProgressStore
+from grader.safe_text import clipped
 
 NOON = datetime.now().astimezone().replace(hour=12, minute=0, second=0, microsecond=0)  # far from midnight
 
@@ -113,8 +114,14 @@ def expected_students(book) -> dict[str, dict]:
     return expected
 
 
-def expected_failures() -> list[tuple[str, int, int, list[tuple[str, int]]]]:
-    """(exercise id, incorrect attempts, students, wrong answers most common first), most failed first."""
+# The scenario's wrong answers that make one of the exercise's named mistakes (0.1 with M = 1 GB, N = 8:
+# 0.875 is M(N-1)/N, its first; 14 is 2M(N-1), its second). The others match none.
+NAMED_MISTAKES = {("0.1", "0.875"): 1, ("0.1", "14"): 2}
+
+
+def expected_failures(book) -> list[tuple[str, int, int, list[dict]]]:
+    """(exercise id, incorrect attempts, students, wrong answers most common first), most failed first;
+    each wrong answer as the JSON report gives it: its named mistake, or its text and seed."""
     wrong: dict[str, list[tuple[str, str]]] = {}
     for name, rows in all_rows().items():
         for exercise_id, answer, status, _ in rows:
@@ -122,16 +129,28 @@ def expected_failures() -> list[tuple[str, int, int, list[tuple[str, int]]]]:
                 wrong.setdefault(exercise_id, []).append((name, answer))
     result = []
     for exercise_id, pairs in wrong.items():
-        answers = sorted(Counter(a for _, a in pairs).items(), key=lambda item: (-item[1], item[0]))
-        result.append((exercise_id, len(pairs), len({n for n, _ in pairs}), answers))
+        kinds = []
+        for answer, n in Counter(a for _, a in pairs).items():
+            mistake = NAMED_MISTAKES.get((exercise_id, answer))
+            kinds.append({"mistake": mistake, "feedback": book.exercise(exercise_id).mistakes[mistake - 1].feedback,
+                          "count": n} if mistake else {"answer": answer, "seed": 0, "count": n})
+        kinds.sort(key=lambda k: (-k["count"], "mistake" not in k, k.get("mistake", 0), k.get("answer", "")))
+        result.append((exercise_id, len(pairs), len({n for n, _ in pairs}), kinds))
     return sorted(result, key=lambda r: (-r[1], -r[2], r[0]))
+
+
+def shown_in_table(kind: dict) -> str:
+    times = f" ×{kind['count']}" if kind["count"] > 1 else ""
+    if "mistake" in kind:
+        return f'mistake "{clipped(kind["feedback"], 16)}"{times}'
+    return f'"{kind["answer"]}"{times}'
 
 
 def test_the_expectations_are_the_scenario_we_meant(book):
     """A guard on the arithmetic above: the scenario has what the report is meant to show."""
     students = expected_students(book)
     assert students["ana"]["streak"] == 3 and students["ben"]["streak"] == 0 and students["cy"]["streak"] == 1
-    assert [f[0] for f in expected_failures()][:2] == ["0.1", "0.3"]
+    assert [f[0] for f in expected_failures(book)][:2] == ["0.1", "0.3"]
 
 
 def test_table_report(book, drop, capsys):
@@ -158,11 +177,11 @@ def test_table_report(book, drop, capsys):
     column_ends = {tuple(m.end() for m in re.finditer(r"\S+", row))[1:] for row in block}
     assert len(column_ends) == 1, "\n".join(block)  # every row's cells end in the same columns
     failed_at = lines.index("Most often failed (incorrect attempts, students, most common wrong answers)")
-    for index, (exercise_id, fails, count, answers) in enumerate(expected_failures()):
+    for index, (exercise_id, fails, count, answers) in enumerate(expected_failures(book)):
         title_row, wrong_row = lines[failed_at + 1 + 2 * index], lines[failed_at + 2 + 2 * index]
         assert title_row.split()[0] == exercise_id and book.exercise(exercise_id).title in title_row
         assert title_row.endswith(f"{fails} fail{'s' if fails > 1 else ''}, {count} student{'s' if count > 1 else ''}")
-        shown = ", ".join(f'"{a}" ×{n}' if n > 1 else f'"{a}"' for a, n in answers)
+        shown = ", ".join(shown_in_table(kind) for kind in answers)
         assert wrong_row.strip() == f"wrong: {shown}"
 
 
@@ -198,8 +217,8 @@ def test_json_report(book, drop, capsys):
         assert got["streak"] == {"current": want["streak"], "best": want["best"]}
         assert {c: v["solved"] for c, v in got["chapters"].items()} == want["chapters"]
         assert datetime.fromisoformat(got["last_active"]) == want["last_active"]
-    assert [(f["id"], f["failures"], f["students"], [(w["answer"], w["count"]) for w in f["wrong_answers"]])
-            for f in data["most_failed"]] == [(i, n, s, a) for i, n, s, a in expected_failures()]
+    assert [(f["id"], f["failures"], f["students"], f["wrong_answers"])
+            for f in data["most_failed"]] == expected_failures(book)
     assert data["skipped"] == []
 
 
@@ -489,3 +508,32 @@ def test_the_report_and_its_reader_import_no_textual():
             "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0 and result.stdout.strip() == "[]", result.stderr
+
+
+def test_each_attempt_is_regraded_against_its_own_variant_and_mistakes_are_grouped_across_variants(
+        book, tmp_path, capsys):
+    """0.1 asks for 2M(N-1)/N. Variant 5 has its own M and N: 1.75, right for the book's numbers, is wrong
+    there; a slip made on both variants (one phase only, M(N-1)/N) is one named mistake, not two texts."""
+    from grader.variants import pose
+    params = pose(book.exercise("0.1"), 5).params
+    m, n = params["M"], params["N"]
+    assert (m, n) != (1, 8)
+    store = ProgressStore.open(tmp_path / "ana")
+    for answer, status, seed in [("0.875", "incorrect", 0), (f"{m * (n - 1) / n!r}", "incorrect", 5),
+                                 ("1.75", "incorrect", 5), (f"{2 * m * (n - 1) / n!r}", "correct", 5),
+                                 ("1.75", "correct", 7)]:   # the last claims the book's answer is right for seed 7
+        store.record_attempt("0.1", answer, status, seed=seed, now=moment(0, 1))
+    store.close()
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    assert run(capsys, "--data-dir", tmp_path / "ana", "progress", "submit", drop, "--name", "ana")[0] == 0
+    code, out, _ = run(capsys, "class", "report", drop, "--format", "json")
+    data = json.loads(out)
+    [failed] = data["most_failed"]
+    assert failed["wrong_answers"] == [
+        {"mistake": 1, "feedback": book.exercise("0.1").mistakes[0].feedback, "count": 2},
+        {"answer": "1.75", "seed": 5, "count": 1}]
+    [ana] = data["students"]
+    assert ana["solved"] == 1
+    code, out, _ = run(capsys, "class", "report", drop)
+    assert code == 1 and '"1.75" (seed 5)' in out and 'mistake "' in out

@@ -123,20 +123,31 @@ def test_a_year_9999_import_is_refused_and_progress_still_starts(tmp_path):
 
 # --- rows already in the store ----------------------------------------------------------------------
 
+# the columns a version 2 store had: rows written as an older ringbook or a hand edit would write them
+V2_COLUMNS = "(uid, exercise_id, answer, status, message, feedback, hints_used, revealed_first, seconds_taken, created_utc, utc_offset_minutes, local_date)"
 BAD_ROWS = [
     # attempts: a time datetime cannot shift, one before any clock, one that is not a time, a count that is
     # text, seconds that are infinite, an answer that is not UTF-8, a status a CHECK would have refused
-    "INSERT INTO attempts VALUES ('b1', '0.2', '70', 'correct', '', '', 0, 0, NULL, "
+    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b1', '0.2', '70', 'correct', '', '', 0, 0, NULL, "
     "'9999-12-31T23:59:59.999999Z', 600, '9999-12-31')",
-    "INSERT INTO attempts VALUES ('b2', '0.3', '3', 'correct', '', '', 0, 0, NULL, "
+    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b2', '0.3', '3', 'correct', '', '', 0, 0, NULL, "
     "'0001-01-01T00:00:00.000000Z', -1080, '0001-01-01')",
-    "INSERT INTO attempts VALUES ('b3', '0.4', 'b', 'correct', '', '', 0, 0, NULL, 'yesterday', 0, '2026-01-01')",
-    "INSERT INTO attempts VALUES ('b4', '0.5', '1', 'correct', '', '', 'lots', 0, NULL, "
+    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b3', '0.4', 'b', 'correct', '', '', 0, 0, NULL, 'yesterday', 0, '2026-01-01')",
+    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b4', '0.5', '1', 'correct', '', '', 'lots', 0, NULL, "
     "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01')",
-    "INSERT INTO attempts VALUES ('b5', '0.6', '6', 'correct', '', '', 0, 0, 1e999, "
+    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b5', '0.6', '6', 'correct', '', '', 0, 0, 1e999, "
     "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01')",
-    "INSERT INTO attempts VALUES ('b6', '0.7', CAST(X'FF' AS TEXT), 'correct', '', '', 0, 0, NULL, "
+    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b6', '0.7', CAST(X'FF' AS TEXT), 'correct', '', '', 0, 0, NULL, "
     "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01')",
+    # a seed that is text, negative, too large for an integer (SQLite keeps it as a real), or a fraction
+    "INSERT INTO attempts " + V2_COLUMNS[:-1] + ", seed) VALUES ('s1', '0.2', '70', 'correct', '', '', 0, 0, NULL, "
+    "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01', 'seven')",
+    "INSERT INTO attempts " + V2_COLUMNS[:-1] + ", seed) VALUES ('s2', '0.2', '70', 'correct', '', '', 0, 0, NULL, "
+    "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01', -1)",
+    "INSERT INTO attempts " + V2_COLUMNS[:-1] + ", seed) VALUES ('s3', '0.2', '70', 'correct', '', '', 0, 0, NULL, "
+    "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01', 99999999999999999999)",
+    "INSERT INTO attempts " + V2_COLUMNS[:-1] + ", seed) VALUES ('s4', '0.2', '70', 'correct', '', '', 0, 0, NULL, "
+    "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01', 1.5)",
     # reveals and ledger entries
     "INSERT INTO reveals VALUES ('b8', '0.1', '9999-12-31T23:59:59.999999Z', 1000)",
     "INSERT INTO ledger VALUES ('b9', 'quiz', 'readiness', 'not json', '2026-01-01T10:00:00.000000Z', 0, '2026-01-01')",
@@ -147,8 +158,10 @@ BAD_ROWS = [
 ]
 # a row the schema's CHECK forbids: quick_check names it, and it is left out like the others, not the whole file
 BREAKS_A_CHECK = ["PRAGMA ignore_check_constraints = ON",
-                  "INSERT INTO attempts VALUES ('b7', '0.8', '8', 'maybe', '', '', 0, 0, NULL, "
-                  "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01')"]
+                  "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b7', '0.8', '8', 'maybe', '', '', 0, 0, NULL, "
+                  "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01')",
+                  "INSERT INTO attempts " + V2_COLUMNS[:-1] + ", purpose) VALUES ('b12', '0.8', '8', 'correct', '', "
+                  "'', 0, 0, NULL, '2026-01-01T10:00:00.000000Z', 0, '2026-01-01', 'cram')"]
 
 
 def write_bad_rows(data_dir: Path, statements: list[str] = BAD_ROWS + BREAKS_A_CHECK) -> None:
@@ -168,7 +181,7 @@ def test_bad_stored_rows_are_left_out_and_said_once(data_dir):
     write_bad_rows(data_dir)
     store = ProgressStore.open(data_dir)
     try:
-        assert "11 saved records in your progress file could not be read" in store.notice
+        assert "16 saved records in your progress file could not be read" in store.notice
         assert not list(data_dir.glob("progress.corrupt-*"))
         assert [a.uid for a in store.attempts()] == [store.attempts()[0].uid] and len(store.attempts()) == 1
         states = store.exercise_states()
@@ -184,7 +197,7 @@ def test_bad_stored_rows_are_left_out_and_said_once(data_dir):
     finally:
         store.close()
     raw = sqlite3.connect(data_dir / FILE_NAME)
-    assert raw.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 9   # kept in the file, never deleted
+    assert raw.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 14   # kept in the file, never deleted
     raw.close()
 
 
@@ -193,7 +206,7 @@ def test_progress_starts_over_bad_stored_rows(data_dir):
     result = ringbook("progress")
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
-    assert result.stderr.count("11 saved records in your progress file could not be read") == 1
+    assert result.stderr.count("16 saved records in your progress file could not be read") == 1
     assert result.stderr.count("\n") == 1 and not list(data_dir.glob("progress.corrupt-*"))
     assert "Mastery  1 /" in result.stdout and "Streak   1 day" in result.stdout
     assert "best 4 / 20, 1 run" in result.stdout
@@ -206,7 +219,7 @@ async def test_the_app_starts_over_bad_stored_rows(book, data_dir):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         notices = [str(n.message) for n in app._notifications]
-        assert sum("10 saved records in your progress file could not be read" in n for n in notices) == 1
+        assert sum("14 saved records in your progress file could not be read" in n for n in notices) == 1
         await pilot.press("enter")              # open chapter 0: its exercise list reads the store too
         for _ in range(50):
             await pilot.pause()
@@ -252,7 +265,7 @@ def test_an_older_rows_long_time_is_exported_as_a_day(data_dir):
     store = ProgressStore.open(data_dir)
     store.close()
     connection = sqlite3.connect(data_dir / FILE_NAME)
-    connection.execute("INSERT INTO attempts VALUES ('old', '0.1', '1.75', 'correct', '', '', 0, 0, 90000.0, "
+    connection.execute("INSERT INTO attempts " + V2_COLUMNS + " VALUES ('old', '0.1', '1.75', 'correct', '', '', 0, 0, 90000.0, "
                        "'2026-01-01T10:00:00Z', 0, '2026-01-01')")   # whole seconds, as an older ringbook wrote
     connection.commit()
     connection.close()
@@ -339,7 +352,7 @@ def test_bad_rows_on_a_read_only_disk_are_left_out_too(data_dir):
     result = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, cwd=ROOT,
                             timeout=120)
     assert result.returncode == 0, result.stderr
-    assert "read-only" in result.stderr and "10 saved records in your progress file could not be read" in result.stderr
+    assert "read-only" in result.stderr and "14 saved records in your progress file could not be read" in result.stderr
     assert "Mastery  1 /" in result.stdout
 
 

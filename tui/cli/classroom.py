@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from grader.safe_text import clipped, printable
-from tui.progress.class_report import GRADING_SECONDS_PER_STUDENT, ClassReport, StudentReport, build_report
+from tui.progress.class_report import (GRADING_SECONDS_PER_STUDENT, ClassReport, StudentReport, WrongAnswer,
+                                       build_report)
 from tui.cli.common import load_or_report
 from tui.progress.export_file import inert_json
 
@@ -27,6 +28,7 @@ WIDTH = 80
 FAILED_SHOWN = 10      # the table lists this many exercises; JSON lists them all
 WRONG_SHOWN = 3        # most common wrong answers per exercise in the table
 ANSWER_WIDTH = 60      # each of them cut to this many characters
+MISTAKE_WIDTH = 16     # a named mistake's feedback, cut to this many (--format json has it whole)
 IDS_SHOWN = 5          # exercise ids named in a line about tampered attempts
 NAME_WIDTH = (7, 16)   # the student column grows with the names, within these bounds
 
@@ -193,12 +195,20 @@ def _failed_rows(report: ClassReport) -> list[str]:
                   f"{failed.students} student{'s' if failed.students != 1 else ''}")
         title_width = WIDTH - 2 - id_width - 2 - 2 - len(counts)
         rows.append(f"  {failed.exercise_id:>{id_width}}  {_cut(failed.title, title_width):<{title_width}}  {counts}")
-        answers = ", ".join(f'"{clipped(answer, ANSWER_WIDTH)}"' + (f" ×{n}" if n > 1 else "")
-                            for answer, n in failed.wrong_answers[:WRONG_SHOWN])
+        answers = ", ".join(_wrong_answer(w) for w in failed.wrong_answers[:WRONG_SHOWN])
         rows.append(_fit(f"  {'':>{id_width}}  wrong: {answers}"))
     if len(report.failed) > FAILED_SHOWN:
         rows.append(f"  ... and {len(report.failed) - FAILED_SHOWN} more (--format json lists them all)")
     return rows
+
+
+def _wrong_answer(wrong: WrongAnswer) -> str:
+    """A kind of wrong answer in a few words: the mistake it made, or its text and the variant it answered."""
+    times = f" ×{wrong.count}" if wrong.count > 1 else ""
+    if wrong.mistake is not None:
+        return f'mistake "{clipped(wrong.feedback, MISTAKE_WIDTH)}"{times}'
+    variant = f" (seed {wrong.seed})" if wrong.seed else ""
+    return f'"{clipped(wrong.answer, ANSWER_WIDTH)}"{variant}{times}'
 
 
 def _checked_rows(report: ClassReport, name_width: int) -> list[str]:
@@ -263,12 +273,18 @@ def as_json(report: ClassReport) -> str:
         "students": [_student_json(s) for s in report.students],
         "most_failed": [
             {"id": f.exercise_id, "title": f.title, "failures": f.failures, "students": f.students,
-             "wrong_answers": [{"answer": answer, "count": n} for answer, n in f.wrong_answers]}
+             "wrong_answers": [_wrong_answer_json(w) for w in f.wrong_answers]}
             for f in report.failed
         ],
         "skipped": report.skipped,
     }
     return inert_json(data)
+
+
+def _wrong_answer_json(wrong: WrongAnswer) -> dict[str, Any]:
+    if wrong.mistake is not None:
+        return {"mistake": wrong.mistake, "feedback": wrong.feedback, "count": wrong.count}
+    return {"answer": wrong.answer, "seed": wrong.seed, "count": wrong.count}
 
 
 def _student_json(s: StudentReport) -> dict[str, Any]:

@@ -147,6 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from tui.progress.clock import problem
+
+    clock_problem = problem()
+    if clock_problem:
+        print(f"ringbook: {clock_problem}", file=sys.stderr)
+        return 2
     try:
         if not argv:  # plain `ringbook`: open the app without building the whole command line first
             return run_app(None, None)

@@ -7,12 +7,13 @@ import os
 import re
 import secrets
 import sys
-from datetime import datetime, timezone
+from datetime import timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.safe_text import printable
 from tui.cli.common import load_or_report, open_store_or_report
+from tui.progress.clock import now
 from tui.progress.export_file import UnreadableExport, inert_json, read_export, reason_for
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
 from tui.progress.store import ProgressStore, StoreError, export_csv
@@ -146,7 +147,7 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
         return 1
     data = export_with_identity(store, name)
     text = inert_json(data)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = now().astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     stem = f"{_file_safe(data['student']['name'])}-{stamp}"
     try:
         target = _create_new(folder, stem, text)

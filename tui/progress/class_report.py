@@ -18,13 +18,15 @@ import re
 import time
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
 from grader.grade import MAX_INPUT, grade
-from grader.model import Book, Build, Exercise
+from grader.model import Book, Build, Exercise, NumericAnswer
+from grader.verdict import Verdict, invalid
+from tui.progress import clock
 from tui.progress.export_file import PARTS, UnreadableExport, local_time, read_export, reason_for
 from tui.progress.mastery import Mastery, mastery
 from tui.progress.store import EXPORT_FORMAT, SCHEMA_VERSION, ProgressStore
@@ -100,12 +102,25 @@ class StudentReport:
 
 
 @dataclass(frozen=True)
+class WrongAnswer:
+    """Wrong answers of one kind. Answers to different variants have different numbers, so they are
+    grouped by the named mistake they made (its feedback as the book poses it with its own numbers), and
+    only where none matched by their text with the variant (seed) they answered."""
+
+    count: int
+    mistake: int | None = None    # 1 for the exercise's first mistake, ...; None when none matched
+    feedback: str = ""            # that mistake's feedback, with the book's own numbers
+    answer: str = ""              # the text, spaces collapsed, when no mistake matched
+    seed: int | None = None       # the variant it answered; None for an exercise whose numbers never vary
+
+
+@dataclass(frozen=True)
 class FailedExercise:
     exercise_id: str
     title: str
     failures: int          # incorrect attempts, all students together
     students: int          # students with at least one incorrect attempt
-    wrong_answers: tuple[tuple[str, int], ...]  # most common first
+    wrong_answers: tuple[WrongAnswer, ...]  # most common first
 
 
 @dataclass
@@ -140,23 +155,52 @@ class GradingTime:
     left: float
 
 
+@dataclass(frozen=True)
+class Regraded:
+    """The book's verdict on one answer to one variant, and which of the exercise's mistakes it made."""
+
+    status: str                  # correct, incorrect, or invalid
+    mistake: int | None = None   # 1-based, as in the exercise's list of mistakes
+
+
 class Regrader:
-    """The book's verdict on recorded answers. A class repeats its answers, so each (exercise, answer)
-    is graded once for the whole report."""
+    """The book's verdict on recorded answers, each against the variant (seed) it answered. A class
+    repeats its answers, so each (exercise, seed, answer) is graded once for the whole report."""
 
     def __init__(self) -> None:
-        self._verdicts: dict[tuple[str, str], str] = {}
+        self._verdicts: dict[tuple[str, int, str], Regraded] = {}
 
-    def status(self, exercise: Exercise, answer: str, time_left: GradingTime) -> str | None:
-        """correct, incorrect or invalid; None when this student's grading time is spent."""
-        key = (exercise.id, answer)
+    def regraded(self, exercise: Exercise, answer: str, time_left: GradingTime, seed: int = 0) -> Regraded | None:
+        """The verdict on `answer` to variant `seed`; None when this student's grading time is spent."""
+        key = (exercise.id, seed, answer)
         if key not in self._verdicts:
             if time_left.left <= 0:
                 return None
             started = time.monotonic()
-            self._verdicts[key] = grade(exercise, answer).status
+            self._verdicts[key] = _regrade(exercise, answer, seed)
             time_left.left -= time.monotonic() - started
         return self._verdicts[key]
+
+    def status(self, exercise: Exercise, answer: str, time_left: GradingTime, seed: int = 0) -> str | None:
+        """correct, incorrect or invalid; None when this student's grading time is spent."""
+        verdict = self.regraded(exercise, answer, time_left, seed)
+        return None if verdict is None else verdict.status
+
+
+def _regrade(exercise: Exercise, answer: str, seed: int) -> Regraded:
+    """Grade against the variant the learner was shown. A seed the book cannot pose (the exercise changed,
+    or the file was edited) is a variant the app never showed: its answers are invalid, not counted."""
+    from grader.variants import pose
+
+    try:
+        posed = pose(exercise, seed)
+    except Exception:   # VariantError, or a formula that does not evaluate for those numbers
+        return Regraded(invalid(f"exercise {exercise.id} cannot be posed with seed {seed}").status)
+    verdict: Verdict = grade(posed, answer)
+    mistake = None
+    if verdict.status == "incorrect" and verdict.feedback and isinstance(posed, NumericAnswer):
+        mistake = next((number for number, m in enumerate(posed.mistakes, 1) if m.feedback == verdict.feedback), None)
+    return Regraded(verdict.status, mistake)
 
 
 def unreadable_code(exercise: Build, answer: str) -> bool:
@@ -201,9 +245,9 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None,
             report.skipped.append(f"{path}: {exc}")
         else:
             by_student.setdefault(student_file.name, []).append(student_file)
-    moment = now or datetime.now().astimezone()
+    moment = now or clock.now()
     regrader = Regrader()
-    wrong: dict[str, list[tuple[str, str]]] = {}
+    wrong: dict[str, list[tuple[str, WrongAnswer]]] = {}
     for name in sorted(by_student, key=str.casefold):
         files = by_student[name]
         try:
@@ -214,7 +258,7 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None,
         report.students.append(student)
         for attempt in counted:
             if attempt["status"] == "incorrect":
-                wrong.setdefault(attempt["exercise_id"], []).append((name, attempt["answer"]))
+                wrong.setdefault(attempt["exercise_id"], []).append((name, _wrong_kind(book, regrader, attempt)))
     report.failed = _most_failed(book, wrong)
     return report
 
@@ -254,7 +298,7 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
             else:
                 build.append(attempt)
         else:
-            status = regrader.status(exercise, attempt["answer"], time_left)
+            status = regrader.status(exercise, attempt["answer"], time_left, attempt["seed"])
             if status is None:
                 not_regraded += 1
             elif status == attempt["status"]:
@@ -336,7 +380,20 @@ def _quiz_results(book: Book, entries: list[dict[str, Any]]) -> dict[str, QuizRe
             for quiz_id, scores in runs.items()}
 
 
-def _most_failed(book: Book, wrong: dict[str, list[tuple[str, str]]]) -> list[FailedExercise]:
+def _wrong_kind(book: Book, regrader: Regrader, attempt: dict[str, Any]) -> WrongAnswer:
+    """A counted wrong attempt as what it has in common with others: its named mistake, or else its text
+    and, for an exercise whose numbers vary, its variant. (Its count is filled in by _most_failed.)"""
+    exercise = book.exercise(attempt["exercise_id"])
+    regraded = (regrader.regraded(exercise, attempt["answer"], GradingTime(0.0), attempt["seed"])
+                if exercise is not None and exercise.kind != "build" else None)   # graded already: free
+    if regraded is not None and regraded.mistake is not None:
+        return WrongAnswer(0, mistake=regraded.mistake, feedback=exercise.mistakes[regraded.mistake - 1].feedback)
+    varies = isinstance(exercise, NumericAnswer) and exercise.is_template
+    return WrongAnswer(0, answer=" ".join(attempt["answer"].split()),   # a build's code, an order's commas
+                       seed=attempt["seed"] if varies else None)
+
+
+def _most_failed(book: Book, wrong: dict[str, list[tuple[str, WrongAnswer]]]) -> list[FailedExercise]:
     """Exercises of the book with incorrect attempts: most failures first, then most students, then book order."""
     order = {e.id: i for i, e in enumerate(book.exercises)}
     failed = []
@@ -344,8 +401,9 @@ def _most_failed(book: Book, wrong: dict[str, list[tuple[str, str]]]) -> list[Fa
         exercise = book.exercise(exercise_id)
         if exercise is None:
             continue  # retired or from another book; the student's mastery shows those attempts
-        answers = Counter(" ".join(answer.split()) for _, answer in rows)   # a build's code, an order's commas
-        ranked = sorted(answers.items(), key=lambda item: (-item[1], item[0]))
+        kinds = Counter(kind for _, kind in rows)
+        ranked = sorted((replace(kind, count=n) for kind, n in kinds.items()),
+                        key=lambda w: (-w.count, w.mistake is None, w.mistake or 0, w.answer, w.seed or 0))
         failed.append(FailedExercise(exercise_id, exercise.title, len(rows), len({n for n, _ in rows}),
                                      tuple(ranked)))
     return sorted(failed, key=lambda f: (-f.failures, -f.students, order[f.exercise_id]))

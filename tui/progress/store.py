@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from grader.safe_text import clipped
+from tui.progress import clock
 from tui.progress.streak import Streak, streaks, study_day, today
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_NAME = "progress.sqlite3"
 EXPORT_FORMAT = "ringbook-progress"
 BUSY_TIMEOUT_SECONDS = 10
@@ -73,9 +74,20 @@ MIGRATIONS = {
         );
         CREATE INDEX ledger_by_part ON ledger (part, created_utc);
     """,
+    # Which numbers an attempt answered (0: the book's own, which every earlier attempt answered) and why
+    # it was posed: in the chapter (learn), as a due review card (review), or asked for early (practice),
+    # which is recorded but never moves the review schedule.
+    3: """
+        ALTER TABLE attempts ADD COLUMN seed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE attempts ADD COLUMN purpose TEXT NOT NULL DEFAULT 'learn'
+            CHECK (purpose IN ('learn', 'review', 'practice'));
+    """,
 }
 ATTEMPT_FIELDS = ("uid", "exercise_id", "answer", "status", "message", "feedback", "hints_used", "revealed_first",
-                  "seconds_taken", "created_utc", "utc_offset_minutes", "local_date")
+                  "seconds_taken", "created_utc", "utc_offset_minutes", "local_date", "seed", "purpose")
+# What an attempt from an export written before a field existed answered: the book's own numbers, in the chapter.
+ATTEMPT_DEFAULTS = {"seed": 0, "purpose": "learn"}
+PURPOSES = ("learn", "review", "practice")
 REVEAL_FIELDS = ("uid", "exercise_id", "created_utc", "utc_offset_minutes")
 ENTRY_FIELDS = ("uid", "part", "name", "payload", "created_utc", "utc_offset_minutes", "local_date")
 # What quick_check says of a row that breaks a constraint (a hand edit); the row rules leave such rows out,
@@ -111,6 +123,8 @@ class Attempt:
     created_utc: str
     utc_offset_minutes: int
     local_date: str
+    seed: int = 0             # the variant answered; 0 is the book's own numbers
+    purpose: str = "learn"    # learn (in the chapter), review (a due card) or practice (asked for early)
 
 
 @dataclass
@@ -169,10 +183,6 @@ def _new_uid() -> str:
     import uuid  # only when something is written: a start that only reads does not pay for it
 
     return uuid.uuid4().hex
-
-
-def _now() -> datetime:
-    return datetime.now().astimezone()
 
 
 def _utc_text(moment: datetime) -> str:
@@ -362,21 +372,26 @@ class ProgressStore:
                 raise StoreError(f"Progress could not be saved: {exc}") from None
 
     def record_attempt(self, exercise_id: str, answer: str, status: str, *, message: str = "", feedback: str = "",
-                       hints_used: int = 0, seconds_taken: float | None = None,
+                       hints_used: int = 0, seconds_taken: float | None = None, seed: int = 0,
+                       purpose: str = "learn", revealed: bool | None = None,
                        now: datetime | None = None) -> Attempt:
-        """Append one graded attempt (correct or incorrect; invalid answers are not attempts)."""
+        """Append one graded attempt (correct or incorrect; invalid answers are not attempts) to the variant
+        `seed` posed for `purpose`. `revealed` says whether the explanation was open before it; None means
+        "ever, for this exercise", which is what solving after a reveal means in a chapter. A review or a
+        practice run knows better (the explanation read last month says nothing of today) and passes it."""
         if status not in ("correct", "incorrect"):
             raise ValueError(f"only correct or incorrect answers are attempts, not {status!r}")
-        moment = now or _now()
-        revealed = self._db.execute(f"SELECT 1 FROM {self._visible['reveals']} WHERE exercise_id = ? LIMIT 1",
-                                    (exercise_id,)).fetchone()
+        moment = now or clock.now()
+        if revealed is None:
+            revealed = self._db.execute(f"SELECT 1 FROM {self._visible['reveals']} WHERE exercise_id = ? LIMIT 1",
+                                        (exercise_id,)).fetchone() is not None
         if seconds_taken is not None:
             seconds_taken = min(max(seconds_taken, 0.0), DAY_SECONDS)  # longer than a day: the learner stepped away
         attempt = Attempt(**_savable(dict(
             uid=_new_uid(), exercise_id=exercise_id, answer=answer, status=status, message=message,
             feedback=feedback, hints_used=int(hints_used), revealed_first=bool(revealed), seconds_taken=seconds_taken,
             created_utc=_utc_text(moment), utc_offset_minutes=_offset_minutes(moment),
-            local_date=moment.date().isoformat(),
+            local_date=moment.date().isoformat(), seed=seed, purpose=purpose,
         ), ATTEMPT_FIELDS))
         self._write([(_insert("attempts", ATTEMPT_FIELDS), _row(attempt, ATTEMPT_FIELDS)),
                      ("DELETE FROM drafts WHERE exercise_id = ?", (exercise_id,))])
@@ -384,14 +399,14 @@ class ProgressStore:
 
     def record_reveal(self, exercise_id: str, now: datetime | None = None) -> None:
         """The learner opened the explanation: later correct answers count as solved after reveal."""
-        moment = now or _now()
+        moment = now or clock.now()
         reveal = _savable(dict(uid=_new_uid(), exercise_id=exercise_id, created_utc=_utc_text(moment),
                                utc_offset_minutes=_offset_minutes(moment)), REVEAL_FIELDS)
         self._write([(_insert("reveals", REVEAL_FIELDS), tuple(reveal.values()))])
 
     def record_entry(self, part: str, name: str, payload: dict[str, Any], now: datetime | None = None) -> Entry:
         """Append a ledger entry (a quiz run, a lab design); `payload` must be JSON-serialisable."""
-        moment = now or _now()
+        moment = now or clock.now()
         entry = Entry(**_savable(dict(uid=_new_uid(), part=part, name=name, payload=payload,
                                       created_utc=_utc_text(moment), utc_offset_minutes=_offset_minutes(moment),
                                       local_date=moment.date().isoformat()), ENTRY_FIELDS))
@@ -411,7 +426,7 @@ class ProgressStore:
             return
         self._write([("INSERT INTO drafts VALUES (?, ?, ?) ON CONFLICT (exercise_id) DO UPDATE SET "
                       "text = excluded.text, updated_utc = excluded.updated_utc",
-                      (exercise_id, text, _utc_text(_now())))])
+                      (exercise_id, text, _utc_text(clock.now())))])
 
     def draft(self, exercise_id: str) -> str:
         return self._text_of("SELECT CAST(text AS BLOB) FROM drafts WHERE exercise_id = ?", exercise_id) or ""
@@ -484,7 +499,7 @@ class ProgressStore:
         return {study_day(parse_utc(utc), offset, boundary) for utc, offset in rows}
 
     def streak(self, now: datetime | None = None) -> Streak:
-        return streaks(self.study_days(), today(now or _now(), self.day_boundary_hour))
+        return streaks(self.study_days(), today(now or clock.now(), self.day_boundary_hour))
 
     # --- moving progress between stores -------------------------------------------------------
 
@@ -494,7 +509,7 @@ class ProgressStore:
         return {
             "format": EXPORT_FORMAT,
             "schema": SCHEMA_VERSION,
-            "exported_utc": _utc_text(_now()),
+            "exported_utc": _utc_text(clock.now()),
             "day_boundary_hour": self.day_boundary_hour,  # so a class report counts streaks the same way
             "attempts": [asdict(a) for a in self.attempts()],
             "reveals": [dict(zip(REVEAL_FIELDS, row)) for row in reveals],
@@ -505,7 +520,7 @@ class ProgressStore:
         """Merge an export; rows already present (same uid) are skipped, so importing twice adds nothing.
         Returns how many rows were added. Raises StoreError, having added nothing, on data that is not a
         ringbook export or has any field out of its rules (a time after `now`, a count no one could make)."""
-        attempts, reveals, entries = _validated_export(data, now or _now())
+        attempts, reveals, entries = _validated_export(data, now or clock.now())
         before = self._count()
         self._write([(_insert("attempts", ATTEMPT_FIELDS, ignore=True), _row(a, ATTEMPT_FIELDS)) for a in attempts]
                     + [(_insert("reveals", REVEAL_FIELDS, ignore=True), tuple(r[f] for f in REVEAL_FIELDS))
@@ -529,7 +544,7 @@ class ProgressStore:
         """Start over, keeping a backup first; returns where the backup is."""
         backup = None
         if self.path is not None:
-            backup = self.path.with_name(f"progress.backup-{datetime.now():%Y%m%d-%H%M%S}.sqlite3")
+            backup = self.path.with_name(f"progress.backup-{clock.now():%Y%m%d-%H%M%S}.sqlite3")
             self.backup(backup)
         self._write([(f"DELETE FROM {table}", ()) for table in TABLES])
         self._visible = {table: table for table in LOGS}  # the rows left out are gone; their rowids come back
@@ -558,6 +573,7 @@ LATEST_STORED = datetime(9000, 1, 1)   # a clock that ran ahead is kept; 9999 wo
 FUTURE_SLACK = timedelta(days=2)       # an import may come from a machine whose clock is a little ahead
 MAX_OFFSET_MINUTES = 18 * 60
 MAX_HINTS = 1000
+MAX_SEED = 2**63 - 1   # grader.variants' bound: a seed SQLite keeps as an integer
 DAY_SECONDS = 24 * 3600.0
 MAX_ID = 200
 MAX_TEXT = 100_000
@@ -624,6 +640,16 @@ def _integer(value: Any, low: int, high: int, what: str) -> int:
         raise ValueError(f"has the wrong type ({type(value).__name__})")
     if not low <= value <= high:
         raise ValueError(f"is not {what} ({_shown(value)})")
+    return value
+
+
+def _seed(value: Any, limits: _Limits) -> int:
+    return _integer(value, 0, MAX_SEED, "a seed from 0 to 2^63 - 1")
+
+
+def _purpose(value: Any, limits: _Limits) -> str:
+    if type(value) is not str or value not in PURPOSES:
+        raise ValueError(f"is not one of {', '.join(PURPOSES)} ({_shown(value)})")
     return value
 
 
@@ -710,7 +736,7 @@ RULES = {
     "uid": _identifier, "exercise_id": _identifier, "answer": _prose, "status": _status, "message": _prose,
     "feedback": _prose, "hints_used": _hints, "revealed_first": _flag, "seconds_taken": _seconds,
     "created_utc": _moment, "utc_offset_minutes": _offset, "local_date": _day, "part": _identifier,
-    "name": _label, "payload": _payload,
+    "name": _label, "payload": _payload, "seed": _seed, "purpose": _purpose,
 }
 STORED_RULES = {**RULES, "payload": _stored_payload}
 
@@ -721,6 +747,9 @@ def _cleaned(row: Any, fields: tuple[str, ...], limits: _Limits) -> dict[str, An
         raise ValueError("it is not an object")
     cleaned = {}
     for name in fields:
+        if name not in row and fields is ATTEMPT_FIELDS and name in ATTEMPT_DEFAULTS:
+            cleaned[name] = ATTEMPT_DEFAULTS[name]   # an export from before the field existed
+            continue
         if name not in row:
             raise ValueError(f"{name!r} is missing")
         try:
@@ -831,7 +860,7 @@ def _too_new_message(path: Path | None, version: int) -> str:
 
 def _move_aside(path: Path) -> Path:
     """Rename an unreadable store (and its WAL files) out of the way; never delete it."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
     kept = path.with_name(f"progress.corrupt-{stamp}.sqlite3")
     counter = 1
     while kept.exists():
