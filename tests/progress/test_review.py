@@ -86,7 +86,7 @@ def progress_json(monkeypatch, capsys, data_dir, moment: datetime) -> dict:
 def test_a_learner_over_60_days(tmp_path, monkeypatch, capsys, book):
     """Day 0: solve 0.1, 0.2 and 0.3. Every morning, answer whatever is due: right, except 0.2, which is
     answered wrong on its third review. Intervals grow after Good and shrink after Again, each review poses
-    a new variant, and the due count agrees with `ringbook progress --json` every day."""
+    a new variant, and the due count agrees with `ringbook progress --json` on every day with a review."""
     store = ProgressStore.open(tmp_path)
     kinds = review.kinds_of(book)
     for minute, exercise_id in enumerate(("0.1", "0.2", "0.3")):
@@ -97,7 +97,8 @@ def test_a_learner_over_60_days(tmp_path, monkeypatch, capsys, book):
     for day in range(1, 61):
         moment = START + timedelta(days=day)
         due = review.due_cards(store, moment, kinds)
-        assert progress_json(monkeypatch, capsys, tmp_path, moment)["due"] == len(due)
+        if due or day % 10 == 0:   # each command reads the book (0.4 s): every review day, and some quiet ones
+            assert progress_json(monkeypatch, capsys, tmp_path, moment)["due"] == len(due)
         right_today = False
         for minute, card in enumerate(due):
             wrong = card.exercise_id == "0.2" and reviews_of_02 == 2
