@@ -96,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     progress = commands.add_parser("progress", help="your progress: summary, export, submit, import, reset")
     _content_option(progress)
     _data_option(progress)
+    progress.add_argument("--json", action="store_true",
+                          help="print the summary as one JSON object (with review: due, next_due, retention)")
     progress_commands = progress.add_subparsers(dest="progress_command", metavar="ACTION")
     export = progress_commands.add_parser("export", help="write all attempts to FILE (default: standard output)")
     export.add_argument("file", nargs="?", type=Path, metavar="FILE")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import secrets
@@ -43,23 +44,31 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
             return import_file(store, args.file)
         if action == "reset":
             return reset(store, args.yes)
-        return summary(store, content)
+        return summary(store, content, as_json=getattr(args, "json", False))
     finally:
         store.close()
 
 
-def summary(store: ProgressStore, content: Path | None) -> int:
+def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -> int:
     book = load_or_report(content)
     if book is None:
         return 1
+    from tui.progress.review import kinds_of, review_summary
+
+    moment = now()
     states = store.exercise_states()
     overall = mastery(book, states)
-    streak = store.streak()
+    streak = store.streak(moment)
+    review = review_summary(store, moment, kinds_of(book))
+    if as_json:
+        print(json.dumps(summary_json(book, overall, streak, review, store)))
+        return 0
     print(book.title)
     reveal_note = f"   ({overall.after_reveal} solved after reveal)" if overall.after_reveal else ""
     print(f"Mastery  {overall.summary}{reveal_note}")
     today = "done today" if streak.done_today else "not yet today"
     print(f"Streak   {streak.current} day{'s' if streak.current != 1 else ''} (best {streak.best}), {today}")
+    print(f"Review   {review_line(review, moment)}")
     print()
     width = max(len(c.title) for c in overall.chapters) + 4
     for chapter in overall.chapters:
@@ -75,6 +84,38 @@ def summary(store: ProgressStore, content: Path | None) -> int:
               f"in the book ({retired}); they are kept.")
     print(f"\nStore: {store.path or 'not saved (see above)'}")
     return 0
+
+
+def review_line(review, moment) -> str:
+    """How many solved exercises are due, when the next is if none is, and the estimated retention."""
+    if not review.cards:
+        return "nothing to review yet (an exercise comes back for review once solved)"
+    if review.due:
+        when = f"{len(review.due)} due now"
+    elif review.next_due is not None:
+        when = f"none due; next {review.next_due.astimezone(moment.tzinfo):%Y-%m-%d %H:%M}"
+    else:
+        when = "none due"
+    return f"{when}   retention {round(100 * review.retention)}% of {review.cards} solved"
+
+
+def summary_json(book, overall, streak, review, store: ProgressStore) -> dict:
+    """The summary as data: mastery, streak, chapters, and review (due now, next due, retention)."""
+    return {
+        "book": book.title,
+        "mastery": {"solved": overall.solved, "total": overall.total, "after_reveal": overall.after_reveal,
+                    "percent": overall.percent},
+        "streak": {"current": streak.current, "best": streak.best, "done_today": streak.done_today},
+        "chapters": [{"id": c.chapter_id, "title": c.title, "solved": c.solved, "total": c.total}
+                     for c in overall.chapters],
+        "due": len(review.due),
+        "due_exercises": [c.exercise_id for c in review.due],
+        "next_due": None if review.next_due is None else review.next_due.isoformat(),
+        "retention": review.retention,
+        "cards": review.cards,
+        "retired": list(overall.retired),
+        "store": None if store.path is None else str(store.path),
+    }
 
 
 def courseware_lines(store: ProgressStore, book) -> list[str]:

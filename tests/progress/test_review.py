@@ -1,0 +1,137 @@
+"""Spaced review from the attempt log: the rating mapping, practice, seeds, and a learner over 60 days."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from fsrs import Rating
+
+from tests.hostile_exports import ROOT
+from tui.cli.main import main
+from tui.progress import review
+from tui.progress.store import Attempt, ProgressStore
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone(timedelta(hours=1)))
+
+
+def attempt(status: str, *, hints: int = 0, revealed: bool = False, seconds: float | None = 100.0,
+            minute: int = 0, day: int = 0, purpose: str = "review") -> Attempt:
+    moment = (START + timedelta(days=day, minutes=minute)).astimezone(timezone.utc)
+    return Attempt(f"u{day}-{minute}", "0.1", "x", status, "", "", hints, revealed, seconds,
+                   moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 60, (START + timedelta(days=day)).date().isoformat(),
+                   0, purpose)
+
+
+@pytest.mark.parametrize("review_attempts, kind, expected", [
+    ([attempt("incorrect")], "derive", Rating.Again),
+    ([attempt("correct", revealed=True)], "derive", Rating.Again),
+    ([attempt("incorrect"), attempt("correct", minute=1)], "derive", Rating.Hard),
+    ([attempt("correct", hints=1)], "derive", Rating.Hard),
+    ([attempt("correct", seconds=100.0)], "derive", Rating.Good),
+    ([attempt("correct", seconds=None)], "derive", Rating.Good),
+    ([attempt("correct", seconds=59.0)], "derive", Rating.Easy),      # under a third of 180 s
+    ([attempt("correct", seconds=59.0, hints=1)], "derive", Rating.Hard),
+    ([attempt("correct", seconds=35.0)], "debug", Rating.Good),       # a debug exercise takes 90 s: 30 s is quick
+    ([attempt("correct", seconds=29.0)], "debug", Rating.Easy),
+])
+def test_rating_mapping(review_attempts, kind, expected):
+    assert review.rating(review_attempts, kind) == expected
+
+
+def test_practice_never_moves_the_schedule():
+    solved = [attempt("correct", purpose="learn")]
+    practice = [attempt("incorrect", day=1, purpose="practice"), attempt("correct", day=1, minute=5, purpose="practice")]
+    [before] = review.cards(solved).values()
+    [after] = review.cards(solved + practice).values()
+    assert (after.due, after.reviews, after.seed) == (before.due, before.reviews, before.seed)
+    learn_again = [attempt("incorrect", day=1, purpose="learn")]    # re-answering in the chapter neither
+    assert review.cards(solved + learn_again)["0.1"].due == before.due
+
+
+def test_a_wrong_day_and_a_later_correct_day_are_two_reviews():
+    solved = [attempt("correct", purpose="learn")]
+    two_days = solved + [attempt("incorrect", day=5), attempt("correct", day=6)]
+    one_day = solved + [attempt("incorrect", day=5), attempt("correct", day=5, minute=3)]
+    assert review.cards(two_days)["0.1"].reviews == 3 and review.cards(one_day)["0.1"].reviews == 2
+
+
+SEEDS_SCRIPT = "from tui.progress.review import review_seed; print([review_seed(i, n) for i in ('0.1', '9.9') for n in (1, 2, 3)])"
+
+
+def test_the_seed_sequence_is_the_same_in_every_process():
+    runs = {subprocess.run([sys.executable, "-c", SEEDS_SCRIPT], capture_output=True, text=True, cwd=ROOT,
+                           env={"PYTHONHASHSEED": str(n), "PATH": ""}, check=True).stdout for n in (1, 2)}
+    [printed] = runs
+    seeds = json.loads(printed)
+    assert seeds == [review.review_seed(i, n) for i in ("0.1", "9.9") for n in (1, 2, 3)]
+    assert len(set(seeds)) == 6 and all(0 < s < 2**63 for s in seeds)
+
+
+def test_fsrs_loads_only_when_review_is_computed():
+    code = ("import sys; import tui.app, tui.progress.store, tui.cli.main; assert 'fsrs' not in sys.modules; "
+            "import tui.progress.review; assert 'fsrs' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def progress_json(monkeypatch, capsys, data_dir, moment: datetime) -> dict:
+    monkeypatch.setenv("RINGBOOK_NOW", moment.isoformat())
+    assert main(["--data-dir", str(data_dir), "progress", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_learner_over_60_days(tmp_path, monkeypatch, capsys, book):
+    """Day 0: solve 0.1, 0.2 and 0.3. Every morning, answer whatever is due: right, except 0.2, which is
+    answered wrong on its third review. Intervals grow after Good and shrink after Again, each review poses
+    a new variant, and the due count agrees with `ringbook progress --json` on every day with a review."""
+    store = ProgressStore.open(tmp_path)
+    kinds = review.kinds_of(book)
+    for minute, exercise_id in enumerate(("0.1", "0.2", "0.3")):
+        store.record_attempt(exercise_id, "answer", "correct", seconds_taken=100.0, now=START + timedelta(minutes=minute))
+    intervals: dict[str, list[tuple[str, timedelta]]] = {}
+    seeds: set[int] = set()
+    reviews_of_02 = 0
+    for day in range(1, 61):
+        moment = START + timedelta(days=day)
+        due = review.due_cards(store, moment, kinds)
+        if due or day % 10 == 0:   # each command reads the book (0.4 s): every review day, and some quiet ones
+            assert progress_json(monkeypatch, capsys, tmp_path, moment)["due"] == len(due)
+        right_today = False
+        for minute, card in enumerate(due):
+            wrong = card.exercise_id == "0.2" and reviews_of_02 == 2
+            reviews_of_02 += card.exercise_id == "0.2"
+            answered = moment + timedelta(minutes=minute)
+            store.record_attempt(card.exercise_id, "answer", "incorrect" if wrong else "correct", seconds_taken=100.0,
+                                 seed=card.seed, purpose="review", revealed=False, now=answered)
+            right_today = right_today or not wrong
+            assert card.seed not in seeds
+            seeds.add(card.seed)
+            after = review.cards(store, kinds)[card.exercise_id]
+            intervals.setdefault(card.exercise_id, []).append(("Again" if wrong else "Good", after.due - answered))
+        assert store.streak(moment).done_today == right_today   # a right review counts for the day streak
+    for exercise_id, steps in intervals.items():
+        for (rating_before, before), (rating_now, now) in zip(steps, steps[1:]):
+            if rating_now == "Good" and rating_before == "Good":
+                assert now > before, (exercise_id, steps)
+            if rating_now == "Again":
+                assert now < before, (exercise_id, steps)
+    assert any(r == "Again" for r, _ in intervals["0.2"]) and len(intervals["0.1"]) >= 3
+    final = progress_json(monkeypatch, capsys, tmp_path, START + timedelta(days=61))
+    summary = review.review_summary(store, START + timedelta(days=61), kinds)
+    assert final["due"] == len(summary.due) and final["cards"] == 3
+    assert final["retention"] == pytest.approx(summary.retention) and 0.5 < final["retention"] <= 1
+    assert (final["next_due"] is None) == (summary.next_due is None)
+    store.close()
+
+
+def test_progress_text_shows_due_and_retention(tmp_path, monkeypatch, capsys):
+    store = ProgressStore.open(tmp_path)
+    store.record_attempt("0.1", "1.75", "correct", seconds_taken=100.0, now=START)
+    store.close()
+    monkeypatch.setenv("RINGBOOK_NOW", (START + timedelta(days=30)).isoformat())
+    assert main(["--data-dir", str(tmp_path), "progress"]) == 0
+    out = capsys.readouterr().out
+    assert "Review   1 due now   retention " in out and "% of 1 solved" in out

@@ -1,0 +1,194 @@
+"""Spaced review: when each solved exercise comes back, computed from the attempt log with FSRS.
+
+The schedule is a pure function of the log, so it can always be recomputed, survives export and import,
+and is the same on every machine with the same log. Each exercise's attempts are replayed in time order
+(practice attempts are skipped: they never move the schedule):
+
+- It becomes a card when first solved. The attempts up to that first correct answer are its first review.
+- After that, only attempts recorded as `review` count. One review is the review attempts on one exercise
+  on one local day, up to and including the first correct answer; the review happened at its first attempt.
+- A review is rated (`rating`):
+    Again  no correct answer that day, or the explanation was open before the correct answer;
+    Hard   correct, but after a hint or after a wrong try;
+    Good   correct at the first try, without a hint;
+    Easy   as Good, and quick: in under a third of the time the exercise's kind usually takes
+           (EXPECTED_SECONDS).
+- FSRS (the `fsrs` package, with no learning steps, since a book's reviews are days apart, and no fuzz,
+  which is random) turns the ratings into a due time.
+
+Every review poses a new variant: `review_seed(exercise id, n)` for the n-th review, a hash, so the same
+on every machine. fsrs is imported on first use, never before the home screen's first frame.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from tui.progress.store import MAX_SEED, Attempt, ProgressStore, parse_utc
+
+if TYPE_CHECKING:
+    from fsrs import Rating, Scheduler
+
+# Seconds an exercise of each kind sensibly takes; an answer in under QUICK_SHARE of it is quick.
+EXPECTED_SECONDS = {"derive": 180.0, "trace": 120.0, "debug": 90.0, "design": 120.0, "build": 600.0}
+DEFAULT_SECONDS = 180.0
+QUICK_SHARE = 1 / 3
+
+
+@dataclass
+class Card:
+    """A solved exercise as a review card: when it is due, and the variant its next review poses."""
+
+    exercise_id: str
+    due: datetime            # UTC
+    reviews: int             # reviews rated so far, the first solve included
+    seed: int                # the variant the next review poses
+    last_review: datetime    # UTC
+    state: Any = field(default=None, repr=False, compare=False)   # the fsrs.Card behind it
+
+
+def review_seed(exercise_id: str, number: int) -> int:
+    """The seed of an exercise's `number`-th review (1, 2, ...): never 0 (the book's own numbers), the
+    same on every machine (a hash of the id and the number, not Python's hash())."""
+    digest = hashlib.sha256(f"{exercise_id}:review:{number}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") & MAX_SEED or 1
+
+
+def practice_seed(exercise_id: str, number: int) -> int:
+    """The seed of the `number`-th practice run (1, 2, ...) asked for early: other numbers than any review's."""
+    digest = hashlib.sha256(f"{exercise_id}:practice:{number}".encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") & MAX_SEED or 1
+
+
+def rating(review: list[Attempt], kind: str | None = None) -> Rating:
+    """The FSRS rating of one review: its attempts in order, up to and including the first correct one."""
+    from fsrs import Rating
+
+    first_correct = next((i for i, a in enumerate(review) if a.status == "correct"), None)
+    if first_correct is None:
+        return Rating.Again
+    answer = review[first_correct]
+    if answer.revealed_first:
+        return Rating.Again
+    if first_correct > 0 or answer.hints_used > 0:
+        return Rating.Hard
+    expected = EXPECTED_SECONDS.get(kind or "", DEFAULT_SECONDS)
+    if answer.seconds_taken is not None and answer.seconds_taken < QUICK_SHARE * expected:
+        return Rating.Easy
+    return Rating.Good
+
+
+_scheduler: Scheduler | None = None
+
+
+def scheduler() -> Scheduler:
+    """FSRS with its default weights and retention, reviews days apart, and no random fuzz."""
+    global _scheduler
+    if _scheduler is None:
+        from fsrs import Scheduler
+
+        _scheduler = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    return _scheduler
+
+
+def cards(source: ProgressStore | Iterable[Attempt], kinds: Mapping[str, str] | None = None) -> dict[str, Card]:
+    """Every solved exercise's card, by exercise id, from the log (a store, or attempts in any order)."""
+    attempts = source.attempts() if isinstance(source, ProgressStore) else sorted(
+        source, key=lambda a: (a.created_utc, a.uid))
+    by_exercise: dict[str, list[Attempt]] = {}
+    for attempt in attempts:
+        if attempt.purpose != "practice":
+            by_exercise.setdefault(attempt.exercise_id, []).append(attempt)
+    kinds = kinds or {}
+    result = {}
+    for exercise_id, log in by_exercise.items():
+        card = _replayed(exercise_id, log, kinds.get(exercise_id))
+        if card is not None:
+            result[exercise_id] = card
+    return result
+
+
+def _replayed(exercise_id: str, log: list[Attempt], kind: str | None) -> Card | None:
+    import fsrs
+
+    first_correct = next((i for i, a in enumerate(log) if a.status == "correct"), None)
+    if first_correct is None:
+        return None
+    reviews = [log[:first_correct + 1]]
+    current: list[Attempt] = []
+    for attempt in log[first_correct + 1:]:
+        if attempt.purpose != "review":
+            continue
+        if current and (attempt.local_date != current[0].local_date or current[-1].status == "correct"):
+            reviews.append(current)
+            current = []
+        current.append(attempt)
+    if current:
+        reviews.append(current)
+    rules = scheduler()
+    state = fsrs.Card(card_id=1, due=_utc(log[first_correct]))   # an id of our own: fsrs's own reads the clock
+    for number, review in enumerate(reviews):
+        when = _utc(review[-1] if number == 0 else review[0])   # solved then; reviewed when first answered
+        state, _ = rules.review_card(state, rating(review, kind), review_datetime=when)
+    return Card(exercise_id, state.due, len(reviews), review_seed(exercise_id, len(reviews)), when, state)
+
+
+def _utc(attempt: Attempt) -> datetime:
+    return parse_utc(attempt.created_utc).replace(tzinfo=timezone.utc)
+
+
+Source = ProgressStore | Iterable[Attempt] | Iterable[Card]
+
+
+def _deck(source: Source, kinds: Mapping[str, str] | None) -> list[Card]:
+    """Cards, from a store, attempts, or cards already replayed."""
+    items = source if isinstance(source, ProgressStore) else list(source)
+    if isinstance(items, list) and all(isinstance(item, Card) for item in items):
+        return items
+    return list(cards(items, kinds).values())
+
+
+def due_cards(source: Source, now: datetime, kinds: Mapping[str, str] | None = None) -> list[Card]:
+    """The cards due at `now`, oldest due first (then by exercise id)."""
+    return sorted((c for c in _deck(source, kinds) if c.due <= now), key=lambda c: (c.due, c.exercise_id))
+
+
+def next_due(source: Source, now: datetime, kinds: Mapping[str, str] | None = None) -> datetime | None:
+    """When the next card falls due after `now` (UTC); None when no card is waiting."""
+    return min((c.due for c in _deck(source, kinds) if c.due > now), default=None)
+
+
+def retention(source: Source, now: datetime, kinds: Mapping[str, str] | None = None) -> float | None:
+    """The share of solved exercises still remembered at `now`, as FSRS estimates it (retrievability,
+    averaged over the cards); None before anything is solved."""
+    solved = _deck(source, kinds)
+    if not solved:
+        return None
+    rules = scheduler()
+    moment = now.astimezone(timezone.utc)
+    return sum(rules.get_card_retrievability(c.state, moment) for c in solved) / len(solved)
+
+
+@dataclass
+class ReviewSummary:
+    """What home and `ringbook progress` show of review, from one replay of the log."""
+
+    due: list[Card]               # oldest due first
+    next_due: datetime | None     # when the next card falls due after now, UTC
+    retention: float | None       # estimated share of solved exercises remembered now
+    cards: int                    # solved exercises, each a card
+
+
+def review_summary(source: ProgressStore | Iterable[Attempt], now: datetime,
+                   kinds: Mapping[str, str] | None = None) -> ReviewSummary:
+    deck = cards(source, kinds)
+    return ReviewSummary(due_cards(deck.values(), now), next_due(deck.values(), now),
+                         retention(deck.values(), now), len(deck))
+
+
+def kinds_of(book) -> dict[str, str]:
+    """Each of a book's exercise ids with its kind, for the quick-answer bound."""
+    return {e.id: e.kind for e in book.exercises}
