@@ -86,7 +86,7 @@ class RingbookApp(App):
 
     def next_exercise(self, exercise: Exercise, step: int = 1) -> Exercise | None:
         exercises = self.book.exercises
-        index = exercises.index(exercise) + step
+        index = [e.id for e in exercises].index(exercise.id) + step  # by id: a variant is another object
         return exercises[index] if 0 <= index < len(exercises) else None
 
     def open_chapter(self, chapter: Chapter, *, tab: str = "read") -> None:

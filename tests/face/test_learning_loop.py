@@ -304,3 +304,37 @@ async def test_home_shows_new_progress_when_the_learner_returns(book, store):
         assert app.screen is home and calls == [1]          # counted again, once
         assert f"1 / {len(book.exercises)} exercises" in text_of(home.query_one("#stats"))
         assert "Continue: 0.1" in text_of(home.query_one("#continue"))
+
+
+async def test_new_numbers_on_a_solved_exercise_are_practice_with_their_own_answer(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = await open_exercise(app, pilot, "0.1")
+        await pilot.press("escape")
+        assert not app.screen.check_action("new_numbers", ())          # nothing solved yet: no key
+        await pilot.press("v")
+        assert app.screen is screen
+        await pilot.press("i", *"7/4", "enter")
+        await settle(app, pilot)
+        await pilot.press("v")                       # a right answer leaves the box: letters are keys again
+        await pilot.pause()
+        practice = app.screen
+        assert isinstance(practice, ExerciseScreen) and practice is not screen
+        assert practice.purpose == "practice" and practice.seed != 0
+        assert practice.exercise.prompt != book.exercise("0.1").prompt
+        assert "practice, new numbers" in text_of(practice.query_one("#exercise-title"))
+        await pilot.press(*"7/4", "enter")                            # the book's answer: wrong here
+        await settle(app, pilot)
+        assert "Correct" not in text_of(practice.query_one("#verdict"))
+        box = practice.query_one("#answer", Input)
+        box.value = repr(practice.exercise.value)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Correct" in text_of(practice.query_one("#verdict"))
+        kept = [(a.status, a.seed, a.purpose) for a in store.attempts("0.1")]
+        assert kept == [("correct", 0, "learn"), ("incorrect", practice.seed, "practice"),
+                        ("correct", practice.seed, "practice")]
+        await pilot.press("n")                                          # next is the book's next exercise
+        await pilot.pause()
+        assert app.screen.exercise.id == "0.2" and app.screen.seed == 0

@@ -1,13 +1,16 @@
 """The exercise screen: the prompt, the answer panel for the exercise's kind, and a verdict at once.
 
 Typing goes to the panel and Enter submits. Escape leaves the panel, and then the single-letter keys
-work: h for a hint, x for the explanation, n and p for the next and previous exercise. Grading runs in
-a worker thread, so nothing typed can freeze the screen. A counted attempt is committed to the store
-before its verdict is shown. The screen knows no kind: the panel (tui/answers) owns what is answered.
+work: h for a hint, x for the explanation, n and p for the next and previous exercise, and v for new
+numbers once a varying exercise is solved. Grading runs in a worker thread, so nothing typed can freeze
+the screen. A counted attempt is committed to the store, with the seed of the numbers it answered and
+what it was for, before its verdict is shown. The screen knows no kind: the panel (tui/answers) owns
+what is answered.
 """
 
 from __future__ import annotations
 
+import secrets
 import time
 
 from rich.text import Text
@@ -19,7 +22,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Markdown, Static, TextArea
 
 from grader.grade import grade
-from grader.model import Exercise
+from grader.model import Exercise, NumericAnswer
+from grader.variants import MAX_SEED, VariantError, pose
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
 from tui.progress.store import StoreError
@@ -27,7 +31,7 @@ from tui.widgets.attempt_list import AttemptList
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.verdict_panel import VerdictPanel
 
-LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer"}
+LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
 DRAFT_DELAY = 0.5
 
 
@@ -40,11 +44,19 @@ class ExerciseScreen(Screen):
         Binding("n", "next", "Next"),
         Binding("p", "previous", "Previous", show=False),
         Binding("i", "focus_answer", "Answer"),
+        Binding("v", "new_numbers", "New numbers"),
     ]
 
-    def __init__(self, exercise: Exercise):
+    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn"):
+        """`exercise` as the book has it, posed with the numbers of `seed` (0: the book's own) for
+        `purpose`: "learn" in a chapter, "review" when the schedule brings it back, "practice" when the
+        learner asks for new numbers early (kept, but it does not move the schedule)."""
         super().__init__()
-        self.exercise = exercise
+        self.book_exercise = exercise
+        self.exercise = pose(exercise, seed)
+        self.seed = seed
+        self.purpose = purpose
+        self.solved = False  # as the store has it: refresh_state keeps it
         self.hints_shown = 0
         self.explanation_shown = False
         self.submitted_text: str | None = None
@@ -85,8 +97,10 @@ class ExerciseScreen(Screen):
         exercise = self.exercise
         state = self.app.store.exercise_states().get(exercise.id)
         mark = state.mark if state else "new"
+        self.solved = bool(state and state.solved)
+        numbers = {"review": " · review, new numbers", "practice": " · practice, new numbers"}.get(self.purpose, "")
         self.query_one("#exercise-title", Static).update(Text.assemble(
-            (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}", "dim")))
+            (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}{numbers}", "dim")))
         self.query_one("#attempts", AttemptList).show(self.app.store.attempts(exercise.id))
 
     # --- answering ------------------------------------------------------------------------------
@@ -113,7 +127,8 @@ class ExerciseScreen(Screen):
                 self.app.store.record_attempt(
                     self.exercise.id, text, verdict.status, message=verdict.message, feedback=verdict.feedback,
                     hints_used=self.hints_shown, seconds_taken=round(time.monotonic() - self.started, 1),
-                    now=self.app.clock())
+                    seed=self.seed, purpose=self.purpose,
+                    revealed=None if self.purpose == "learn" else self.explanation_shown, now=self.app.clock())
             except StoreError as exc:
                 saved = False
                 self.notify(str(exc), title="Not saved", severity="error")
@@ -138,6 +153,8 @@ class ExerciseScreen(Screen):
             return False  # while typing, letters are answer text; Escape leaves the box first
         if action == "hint" and self.hints_shown >= len(self.exercise.hints):
             return None
+        if action == "new_numbers":
+            return self.solved and isinstance(self.book_exercise, NumericAnswer) and bool(self.book_exercise.vary)
         return True
 
     def action_leave(self) -> None:
@@ -179,6 +196,20 @@ class ExerciseScreen(Screen):
         self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget, explanation,
                                 animate=False)
 
+    def action_new_numbers(self) -> None:
+        """The same exercise with numbers never seen, to practise now: kept, but the review schedule is
+        left as it is (grader.variants draws them; the seed goes with every attempt)."""
+        seed = secrets.randbelow(MAX_SEED) + 1
+        try:
+            screen = ExerciseScreen(self.book_exercise, seed=seed, purpose="practice")
+        except VariantError as exc:
+            self.notify(str(exc), title="No new numbers", severity="error")
+            return
+        self.save_draft()
+        self.app.show(screen, replace=True)
+        self.app.notify("New numbers to practise on. Kept with your attempts; your review schedule stays as it is.",
+                        title=f"Exercise {self.exercise.id}", timeout=6)
+
     def action_next(self) -> None:
         self._go(1)
 
@@ -186,7 +217,7 @@ class ExerciseScreen(Screen):
         self._go(-1)
 
     def _go(self, step: int) -> None:
-        target = self.app.next_exercise(self.exercise, step)
+        target = self.app.next_exercise(self.book_exercise, step)
         if target is None:
             self.notify("That was the last exercise in the book." if step > 0 else "This is the first exercise.")
             return
