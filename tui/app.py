@@ -127,6 +127,59 @@ class RingbookApp(App):
             self.push_screen(screen)
         self.call_after_refresh(gc.enable)  # runs after the new screen's first refresh
 
+    # --- a review session: the due cards, one exercise screen each -----------------------------------
+
+    def start_review(self) -> None:
+        """Pose every due card with its new numbers, oldest due first, each on its own exercise screen."""
+        from tui.progress.review import due_cards, kinds_of
+
+        self.review_cards = [c for c in due_cards(self.store, self.clock(), kinds_of(self.book))
+                             if self.book.exercise(c.exercise_id) is not None]
+        self.review_at = 0
+        if not self.review_cards:
+            self.notify("Nothing is due for review now.", title="Review")
+            return
+        self._show_card(replace=False)
+
+    def review_progress(self) -> str:
+        cards = getattr(self, "review_cards", [])
+        return f" {self.review_at + 1} of {len(cards)}" if cards else ""
+
+    def next_review(self, step: int = 1) -> None:
+        """The next (or previous) card; after the last, back home with a summary of the session."""
+        self.review_at += step
+        if 0 <= self.review_at < len(self.review_cards):
+            self._show_card(replace=True)
+            return
+        if self.review_at < 0:
+            self.review_at = 0
+            self.notify("This is the first card of the review.")
+            return
+        self.pop_screen()
+        self.notify(self._review_summary(), title="Review done", timeout=12)
+        self.review_cards = []
+
+    def _show_card(self, *, replace: bool) -> None:
+        from tui.screens.exercise import ExerciseScreen
+
+        card = self.review_cards[self.review_at]
+        self.show(ExerciseScreen(self.book.exercise(card.exercise_id), seed=card.seed, purpose="review"),
+                  replace=replace)
+
+    def _review_summary(self) -> str:
+        from tui.progress.review import next_due
+
+        answered = {(c.exercise_id, c.seed): [] for c in self.review_cards}
+        for attempt in self.store.attempts():
+            if attempt.purpose == "review" and (attempt.exercise_id, attempt.seed) in answered:
+                answered[(attempt.exercise_id, attempt.seed)].append(attempt)
+        reviewed = [tries for tries in answered.values() if tries]
+        first_time = sum(all(t.status == "correct" for t in tries) for tries in reviewed)
+        upcoming = next_due(self.store, self.clock())
+        when = upcoming.astimezone().strftime("%a %d %b %H:%M") if upcoming else "nothing scheduled"
+        return (f"Reviewed {len(reviewed)} of {len(self.review_cards)}; right first time {first_time}. "
+                f"Next due: {when}.")
+
     def store_position(self, chapter_id: str, exercise_id: str = "") -> None:
         if not self.store.read_only:
             self.store.set_last_opened(chapter_id, exercise_id)

@@ -26,10 +26,10 @@ SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "12
 def seeded(tmp_path):
     """Three study days (10-12 March), a reveal, a retry: a learner a few exercises in."""
     store = ProgressStore.open(tmp_path)
-    history = [(10, "0.1", "1.75", "correct"), (11, "0.2", "35", "incorrect"), (11, "0.2", "70", "correct"),
-               (12, "1.1", "96", "incorrect")]
-    for day, exercise_id, text, status in history:
-        store.record_attempt(exercise_id, text, status, now=datetime(2026, 3, day, 9, 0, tzinfo=BERLIN))
+    history = [(10, 0, "0.1", "1.75", "correct"), (11, 0, "0.2", "35", "incorrect"), (11, 1, "0.2", "70", "correct"),
+               (12, 0, "1.1", "96", "incorrect")]   # minutes apart: the order of a log is its times
+    for day, minute, exercise_id, text, status in history:
+        store.record_attempt(exercise_id, text, status, now=datetime(2026, 3, day, 9, minute, tzinfo=BERLIN))
     store.record_reveal("0.3", now=datetime(2026, 3, 12, 9, 5, tzinfo=BERLIN))
     store.record_attempt("0.3", "77.8", "correct", now=datetime(2026, 3, 12, 9, 6, tzinfo=BERLIN))
     yield store
@@ -58,9 +58,15 @@ def open_and_answer(exercise_id: str, text: str | None = None):
     return run_before
 
 
+async def settled(pilot) -> None:
+    """The home screen's review line comes from a worker, after the first frame: wait for it."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 @SIZES
 def test_home(snap_compare, book, seeded, size):
-    assert snap_compare(make_app(book, seeded), terminal_size=size)
+    assert snap_compare(make_app(book, seeded), run_before=settled, terminal_size=size)
 
 
 @SIZES
@@ -111,7 +117,7 @@ def test_step_table(snap_compare, book, seeded):
 
 def test_home_without_colour(snap_compare, book, seeded, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    assert snap_compare(make_app(book, seeded))
+    assert snap_compare(make_app(book, seeded), run_before=settled)
 
 
 def test_light_theme(snap_compare, book, seeded):

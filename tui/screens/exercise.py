@@ -10,7 +10,6 @@ what is answered.
 
 from __future__ import annotations
 
-import secrets
 import time
 
 from rich.text import Text
@@ -23,7 +22,7 @@ from textual.widgets import Input, Markdown, Static, TextArea
 
 from grader.grade import grade
 from grader.model import Exercise, NumericAnswer
-from grader.variants import MAX_SEED, VariantError, pose
+from grader.variants import VariantError, pose
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
 from tui.progress.store import StoreError
@@ -98,7 +97,8 @@ class ExerciseScreen(Screen):
         state = self.app.store.exercise_states().get(exercise.id)
         mark = state.mark if state else "new"
         self.solved = bool(state and state.solved)
-        numbers = {"review": " · review, new numbers", "practice": " · practice, new numbers"}.get(self.purpose, "")
+        numbers = {"review": f" · review{self.app.review_progress()}, new numbers",
+                   "practice": " · practice, new numbers"}.get(self.purpose, "")
         self.query_one("#exercise-title", Static).update(Text.assemble(
             (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}{numbers}", "dim")))
         self.query_one("#attempts", AttemptList).show(self.app.store.attempts(exercise.id))
@@ -199,7 +199,10 @@ class ExerciseScreen(Screen):
     def action_new_numbers(self) -> None:
         """The same exercise with numbers never seen, to practise now: kept, but the review schedule is
         left as it is (grader.variants draws them; the seed goes with every attempt)."""
-        seed = secrets.randbelow(MAX_SEED) + 1
+        from tui.progress.review import practice_seed
+
+        runs = {a.seed for a in self.app.store.attempts(self.exercise.id) if a.purpose == "practice"}
+        seed = practice_seed(self.exercise.id, len(runs) + 1)
         try:
             screen = ExerciseScreen(self.book_exercise, seed=seed, purpose="practice")
         except VariantError as exc:
@@ -217,6 +220,9 @@ class ExerciseScreen(Screen):
         self._go(-1)
 
     def _go(self, step: int) -> None:
+        if self.purpose == "review":
+            self.app.next_review(step)
+            return
         target = self.app.next_exercise(self.book_exercise, step)
         if target is None:
             self.notify("That was the last exercise in the book." if step > 0 else "This is the first exercise.")

@@ -4,6 +4,7 @@ study, quiz, lab), one row each with its own progress."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -24,6 +25,7 @@ class HomeScreen(Screen):
     BINDINGS = [
         Binding("enter", "open_chapter", "Open", priority=True),
         Binding("c", "continue", "Continue"),
+        Binding("r", "review", "Review"),
         Binding("f2", "app.toggle_theme", "Theme"),
     ]
 
@@ -39,8 +41,39 @@ class HomeScreen(Screen):
                 yield Static(book.subtitle, id="book-subtitle")
             yield Static(stats, id="stats")
             yield Static(continue_line, id="continue")
+            yield Static(id="review")
             yield OptionList(*rows, id="chapters")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#review").display = False
+        self.call_after_refresh(self.refresh_review)  # the scheduler loads after the first frame
+
+    @work(thread=True, exclusive=True, group="review-line")
+    def refresh_review(self) -> None:
+        """"Review · 6 due" (or when the next is due), from a replay of the log through FSRS."""
+        from tui.progress.review import kinds_of, review_summary
+
+        summary = review_summary(self.app.store, self.app.clock(), kinds_of(self.app.book))
+        if not summary.cards:
+            return
+        if summary.due:
+            line = Text.assemble(("↻ Review · ", "bold"), (f"{len(summary.due)} due", "bold yellow"))
+        else:
+            when = summary.next_due.astimezone().strftime("%a %d %b") if summary.next_due else "later"
+            line = Text.assemble(("↻ Review · ", "bold"), f"nothing due; next on {when}")
+        if summary.retention is not None:
+            line.append(f"   ~{summary.retention:.0%} remembered", "dim")
+        line.append("   (r)", "dim")
+        self.app.call_from_thread(self._show_review, line)
+
+    def _show_review(self, line: Text) -> None:
+        review = self.query_one("#review", Static)
+        review.update(line)
+        review.display = True
+
+    def action_review(self) -> None:
+        self.app.start_review()
 
     def on_screen_resume(self) -> None:
         if not self.shown_before:  # Textual says "resume" the first time too, when compose has just done this
@@ -54,6 +87,7 @@ class HomeScreen(Screen):
         chapters.clear_options()
         chapters.add_options(rows)
         chapters.highlighted = highlighted if highlighted is not None else 0
+        self.refresh_review()
 
     def progress(self) -> tuple[Text, Text, list[Option]]:
         """The stats line, the Continue line and the chapter rows, from the store as it is now."""

@@ -1,0 +1,63 @@
+"""A review session driven as a learner would: home says what is due, r poses each due card with new
+numbers, the book's answer is wrong there and the variant's right, and the session ends back home with
+a summary. The clock is the app's own (RINGBOOK_NOW moves it for a person; here it is a function)."""
+
+from datetime import datetime, timedelta, timezone
+
+from textual.widgets import Input
+
+from tui.app import RingbookApp
+from tui.progress.review import due_cards
+from tui.screens.exercise import ExerciseScreen
+from tui.screens.home import HomeScreen
+
+SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def text_of(widget) -> str:
+    return str(widget.render())
+
+
+async def settle(app, pilot) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(book, store):
+    store.record_attempt("0.1", "7/4", "correct", seconds_taken=60, now=SOLVED)
+    later = SOLVED + timedelta(days=3)
+    app = RingbookApp(book, store, clock=lambda: later, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        home = app.screen
+        assert "Review · 1 due" in text_of(home.query_one("#review"))
+        await pilot.press("r")
+        await pilot.pause()
+        card = app.screen
+        assert isinstance(card, ExerciseScreen) and card.purpose == "review" and card.seed != 0
+        assert "review 1 of 1" in text_of(card.query_one("#exercise-title"))
+        await pilot.press(*"7/4", "enter")                       # remembered, not understood
+        await settle(app, pilot)
+        assert "Correct" not in text_of(card.query_one("#verdict"))
+        card.query_one("#answer", Input).value = repr(card.exercise.value)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Correct" in text_of(card.query_one("#verdict"))
+        await pilot.press("n")                                    # the last card: home, and a summary
+        await settle(app, pilot)
+        assert isinstance(app.screen, HomeScreen)
+        assert any("Reviewed 1 of 1; right first time 0" in str(n.message) for n in app._notifications), [n.message for n in app._notifications]
+        assert "nothing due" in text_of(home.query_one("#review"))
+    assert [(a.purpose, a.seed == card.seed) for a in store.attempts("0.1")][1:] == [("review", True)] * 2
+    assert due_cards(store, later) == []
+
+
+async def test_r_with_nothing_due_says_so(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert not app.screen.query_one("#review").display       # nothing solved: no review line
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert any("Nothing is due" in str(n.message) for n in app._notifications)
