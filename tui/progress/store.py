@@ -97,6 +97,25 @@ LOGS = {"attempts": ATTEMPT_FIELDS, "reveals": REVEAL_FIELDS, "ledger": ENTRY_FI
 TABLES = {**LOGS, "drafts": ("exercise_id", "text", "updated_utc"), "state": ("key", "value")}
 
 
+def _watermark_triggers() -> dict[str, str]:
+    """Per log: forget how far the open check went when a row is written at or below that mark, or any row
+    is changed or deleted, whoever does it (the sqlite3 shell included), so those rows are checked again."""
+    triggers = {}
+    for table in LOGS:
+        forget = f"DELETE FROM state WHERE key IN ('checked:{table}', 'unreadable:{table}');"
+        triggers[f"{table}_written_below_the_check"] = (
+            f"CREATE TRIGGER {table}_written_below_the_check AFTER INSERT ON {table} "
+            f"WHEN NEW.rowid <= (SELECT CAST(value AS INTEGER) FROM state WHERE key = 'checked:{table}') "
+            f"BEGIN {forget} END")
+        for event in ("UPDATE", "DELETE"):
+            name = f"{table}_{event.lower()}d"
+            triggers[name] = f"CREATE TRIGGER {name} AFTER {event} ON {table} BEGIN {forget} END"
+    return triggers
+
+
+WATERMARK_TRIGGERS = _watermark_triggers()
+
+
 class StoreError(Exception):
     """A problem with the progress store, in words for the learner."""
 
@@ -311,26 +330,68 @@ class ProgressStore:
         self._db.close()
 
     def _leave_out_unreadable_rows(self) -> None:
-        """Check every logged row once, as the store opens, and leave out of every read the rows that break
-        the rules (written by hand or by an older ringbook): they are kept in the file and said once."""
-        unreadable = 0
+        """Check the logged rows as the store opens, and leave out of every read the rows that break the
+        rules (written by hand or by an older ringbook): they are kept in the file and said once. Rows
+        checked at an earlier open are not checked again: the file remembers how far the check went and
+        which rows it left out, and its triggers forget that when a checked row is changed, deleted or
+        written below the mark (by any program), so such rows are checked again."""
+        trusted = self._watermarks_trusted()
+        unreadable, marks = 0, []
         for table, fields in LOGS.items():
+            checked, hidden = self._watermark(table) if trusted else (0, [])
             rules = tuple(STORED_RULES[name] for name in fields)
-            hidden = [rowid for rowid, *values in self._rows_as_stored(table, fields)
-                      if _breaks_rules(values, rules, STORED)]
+            rows = self._rows_as_stored(table, fields, above=checked)
+            hidden += [rowid for rowid, *values in rows if _breaks_rules(values, rules, STORED)]
             if hidden:
                 self._visible[table] = (f"(SELECT * FROM {table} WHERE rowid NOT IN "
                                         f"({', '.join(map(str, hidden))})) AS {table}")
             unreadable += len(hidden)
+            if rows:
+                marks += [("INSERT OR REPLACE INTO state VALUES (?, ?)", (f"checked:{table}", str(rows[-1][0]))),
+                          ("INSERT OR REPLACE INTO state VALUES (?, ?)",
+                           (f"unreadable:{table}", ",".join(map(str, hidden))))]
+        if marks and trusted and not self.read_only:
+            try:
+                self._write(marks)
+            except StoreError:
+                pass   # the mark only saves time at the next open; without it every row is checked again
         if unreadable:
             said = (f"{unreadable} saved record{'s' if unreadable != 1 else ''} in your progress file could not be "
                     "read (edited by hand or written by an older ringbook?). They are left out and kept in the file.")
             self.notice = f"{self.notice} {said}".strip()
 
-    def _rows_as_stored(self, table: str, fields: tuple[str, ...]) -> list[tuple]:
-        """Every row of `table`, rowid first. Text that is not UTF-8 comes back with lone surrogates in
-        it (which no rule passes), instead of stopping the read."""
-        sql = f"SELECT rowid, {', '.join(fields)} FROM {table}"
+    def _watermarks_trusted(self) -> bool:
+        """Whether the file has our triggers as we wrote them (a writable store gets them now, and forgets any
+        mark it had: rows may have changed while they were missing). Without them every row is checked."""
+        present = dict(self._db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+        if all(present.get(name) == sql for name, sql in WATERMARK_TRIGGERS.items()):
+            return True
+        if self.read_only:
+            return False
+        statements = [(f"DROP TRIGGER IF EXISTS {name}", ()) for name in WATERMARK_TRIGGERS]
+        statements += [(sql, ()) for sql in WATERMARK_TRIGGERS.values()]
+        statements += [("DELETE FROM state WHERE key IN (?, ?)", (f"checked:{t}", f"unreadable:{t}")) for t in LOGS]
+        try:
+            self._write(statements)
+        except StoreError:
+            return False
+        return True
+
+    def _watermark(self, table: str) -> tuple[int, list[int]]:
+        """The last rowid of `table` checked at an earlier open, and the rowids then left out; (0, []) when
+        there is no mark or it is not one we wrote (a hand edit): then every row is checked."""
+        checked, hidden = self.state(f"checked:{table}"), self.state(f"unreadable:{table}")
+        if not (checked.isascii() and checked.isdigit() and len(checked) < 19):
+            return 0, []
+        rowids = hidden.split(",") if hidden else []
+        if not all(r.isascii() and r.isdigit() and len(r) < 19 and int(r) <= int(checked) for r in rowids):
+            return 0, []
+        return int(checked), [int(r) for r in rowids]
+
+    def _rows_as_stored(self, table: str, fields: tuple[str, ...], above: int = 0) -> list[tuple]:
+        """Every row of `table` after rowid `above`, rowid first, in rowid order. Text that is not UTF-8
+        comes back with lone surrogates in it (which no rule passes), instead of stopping the read."""
+        sql = f"SELECT rowid, {', '.join(fields)} FROM {table} WHERE rowid > {int(above)} ORDER BY rowid"
         try:
             return self._db.execute(sql).fetchall()
         except sqlite3.OperationalError as exc:
