@@ -97,12 +97,17 @@ LOGS = {"attempts": ATTEMPT_FIELDS, "reveals": REVEAL_FIELDS, "ledger": ENTRY_FI
 TABLES = {**LOGS, "drafts": ("exercise_id", "text", "updated_utc"), "state": ("key", "value")}
 
 
+REPLAYED_PREFIX = "replayed:"   # state keys of review cards replayed from the log (tui.progress.review)
+
+
 def _watermark_triggers() -> dict[str, str]:
     """Per log: forget how far the open check went when a row is written at or below that mark, or any row
     is changed or deleted, whoever does it (the sqlite3 shell included), so those rows are checked again."""
     triggers = {}
     for table in LOGS:
         forget = f"DELETE FROM state WHERE key IN ('checked:{table}', 'unreadable:{table}');"
+        if table == "attempts":   # a replayed review card is only kept for a log that has only grown
+            forget += f" DELETE FROM state WHERE key >= '{REPLAYED_PREFIX}' AND key < '{REPLAYED_PREFIX[:-1]};';"
         triggers[f"{table}_written_below_the_check"] = (
             f"CREATE TRIGGER {table}_written_below_the_check AFTER INSERT ON {table} "
             f"WHEN NEW.rowid <= (SELECT CAST(value AS INTEGER) FROM state WHERE key = 'checked:{table}') "
@@ -371,6 +376,7 @@ class ProgressStore:
         statements = [(f"DROP TRIGGER IF EXISTS {name}", ()) for name in WATERMARK_TRIGGERS]
         statements += [(sql, ()) for sql in WATERMARK_TRIGGERS.values()]
         statements += [("DELETE FROM state WHERE key IN (?, ?)", (f"checked:{t}", f"unreadable:{t}")) for t in LOGS]
+        statements += [("DELETE FROM state WHERE key >= ? AND key < ?", (REPLAYED_PREFIX, REPLAYED_PREFIX[:-1] + ";"))]
         try:
             self._write(statements)
         except StoreError:
@@ -500,6 +506,17 @@ class ProgressStore:
         value = self._text_of("SELECT CAST(value AS BLOB) FROM state WHERE key = ?", key)
         return default if value is None else value
 
+    def states(self, prefix: str) -> dict[str, str]:
+        """Every state whose key starts with `prefix`, by key, as text."""
+        rows = self._db.execute("SELECT key, CAST(value AS BLOB) FROM state WHERE key >= ? AND key < ?",
+                                (prefix, prefix + "\U0010ffff"))
+        return {key: bytes(value or b"").decode("utf-8", "replace") for key, value in rows if type(key) is str}
+
+    def set_states(self, values: dict[str, str]) -> None:
+        """Set many states in one transaction."""
+        self._write([("INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                      (key, value)) for key, value in values.items()])
+
     def _text_of(self, sql: str, key: str) -> str | None:
         """One stored text, whatever was stored there (a hand edit may leave a number or bytes that are not
         UTF-8); the caller reads it as the text it keeps, such as a draft or a saved quiz run."""
@@ -533,6 +550,14 @@ class ProgressStore:
         # an older ringbook kept times over a day; an export holds them to a day, as this one records them
         return [Attempt(*row[:7], bool(row[7]), None if row[8] is None else min(row[8], DAY_SECONDS), *row[9:])
                 for row in rows]
+
+    def attempt_log_ends(self) -> dict[str, tuple[int, int]]:
+        """Per exercise id, how many attempts it has and the rowid of the newest written: a log that only
+        grows (the store forgets what it kept when a row is changed or deleted) changes both when it grows,
+        so a result kept with them is stale exactly when they differ. Read from the index alone: fast."""
+        rows = self._db.execute(f"SELECT exercise_id, COUNT(*), MAX(rowid) FROM {self._visible['attempts']} "
+                                "GROUP BY exercise_id")
+        return {exercise_id: (count, last) for exercise_id, count, last in rows}
 
     def exercise_states(self) -> dict[str, ExerciseState]:
         """Per exercise id (including ids no longer in the book): attempts, solved, solved after reveal."""
