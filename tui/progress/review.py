@@ -121,8 +121,9 @@ def _cards_of_store(store: ProgressStore, kinds: Mapping[str, str]) -> dict[str,
     """The cards of a store's log, replaying only the exercises whose log changed since the store last kept
     their card (an append-only log: usually none or one). A kept card is used only if it was replayed by the
     same rules (fsrs version and settings, ratings) and kind from the same log (as many attempts, the same
-    newest row); the store forgets kept cards when an attempt is changed or deleted. Anything else is replayed."""
-    kept = store.states(REPLAYED_PREFIX)
+    newest row); the store forgets kept cards when an attempt is changed or deleted (a store without the
+    triggers that do so, such as one in memory, keeps none). Anything else is replayed."""
+    kept = store.states(REPLAYED_PREFIX) if store.log_guarded else {}
     rules = _rules_fingerprint()
     result: dict[str, Card] = {}
     fresh: dict[str, str] = {}
@@ -135,7 +136,7 @@ def _cards_of_store(store: ProgressStore, kinds: Mapping[str, str]) -> dict[str,
             fresh[REPLAYED_PREFIX + exercise_id] = _kept_text(card, rules, kind, end)
         if card is not None:
             result[exercise_id] = card
-    if fresh and not store.read_only:
+    if fresh and store.log_guarded and not store.read_only:
         try:
             store.set_states(fresh)
         except StoreError:

@@ -238,6 +238,8 @@ class ProgressStore:
         self.read_only = read_only
         self.notice = notice
         self._visible = {table: table for table in LOGS}  # a log, or a query leaving out its unreadable rows
+        # whether the file's triggers are ours, so that what is kept from the log is forgotten when it is edited
+        self.log_guarded = False
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -340,7 +342,7 @@ class ProgressStore:
         checked at an earlier open are not checked again: the file remembers how far the check went and
         which rows it left out, and its triggers forget that when a checked row is changed, deleted or
         written below the mark (by any program), so such rows are checked again."""
-        trusted = self._watermarks_trusted()
+        trusted = self.log_guarded = self._watermarks_trusted()
         unreadable, marks = 0, []
         for table, fields in LOGS.items():
             checked, hidden = self._watermark(table) if trusted else (0, [])
