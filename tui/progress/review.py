@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
 
-from tui.progress.store import MAX_SEED, REPLAYED_PREFIX, Attempt, ProgressStore, StoreError, parse_utc
+from tui.progress.store import MAX_SEED, REPLAYED_PREFIX, Attempt, ProgressStore, parse_utc
 
 if TYPE_CHECKING:
     from fsrs import Rating, Scheduler
@@ -123,24 +123,22 @@ def _cards_of_store(store: ProgressStore, kinds: Mapping[str, str]) -> dict[str,
     same rules (fsrs version and settings, ratings) and kind from the same log (as many attempts, the same
     newest row); the store forgets kept cards when an attempt is changed or deleted (a store without the
     triggers that do so, such as one in memory, keeps none). Anything else is replayed."""
-    kept = store.states(REPLAYED_PREFIX) if store.log_guarded else {}
-    rules = _rules_fingerprint()
-    result: dict[str, Card] = {}
-    fresh: dict[str, str] = {}
-    for exercise_id, end in store.attempt_log_ends().items():
-        kind = kinds.get(exercise_id)
-        card = _kept_card(exercise_id, kept.get(REPLAYED_PREFIX + exercise_id), rules, kind, end)
-        if card is False:
-            # read after `end`: a row written since makes this card newer than `end` says, so it is replayed again
-            card = _replayed(exercise_id, [a for a in store.attempts(exercise_id) if a.purpose != "practice"], kind)
-            fresh[REPLAYED_PREFIX + exercise_id] = _kept_text(card, rules, kind, end)
-        if card is not None:
-            result[exercise_id] = card
-    if fresh and store.log_guarded and not store.read_only:
-        try:
-            store.set_states(fresh)
-        except StoreError:
-            pass   # kept only to save time: without it the next call replays again
+    with store.snapshot():
+        kept = store.states(REPLAYED_PREFIX) if store.log_guarded else {}
+        rules = _rules_fingerprint()
+        result: dict[str, Card] = {}
+        fresh: dict[str, str] = {}
+        for exercise_id, end in store.attempt_log_ends().items():
+            kind = kinds.get(exercise_id)
+            card = _kept_card(exercise_id, kept.get(REPLAYED_PREFIX + exercise_id), rules, kind, end)
+            if card is False:
+                card = _replayed(exercise_id, [a for a in store.attempts(exercise_id) if a.purpose != "practice"],
+                                 kind)
+                fresh[REPLAYED_PREFIX + exercise_id] = _kept_text(card, rules, kind, end)
+            if card is not None:
+                result[exercise_id] = card
+        if fresh and store.log_guarded:
+            store.keep_states(fresh)   # only saves time: without it the next call replays again
     return result
 
 

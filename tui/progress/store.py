@@ -20,6 +20,7 @@ import os
 import re
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -343,25 +344,21 @@ class ProgressStore:
         which rows it left out, and its triggers forget that when a checked row is changed, deleted or
         written below the mark (by any program), so such rows are checked again."""
         trusted = self.log_guarded = self._watermarks_trusted()
-        unreadable, marks = 0, []
-        for table, fields in LOGS.items():
-            checked, hidden = self._watermark(table) if trusted else (0, [])
-            rules = tuple(STORED_RULES[name] for name in fields)
-            rows = self._rows_as_stored(table, fields, above=checked)
-            hidden += [rowid for rowid, *values in rows if _breaks_rules(values, rules, STORED)]
-            if hidden:
-                self._visible[table] = (f"(SELECT * FROM {table} WHERE rowid NOT IN "
-                                        f"({', '.join(map(str, hidden))})) AS {table}")
-            unreadable += len(hidden)
-            if rows:
-                marks += [("INSERT OR REPLACE INTO state VALUES (?, ?)", (f"checked:{table}", str(rows[-1][0]))),
-                          ("INSERT OR REPLACE INTO state VALUES (?, ?)",
-                           (f"unreadable:{table}", ",".join(map(str, hidden))))]
-        if marks and trusted and not self.read_only:
-            try:
-                self._write(marks)
-            except StoreError:
-                pass   # the mark only saves time at the next open; without it every row is checked again
+        unreadable, marks = 0, {}
+        with self.snapshot():
+            for table, fields in LOGS.items():
+                checked, hidden = self._watermark(table) if trusted else (0, [])
+                rules = tuple(STORED_RULES[name] for name in fields)
+                rows = self._rows_as_stored(table, fields, above=checked)
+                hidden += [rowid for rowid, *values in rows if _breaks_rules(values, rules, STORED)]
+                if hidden:
+                    self._visible[table] = (f"(SELECT * FROM {table} WHERE rowid NOT IN "
+                                            f"({', '.join(map(str, hidden))})) AS {table}")
+                unreadable += len(hidden)
+                if rows:
+                    marks |= {f"checked:{table}": str(rows[-1][0]), f"unreadable:{table}": ",".join(map(str, hidden))}
+            if marks and trusted:
+                self.keep_states(marks)   # only saves time at the next open; without it every row is checked
         if unreadable:
             said = (f"{unreadable} saved record{'s' if unreadable != 1 else ''} in your progress file could not be "
                     "read (edited by hand or written by an older ringbook?). They are left out and kept in the file.")
@@ -514,10 +511,31 @@ class ProgressStore:
                                 (prefix, prefix + "\U0010ffff"))
         return {key: bytes(value or b"").decode("utf-8", "replace") for key, value in rows if type(key) is str}
 
-    def set_states(self, values: dict[str, str]) -> None:
-        """Set many states in one transaction."""
-        self._write([("INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                      (key, value)) for key, value in values.items()])
+    @contextmanager
+    def snapshot(self):
+        """Reads inside see the file at one moment, so that what keep_states keeps of them is never kept
+        over rows another program wrote meanwhile."""
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+
+    def keep_states(self, values: dict[str, str]) -> bool:
+        """Inside snapshot(): set states computed from its reads, unless the store is read-only or another
+        program wrote since the snapshot began (then nothing is set: they would describe an older file)."""
+        if self.read_only:
+            return False
+        try:
+            for key, value in values.items():
+                self._db.execute("INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "
+                                 "value = excluded.value", (key, value))
+            self._db.execute("COMMIT")
+        except sqlite3.OperationalError:
+            self._db.execute("ROLLBACK")
+            return False
+        return True
 
     def _text_of(self, sql: str, key: str) -> str | None:
         """One stored text, whatever was stored there (a hand edit may leave a number or bytes that are not
