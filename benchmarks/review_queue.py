@@ -2,7 +2,8 @@
 
 Builds a store of 20,000 attempts (122 exercises, a learner who reviews for years, with practice and
 wrong tries), then prints the median of several runs for opening it and for the due queue. Targets:
-the due queue under 50 ms.
+the due queue under 50 ms. Both are timed as the app meets them day to day: the store opened before, and
+the due queue computed before (the cards are kept in the store; the first ever computation replays all).
 """
 
 from __future__ import annotations
@@ -54,13 +55,18 @@ def main() -> None:
         now = build(Path(folder))
         open_ms = median_ms(lambda: ProgressStore.open(Path(folder)).close())
         store = ProgressStore.open(Path(folder))
-        due_cards(store, now)   # fsrs imported once, as in the app
+        import fsrs  # noqa: F401  (imported once, as in the app)
+
+        started = time.perf_counter()
+        due_cards(store, now)   # the first time ever: every card replayed, then kept in the store
+        first_ms = (time.perf_counter() - started) * 1000
         queue_ms = median_ms(lambda: due_cards(store, now))
         cards = len(due_cards(store, now + timedelta(days=3650)))
         store.close()
         size = (Path(folder) / FILE_NAME).stat().st_size // 1024
     print(f"store of {ATTEMPTS:,} attempts ({size:,} KB), median of {RUNS} runs:")
     print(f"  open the store        {open_ms:7.1f} ms")
+    print(f"  first due queue       {first_ms:7.1f} ms   (once per store: every card replayed)")
     print(f"  due queue             {queue_ms:7.1f} ms   ({cards} cards; target < 50 ms)")
 
 

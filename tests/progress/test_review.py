@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import sqlite3
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
@@ -13,7 +15,7 @@ from fsrs import Rating
 from tests.hostile_exports import ROOT
 from tui.cli.main import main
 from tui.progress import review
-from tui.progress.store import Attempt, ProgressStore
+from tui.progress.store import FILE_NAME, Attempt, ProgressStore
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone(timedelta(hours=1)))
 
@@ -135,3 +137,62 @@ def test_progress_text_shows_due_and_retention(tmp_path, monkeypatch, capsys):
     assert main(["--data-dir", str(tmp_path), "progress"]) == 0
     out = capsys.readouterr().out
     assert "Review   1 due now   retention " in out and "% of 1 solved" in out
+
+
+def replayed_in_full(store: ProgressStore, kinds: dict[str, str]) -> dict[str, tuple]:
+    return {i: (c.due, c.reviews, c.seed, c.last_review, c.state.to_dict())
+            for i, c in review.cards(store.attempts(), kinds).items()}
+
+
+def from_store(store: ProgressStore, kinds: dict[str, str]) -> dict[str, tuple]:
+    return {i: (c.due, c.reviews, c.seed, c.last_review, c.state.to_dict()) for i, c in review.cards(store, kinds).items()}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cards_kept_in_the_store_equal_a_full_replay(tmp_path, seed):
+    rng = random.Random(seed)
+    kinds = {"0.1": "derive", "0.2": "debug", "1.1": "trace"}
+    store = ProgressStore.open(tmp_path)
+    try:
+        moment = START
+        for step in range(40):
+            moment += timedelta(hours=rng.choice((0.1, 2, 20, 70)))
+            store.record_attempt(rng.choice(list(kinds)), "x", rng.choice(("correct", "correct", "incorrect")),
+                                 hints_used=rng.choice((0, 0, 1)), seconds_taken=rng.choice((10.0, 100.0, None)),
+                                 purpose=rng.choice(("learn", "review", "review", "practice")), revealed=rng.random() < 0.1,
+                                 now=moment)
+            if step % 4 == 3:
+                assert from_store(store, kinds) == replayed_in_full(store, kinds)
+                assert from_store(store, kinds) == replayed_in_full(store, kinds)   # now every card was kept
+        assert store.states("replayed:")
+    finally:
+        store.close()
+
+
+def test_a_kept_card_is_replayed_when_its_log_its_rules_or_its_kind_change(tmp_path):
+    kinds = {"0.1": "derive"}
+    store = ProgressStore.open(tmp_path)
+    store.record_attempt("0.1", "1.75", "correct", seconds_taken=100.0, purpose="learn", now=START)
+    store.record_attempt("0.1", "1.75", "correct", seconds_taken=100.0, purpose="review", now=START + timedelta(days=3))
+    full = replayed_in_full(store, kinds)
+    assert from_store(store, kinds) == full
+    kept = json.loads(store.state("replayed:0.1"))
+    forged = {**kept, "card": {**kept["card"], "reviews": 9}}
+    store.set_state("replayed:0.1", json.dumps(forged))
+    assert review.cards(store, kinds)["0.1"].reviews == 9            # a kept card is used as kept...
+    for stale in ({**forged, "rules": "another fsrs"}, {**forged, "kind": "build"}, "{not json", json.dumps([1])):
+        store.set_state("replayed:0.1", stale if isinstance(stale, str) else json.dumps(stale))
+        assert from_store(store, kinds) == full                       # ...only if replayed by the same rules
+    assert from_store(store, {"0.1": "debug"}) == replayed_in_full(store, {"0.1": "debug"})
+    store.set_state("replayed:0.1", json.dumps(forged))
+    store.close()
+    raw = sqlite3.connect(tmp_path / FILE_NAME)
+    raw.execute("UPDATE attempts SET hints_used = 1 WHERE purpose = 'review'")   # a hand edit: same count, same rows
+    raw.commit()
+    raw.close()
+    store = ProgressStore.open(tmp_path)
+    try:
+        edited = replayed_in_full(store, kinds)
+        assert edited != full and from_store(store, kinds) == edited
+    finally:
+        store.close()

@@ -366,3 +366,42 @@ def test_after_a_reset_new_rows_are_never_mistaken_for_the_bad_ones(data_dir):
         assert len(store.attempts()) == 12
     finally:
         store.close()
+
+
+def test_a_row_edited_by_hand_after_an_open_is_checked_again(data_dir):
+    write_bad_rows(data_dir, BAD_ROWS[:1])
+    for _ in range(2):                          # the second open trusts the first one's check
+        store = ProgressStore.open(data_dir)
+        assert "1 saved record in your progress file could not be read" in store.notice
+        assert len(store.attempts()) == 1
+        store.close()
+    raw = sqlite3.connect(data_dir / FILE_NAME)
+    raw.execute("UPDATE attempts SET created_utc = 'yesterday' WHERE uid != 'b1'")
+    raw.execute("DELETE FROM attempts WHERE uid = 'b1'")   # its rowid is free: the next row may take it
+    raw.execute("INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b1', '0.2', '70', 'correct', '', '', 0, 0, NULL, "
+                "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01')")
+    raw.commit()
+    raw.close()
+    store = ProgressStore.open(data_dir)
+    try:
+        assert "1 saved record in your progress file could not be read" in store.notice
+        assert [a.uid for a in store.attempts()] == ["b1"]
+    finally:
+        store.close()
+
+
+def test_a_mark_dropped_or_forged_by_hand_means_every_row_is_checked(data_dir):
+    write_bad_rows(data_dir, BAD_ROWS[:1])
+    ProgressStore.open(data_dir).close()
+    raw = sqlite3.connect(data_dir / FILE_NAME)
+    raw.execute("DROP TRIGGER attempts_updated")
+    raw.execute("UPDATE attempts SET created_utc = 'yesterday'")
+    raw.execute("UPDATE state SET value = 'lots' WHERE key = 'checked:reveals'")
+    raw.commit()
+    raw.close()
+    store = ProgressStore.open(data_dir)
+    try:
+        assert "2 saved records in your progress file could not be read" in store.notice
+        assert store.attempts() == []
+    finally:
+        store.close()

@@ -18,16 +18,21 @@ and is the same on every machine with the same log. Each exercise's attempts are
 
 Every review poses a new variant: `review_seed(exercise id, n)` for the n-th review, a hash, so the same
 on every machine. fsrs is imported on first use, never before the home screen's first frame.
+
+Replaying years of log at every home screen is slow, so a store keeps each exercise's replayed card (in its
+state table) with what it was replayed from, and only exercises whose log grew since are replayed again;
+the result is always what a full replay gives.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
 
-from tui.progress.store import MAX_SEED, Attempt, ProgressStore, parse_utc
+from tui.progress.store import MAX_SEED, REPLAYED_PREFIX, Attempt, ProgressStore, parse_utc
 
 if TYPE_CHECKING:
     from fsrs import Rating, Scheduler
@@ -96,8 +101,9 @@ def scheduler() -> Scheduler:
 
 def cards(source: ProgressStore | Iterable[Attempt], kinds: Mapping[str, str] | None = None) -> dict[str, Card]:
     """Every solved exercise's card, by exercise id, from the log (a store, or attempts in any order)."""
-    attempts = source.attempts() if isinstance(source, ProgressStore) else sorted(
-        source, key=lambda a: (a.created_utc, a.uid))
+    if isinstance(source, ProgressStore):
+        return _cards_of_store(source, kinds or {})
+    attempts = sorted(source, key=lambda a: (a.created_utc, a.uid))
     by_exercise: dict[str, list[Attempt]] = {}
     for attempt in attempts:
         if attempt.purpose != "practice":
@@ -109,6 +115,73 @@ def cards(source: ProgressStore | Iterable[Attempt], kinds: Mapping[str, str] | 
         if card is not None:
             result[exercise_id] = card
     return result
+
+
+def _cards_of_store(store: ProgressStore, kinds: Mapping[str, str]) -> dict[str, Card]:
+    """The cards of a store's log, replaying only the exercises whose log changed since the store last kept
+    their card (an append-only log: usually none or one). A kept card is used only if it was replayed by the
+    same rules (fsrs version and settings, ratings) and kind from the same log (as many attempts, the same
+    newest row); the store forgets kept cards when an attempt is changed or deleted (a store without the
+    triggers that do so, such as one in memory, keeps none). Anything else is replayed."""
+    with store.snapshot():
+        kept = store.states(REPLAYED_PREFIX) if store.log_guarded else {}
+        rules = _rules_fingerprint()
+        result: dict[str, Card] = {}
+        fresh: dict[str, str] = {}
+        for exercise_id, end in store.attempt_log_ends().items():
+            kind = kinds.get(exercise_id)
+            card = _kept_card(exercise_id, kept.get(REPLAYED_PREFIX + exercise_id), rules, kind, end)
+            if card is False:
+                card = _replayed(exercise_id, [a for a in store.attempts(exercise_id) if a.purpose != "practice"],
+                                 kind)
+                fresh[REPLAYED_PREFIX + exercise_id] = _kept_text(card, rules, kind, end)
+            if card is not None:
+                result[exercise_id] = card
+        if fresh and store.log_guarded:
+            store.keep_states(fresh)   # only saves time: without it the next call replays again
+    return result
+
+
+def _kept_text(card: Card | None, rules: str, kind: str | None, end: tuple[int, int]) -> str:
+    """A replayed card as the store keeps it, with what it was replayed from."""
+    return json.dumps({"rules": rules, "kind": kind, "end": list(end),
+                       "card": None if card is None else {"reviews": card.reviews, "state": card.state.to_dict()}})
+
+
+def _kept_card(exercise_id: str, text: str | None, rules: str, kind: str | None,
+               end: tuple[int, int]) -> Card | None | Literal[False]:
+    """The card kept in `text` (None: the log has no solve yet), or False when there is none to trust."""
+    if text is None:
+        return False
+    import fsrs
+
+    try:
+        kept = json.loads(text)
+        if (kept["rules"], kept["kind"], kept["end"]) != (rules, kind, list(end)):
+            return False
+        if kept["card"] is None:
+            return None
+        reviews, state = kept["card"]["reviews"], fsrs.Card.from_dict(kept["card"]["state"])
+        if type(reviews) is not int or reviews < 1 or state.last_review is None or state.due.tzinfo is None:
+            return False
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError, RecursionError):
+        return False   # not what we wrote (a hand edit): replay
+    return Card(exercise_id, state.due, reviews, review_seed(exercise_id, reviews), state.last_review, state)
+
+
+_rules: str | None = None
+
+
+def _rules_fingerprint() -> str:
+    """What a replay's result depends on besides the log: the fsrs version, the scheduler's settings and
+    our rating thresholds. A card kept under other rules is replayed."""
+    global _rules
+    if _rules is None:
+        from importlib.metadata import version
+
+        rules = [version("fsrs"), scheduler().to_dict(), EXPECTED_SECONDS, DEFAULT_SECONDS, QUICK_SHARE]
+        _rules = hashlib.sha256(json.dumps(rules, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+    return _rules
 
 
 def _replayed(exercise_id: str, log: list[Attempt], kind: str | None) -> Card | None:

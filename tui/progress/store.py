@@ -20,6 +20,7 @@ import os
 import re
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -95,6 +96,30 @@ ENTRY_FIELDS = ("uid", "part", "name", "payload", "created_utc", "utc_offset_min
 ROW_LEVEL_FAULTS = ("CHECK constraint failed in ", "NULL value in ")
 LOGS = {"attempts": ATTEMPT_FIELDS, "reveals": REVEAL_FIELDS, "ledger": ENTRY_FIELDS}
 TABLES = {**LOGS, "drafts": ("exercise_id", "text", "updated_utc"), "state": ("key", "value")}
+
+
+REPLAYED_PREFIX = "replayed:"   # state keys of review cards replayed from the log (tui.progress.review)
+
+
+def _watermark_triggers() -> dict[str, str]:
+    """Per log: forget how far the open check went when a row is written at or below that mark, or any row
+    is changed or deleted, whoever does it (the sqlite3 shell included), so those rows are checked again."""
+    triggers = {}
+    for table in LOGS:
+        forget = f"DELETE FROM state WHERE key IN ('checked:{table}', 'unreadable:{table}');"
+        if table == "attempts":   # a replayed review card is only kept for a log that has only grown
+            forget += f" DELETE FROM state WHERE key >= '{REPLAYED_PREFIX}' AND key < '{REPLAYED_PREFIX[:-1]};';"
+        triggers[f"{table}_written_below_the_check"] = (
+            f"CREATE TRIGGER {table}_written_below_the_check AFTER INSERT ON {table} "
+            f"WHEN NEW.rowid <= (SELECT CAST(value AS INTEGER) FROM state WHERE key = 'checked:{table}') "
+            f"BEGIN {forget} END")
+        for event in ("UPDATE", "DELETE"):
+            name = f"{table}_{event.lower()}d"
+            triggers[name] = f"CREATE TRIGGER {name} AFTER {event} ON {table} BEGIN {forget} END"
+    return triggers
+
+
+WATERMARK_TRIGGERS = _watermark_triggers()
 
 
 class StoreError(Exception):
@@ -214,6 +239,8 @@ class ProgressStore:
         self.read_only = read_only
         self.notice = notice
         self._visible = {table: table for table in LOGS}  # a log, or a query leaving out its unreadable rows
+        # whether the file's triggers are ours, so that what is kept from the log is forgotten when it is edited
+        self.log_guarded = False
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -311,26 +338,65 @@ class ProgressStore:
         self._db.close()
 
     def _leave_out_unreadable_rows(self) -> None:
-        """Check every logged row once, as the store opens, and leave out of every read the rows that break
-        the rules (written by hand or by an older ringbook): they are kept in the file and said once."""
-        unreadable = 0
-        for table, fields in LOGS.items():
-            rules = tuple(STORED_RULES[name] for name in fields)
-            hidden = [rowid for rowid, *values in self._rows_as_stored(table, fields)
-                      if _breaks_rules(values, rules, STORED)]
-            if hidden:
-                self._visible[table] = (f"(SELECT * FROM {table} WHERE rowid NOT IN "
-                                        f"({', '.join(map(str, hidden))})) AS {table}")
-            unreadable += len(hidden)
+        """Check the logged rows as the store opens, and leave out of every read the rows that break the
+        rules (written by hand or by an older ringbook): they are kept in the file and said once. Rows
+        checked at an earlier open are not checked again: the file remembers how far the check went and
+        which rows it left out, and its triggers forget that when a checked row is changed, deleted or
+        written below the mark (by any program), so such rows are checked again."""
+        trusted = self.log_guarded = self._watermarks_trusted()
+        unreadable, marks = 0, {}
+        with self.snapshot():
+            for table, fields in LOGS.items():
+                checked, hidden = self._watermark(table) if trusted else (0, [])
+                rules = tuple(STORED_RULES[name] for name in fields)
+                rows = self._rows_as_stored(table, fields, above=checked)
+                hidden += [rowid for rowid, *values in rows if _breaks_rules(values, rules, STORED)]
+                if hidden:
+                    self._visible[table] = (f"(SELECT * FROM {table} WHERE rowid NOT IN "
+                                            f"({', '.join(map(str, hidden))})) AS {table}")
+                unreadable += len(hidden)
+                if rows:
+                    marks |= {f"checked:{table}": str(rows[-1][0]), f"unreadable:{table}": ",".join(map(str, hidden))}
+            if marks and trusted:
+                self.keep_states(marks)   # only saves time at the next open; without it every row is checked
         if unreadable:
             said = (f"{unreadable} saved record{'s' if unreadable != 1 else ''} in your progress file could not be "
                     "read (edited by hand or written by an older ringbook?). They are left out and kept in the file.")
             self.notice = f"{self.notice} {said}".strip()
 
-    def _rows_as_stored(self, table: str, fields: tuple[str, ...]) -> list[tuple]:
-        """Every row of `table`, rowid first. Text that is not UTF-8 comes back with lone surrogates in
-        it (which no rule passes), instead of stopping the read."""
-        sql = f"SELECT rowid, {', '.join(fields)} FROM {table}"
+    def _watermarks_trusted(self) -> bool:
+        """Whether the file has our triggers as we wrote them (a writable store gets them now, and forgets any
+        mark it had: rows may have changed while they were missing). Without them every row is checked."""
+        present = dict(self._db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+        if all(present.get(name) == sql for name, sql in WATERMARK_TRIGGERS.items()):
+            return True
+        if self.read_only:
+            return False
+        statements = [(f"DROP TRIGGER IF EXISTS {name}", ()) for name in WATERMARK_TRIGGERS]
+        statements += [(sql, ()) for sql in WATERMARK_TRIGGERS.values()]
+        statements += [("DELETE FROM state WHERE key IN (?, ?)", (f"checked:{t}", f"unreadable:{t}")) for t in LOGS]
+        statements += [("DELETE FROM state WHERE key >= ? AND key < ?", (REPLAYED_PREFIX, REPLAYED_PREFIX[:-1] + ";"))]
+        try:
+            self._write(statements)
+        except StoreError:
+            return False
+        return True
+
+    def _watermark(self, table: str) -> tuple[int, list[int]]:
+        """The last rowid of `table` checked at an earlier open, and the rowids then left out; (0, []) when
+        there is no mark or it is not one we wrote (a hand edit): then every row is checked."""
+        checked, hidden = self.state(f"checked:{table}"), self.state(f"unreadable:{table}")
+        if not (checked.isascii() and checked.isdigit() and len(checked) < 19):
+            return 0, []
+        rowids = hidden.split(",") if hidden else []
+        if not all(r.isascii() and r.isdigit() and len(r) < 19 and int(r) <= int(checked) for r in rowids):
+            return 0, []
+        return int(checked), [int(r) for r in rowids]
+
+    def _rows_as_stored(self, table: str, fields: tuple[str, ...], above: int = 0) -> list[tuple]:
+        """Every row of `table` after rowid `above`, rowid first, in rowid order. Text that is not UTF-8
+        comes back with lone surrogates in it (which no rule passes), instead of stopping the read."""
+        sql = f"SELECT rowid, {', '.join(fields)} FROM {table} WHERE rowid > {int(above)} ORDER BY rowid"
         try:
             return self._db.execute(sql).fetchall()
         except sqlite3.OperationalError as exc:
@@ -439,6 +505,38 @@ class ProgressStore:
         value = self._text_of("SELECT CAST(value AS BLOB) FROM state WHERE key = ?", key)
         return default if value is None else value
 
+    def states(self, prefix: str) -> dict[str, str]:
+        """Every state whose key starts with `prefix`, by key, as text."""
+        rows = self._db.execute("SELECT key, CAST(value AS BLOB) FROM state WHERE key >= ? AND key < ?",
+                                (prefix, prefix + "\U0010ffff"))
+        return {key: bytes(value or b"").decode("utf-8", "replace") for key, value in rows if type(key) is str}
+
+    @contextmanager
+    def snapshot(self):
+        """Reads inside see the file at one moment, so that what keep_states keeps of them is never kept
+        over rows another program wrote meanwhile."""
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+
+    def keep_states(self, values: dict[str, str]) -> bool:
+        """Inside snapshot(): set states computed from its reads, unless the store is read-only or another
+        program wrote since the snapshot began (then nothing is set: they would describe an older file)."""
+        if self.read_only:
+            return False
+        try:
+            for key, value in values.items():
+                self._db.execute("INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET "
+                                 "value = excluded.value", (key, value))
+            self._db.execute("COMMIT")
+        except sqlite3.OperationalError:
+            self._db.execute("ROLLBACK")
+            return False
+        return True
+
     def _text_of(self, sql: str, key: str) -> str | None:
         """One stored text, whatever was stored there (a hand edit may leave a number or bytes that are not
         UTF-8); the caller reads it as the text it keeps, such as a draft or a saved quiz run."""
@@ -472,6 +570,14 @@ class ProgressStore:
         # an older ringbook kept times over a day; an export holds them to a day, as this one records them
         return [Attempt(*row[:7], bool(row[7]), None if row[8] is None else min(row[8], DAY_SECONDS), *row[9:])
                 for row in rows]
+
+    def attempt_log_ends(self) -> dict[str, tuple[int, int]]:
+        """Per exercise id, how many attempts it has and the rowid of the newest written: a log that only
+        grows (the store forgets what it kept when a row is changed or deleted) changes both when it grows,
+        so a result kept with them is stale exactly when they differ. Read from the index alone: fast."""
+        rows = self._db.execute(f"SELECT exercise_id, COUNT(*), MAX(rowid) FROM {self._visible['attempts']} "
+                                "GROUP BY exercise_id")
+        return {exercise_id: (count, last) for exercise_id, count, last in rows}
 
     def exercise_states(self) -> dict[str, ExerciseState]:
         """Per exercise id (including ids no longer in the book): attempts, solved, solved after reveal."""
