@@ -79,7 +79,7 @@ def test_submissions_never_overwrite_earlier_ones(learner, tmp_path, capsys, mon
     stamp = STAMPED.match(earlier.name)["stamp"]
     tokens = iter([taken, taken, "f" * 20])
     monkeypatch.setattr(secrets, "token_hex", lambda n: next(tokens))
-    monkeypatch.setattr("tui.cli.progress.datetime", _frozen_at(stamp))
+    monkeypatch.setattr("tui.cli.progress.now", _stopped_at(stamp))
     code, out, err = run(capsys, "--data-dir", learner, "progress", "submit", drop, "--name", "ana")
     assert code == 0, err
     assert earlier.read_text() == "earlier submission"
@@ -87,13 +87,9 @@ def test_submissions_never_overwrite_earlier_ones(learner, tmp_path, capsys, mon
     assert new.name == f"ana-{stamp}-{'f' * 20}.json" and len(json.loads(new.read_text())["attempts"]) == 2
 
 
-def _frozen_at(stamp: str):
-    """datetime, stopped at a submission's stamp, so a second submission lands in the same second."""
-    class Frozen(datetime):
-        @classmethod
-        def now(cls, tz=None):
-            return datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
-    return Frozen
+def _stopped_at(stamp: str):
+    """ringbook's clock, stopped at a submission's stamp, so a second submission lands in the same second."""
+    return lambda: datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize("umask", [0o077, 0o022, 0o000])
