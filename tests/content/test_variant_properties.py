@@ -30,11 +30,13 @@ REWORDED = {
     "6.3": [("Split eight ways", "Split 8 ways")],
     "8.5": [("about a quarter of", "about 27 % of")],
     "3.1": [("eight steps on 256", "8 steps on 256"), ("those eight steps", "those 8 steps")],
+    "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
 # Figures that are facts, not the exercise's numbers, though they equal its canonical answer.
 FACTS = {
     "3.3": ["warmed up for 8000 of 1.2M steps"],   # Llama 3 405B's warmup
+    "9.1": ["the 128K-context phase"],              # Llama 3's long-context training
 }
 
 SCALES = (1, 1e3, 1e6, 1e9, 1e12, 1e-3, 60, 3600, 1 / 60)   # 70e9 parameters as "70B", 180 min as "3 hours"
