@@ -30,6 +30,9 @@ REWORDED = {
     "6.3": [("Split eight ways", "Split 8 ways")],
     "8.5": [("about a quarter of", "about 27 % of")],
     "3.1": [("eight steps on 256", "8 steps on 256"), ("those eight steps", "those 8 steps")],
+    "13.1": [("An H100 node has **8** InfiniBand NDR ports", "A GPU node has **8** InfiniBand ports"),
+             ("The node has eight.", "The node has 8.")],
+    "13.4": [("almost ten times slower\\n(600 / 62.2 = 9.6)", "9.6 times slower\\n(600 / 62.2)")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
