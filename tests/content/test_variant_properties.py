@@ -35,6 +35,7 @@ REWORDED = {
     "13.4": [("almost ten times slower\\n(600 / 62.2 = 9.6)", "9.6 times slower\\n(600 / 62.2)")],
     "15.2": [("almost six years on average becomes an every-three-hours\\nevent at this scale. That is close to the 3.09 hours Llama 3 saw,\\nthough its",
               "5.7 years on average fails every 3.05 hours\\nat this scale. Llama 3 on 16,384 GPUs saw an interruption every 3.09\\nhours; its")],
+    "16.6": [("1 + 10/16 = 1.63", "1 + 10/16 = 1.625")],   # 1.625 to 4 figures, not rounded half-up by hand
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
