@@ -36,6 +36,9 @@ REWORDED = {
     "15.2": [("almost six years on average becomes an every-three-hours\\nevent at this scale. That is close to the 3.09 hours Llama 3 saw,\\nthough its",
               "5.7 years on average fails every 3.05 hours\\nat this scale. Llama 3 on 16,384 GPUs saw an interruption every 3.09\\nhours; its")],
     "16.6": [("1 + 10/16 = 1.63", "1 + 10/16 = 1.625")],   # 1.625 to 4 figures, not rounded half-up by hand
+    "11.5": [("A: 8 - 5 = 3 dropped    B: 5 - 5 = 0\\nC: 2 (3 slots empty)    D: 1 (4 slots empty)",
+              "A: 8 routed, 3 dropped, 0 slots empty\\nB: 5 routed, 0 dropped, 0 slots empty\\n"
+              "C: 2 routed, 0 dropped, 3 slots empty\\nD: 1 routed, 0 dropped, 4 slots empty")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
