@@ -39,6 +39,7 @@ REWORDED = {
     "11.5": [("A: 8 - 5 = 3 dropped    B: 5 - 5 = 0\\nC: 2 (3 slots empty)    D: 1 (4 slots empty)",
               "A: 8 routed, 3 dropped, 0 slots empty\\nB: 5 routed, 0 dropped, 0 slots empty\\n"
               "C: 2 routed, 0 dropped, 3 slots empty\\nD: 1 routed, 0 dropped, 4 slots empty")],
+    "9.5": [("deadline by a month.", "deadline by as much again.")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
