@@ -40,6 +40,8 @@ REWORDED = {
               "A: 8 routed, 3 dropped, 0 slots empty\\nB: 5 routed, 0 dropped, 0 slots empty\\n"
               "C: 2 routed, 0 dropped, 3 slots empty\\nD: 1 routed, 0 dropped, 4 slots empty")],
     "9.5": [("deadline by a month.", "deadline by as much again.")],
+    "9.3": [("sits in an **8-layer** pipeline stage and holds", "sits in a pipeline stage of **8 layers** and holds")],
+    "9.7": [("of an **8-layer** stage,", "of a stage of **8 layers**,")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
