@@ -75,8 +75,7 @@ def texts(ex: NumericAnswer) -> dict[str, object]:
 
 def test_most_numeric_exercises_vary():
     numeric = [e for e in BOOK.exercises if e.kind in ("derive", "trace")]
-    assert VARYING, "no exercise varies"
-    print(f"{len(VARYING)} of {len(numeric)} derive/trace exercises vary")
+    assert len(VARYING) >= 60, f"only {len(VARYING)} of {len(numeric)} derive/trace exercises vary"   # docs/authoring.md lists the rest
 
 
 @pytest.mark.parametrize("exercise_id", VARYING)
