@@ -34,7 +34,7 @@ REWORDED = {
              ("The node has eight.", "The node has 8.")],
     "13.4": [("almost ten times slower\\n(600 / 62.2 = 9.6)", "9.6 times slower\\n(600 / 62.2)")],
     "15.2": [("almost six years on average becomes an every-three-hours\\nevent at this scale. That is close to the 3.09 hours Llama 3 saw,\\nthough its",
-              "5.7 years on average fails every 3.05 hours\\nat this scale. Llama 3 on 16,384 GPUs saw an interruption every 3.09\\nhours; its")],
+              "5.7 years on average fails every 3.05 hours\\nat this scale. Llama 3 on 16,384 GPUs saw an interruption every 3.09 hours;\\nits")],
     "16.6": [("1 + 10/16 = 1.63", "1 + 10/16 = 1.625")],   # 1.625 to 4 figures, not rounded half-up by hand
     "11.5": [("A: 8 - 5 = 3 dropped    B: 5 - 5 = 0\\nC: 2 (3 slots empty)    D: 1 (4 slots empty)",
               "A: 8 routed, 3 dropped, 0 slots empty\\nB: 5 routed, 0 dropped, 0 slots empty\\n"
@@ -42,6 +42,8 @@ REWORDED = {
     "9.5": [("deadline by a month.", "deadline by as much again.")],
     "9.3": [("sits in an **8-layer** pipeline stage and holds", "sits in a pipeline stage of **8 layers** and holds")],
     "9.7": [("of an **8-layer** stage,", "of a stage of **8 layers**,")],
+    "16.5": [("asynchronous.\\n\\nWhat percentage", "asynchronous.\\n\\nThe cases pair a restart of 5 minutes or 30 seconds with a\\n"
+              "save every 30 or 5 minutes. What percentage")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
