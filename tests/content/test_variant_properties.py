@@ -45,6 +45,7 @@ REWORDED = {
     "16.5": [("asynchronous.\\n\\nWhat percentage", "asynchronous.\\n\\nThe cases pair a restart of 5 minutes or 30 seconds with a\\n"
               "save every 30 or 5 minutes. What percentage")],
     "16.4": [("For the 128K phase Llama 3 ran", "Suppose a long-context phase of Llama 3 runs")],
+    "16.3": [("only a twenty-fifth of the", "only 1/25 of the")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
@@ -78,7 +79,7 @@ def texts(ex: NumericAnswer) -> dict[str, object]:
 
 def test_most_numeric_exercises_vary():
     numeric = [e for e in BOOK.exercises if e.kind in ("derive", "trace")]
-    assert len(VARYING) >= 61, f"only {len(VARYING)} of {len(numeric)} derive/trace exercises vary"   # docs/authoring.md lists the rest
+    assert len(VARYING) >= 62, f"only {len(VARYING)} of {len(numeric)} derive/trace exercises vary"   # docs/authoring.md lists the rest
 
 
 @pytest.mark.parametrize("exercise_id", VARYING)

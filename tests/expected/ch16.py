@@ -60,8 +60,6 @@ _states(f"{_seqs_4m:,} sequences of 4,096 tokens")
 _states(f"that is {_per_pipeline_4m} sequences per pipeline per step")
 
 # Explanations round to what the grader accepts.
-_states(f"= {100 * _fsdp_seconds / _compute_seconds:.2f} %")      # 16.3: 4.02
-_states(f"**{100 * _fsdp_seconds / _compute_seconds:.2f} %.**")
 _states(f"With {419 / 54:.2f} unexpected interruptions a day")    # 7.76
 _states(f"419 / 54 is {419 / 54:.2f} a day")
 
