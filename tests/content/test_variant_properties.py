@@ -30,11 +30,29 @@ REWORDED = {
     "6.3": [("Split eight ways", "Split 8 ways")],
     "8.5": [("about a quarter of", "about 27 % of")],
     "3.1": [("eight steps on 256", "8 steps on 256"), ("those eight steps", "those 8 steps")],
+    "13.1": [("An H100 node has **8** InfiniBand NDR ports", "A GPU node has **8** InfiniBand ports"),
+             ("The node has eight.", "The node has 8.")],
+    "13.4": [("almost ten times slower\\n(600 / 62.2 = 9.6)", "9.6 times slower\\n(600 / 62.2)")],
+    "15.2": [("almost six years on average becomes an every-three-hours\\nevent at this scale. That is close to the 3.09 hours Llama 3 saw,\\nthough its",
+              "5.7 years on average fails every 3.05 hours\\nat this scale. Llama 3 on 16,384 GPUs saw an interruption every 3.09 hours;\\nits")],
+    "16.6": [("1 + 10/16 = 1.63", "1 + 10/16 = 1.625")],   # 1.625 to 4 figures, not rounded half-up by hand
+    "11.5": [("A: 8 - 5 = 3 dropped    B: 5 - 5 = 0\\nC: 2 (3 slots empty)    D: 1 (4 slots empty)",
+              "A: 8 routed, 3 dropped, 0 slots empty\\nB: 5 routed, 0 dropped, 0 slots empty\\n"
+              "C: 2 routed, 0 dropped, 3 slots empty\\nD: 1 routed, 0 dropped, 4 slots empty")],
+    "9.5": [("deadline by a month.", "deadline by as much again.")],
+    "9.3": [("sits in an **8-layer** pipeline stage and holds", "sits in a pipeline stage of **8 layers** and holds")],
+    "9.7": [("of an **8-layer** stage,", "of a stage of **8 layers**,")],
+    "16.5": [("asynchronous.\\n\\nWhat percentage", "asynchronous.\\n\\nThe cases pair a restart of 5 minutes or 30 seconds with a\\n"
+              "save every 30 or 5 minutes. What percentage")],
+    "16.4": [("For the 128K phase Llama 3 ran", "Suppose a long-context phase of Llama 3 runs")],
+    "16.3": [("only a twenty-fifth of the", "only 1/25 of the")],
+    "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
 }
 
 # Figures that are facts, not the exercise's numbers, though they equal its canonical answer.
 FACTS = {
     "3.3": ["warmed up for 8000 of 1.2M steps"],   # Llama 3 405B's warmup
+    "9.1": ["the 128K-context phase"],              # Llama 3's long-context training
 }
 
 SCALES = (1, 1e3, 1e6, 1e9, 1e12, 1e-3, 60, 3600, 1 / 60)   # 70e9 parameters as "70B", 180 min as "3 hours"
@@ -61,8 +79,7 @@ def texts(ex: NumericAnswer) -> dict[str, object]:
 
 def test_most_numeric_exercises_vary():
     numeric = [e for e in BOOK.exercises if e.kind in ("derive", "trace")]
-    assert VARYING, "no exercise varies"
-    print(f"{len(VARYING)} of {len(numeric)} derive/trace exercises vary")
+    assert len(VARYING) >= 62, f"only {len(VARYING)} of {len(numeric)} derive/trace exercises vary"   # docs/authoring.md lists the rest
 
 
 @pytest.mark.parametrize("exercise_id", VARYING)

@@ -34,7 +34,7 @@ _hours_between = 54 * 24 / _unexpected                  # ~3.09 h
 _states(f"419 / 54 ≈ {_per_day:.2f} unexpected interruptions per day")
 _states(f"54 × 24 / 419 ≈ {_hours_between:.2f} hours")
 _states(f"**≈ {_per_day:.2f} per day**, one about every {_hours_between:.2f} hours")
-_states(f"close to the {_hours_between:.2f} hours Llama 3 saw")
+_states(f"saw an interruption every {_hours_between:.2f} hours")
 
 # 15.4: the restart (10 min) is not the biggest cost per failure; the lost work T/2 (15 min) is.
 _states(f"on top of the {30 / 2:.0f} minutes of work it loses on average")

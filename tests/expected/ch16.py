@@ -60,10 +60,6 @@ _states(f"{_seqs_4m:,} sequences of 4,096 tokens")
 _states(f"that is {_per_pipeline_4m} sequences per pipeline per step")
 
 # Explanations round to what the grader accepts.
-_states(f"= {100 * _fsdp_seconds / _compute_seconds:.2f} %")      # 16.3: 4.02
-_states(f"**{100 * _fsdp_seconds / _compute_seconds:.2f} %.**")
-for _interval, _restart in ((30, 5), (30, 0.5), (5, 0.5)):         # 16.5: 10.78, 8.35, 1.62
-    _states(f"{_lost_pct(_interval, _restart):.2f} %")
 _states(f"With {419 / 54:.2f} unexpected interruptions a day")    # 7.76
 _states(f"419 / 54 is {419 / 54:.2f} a day")
 
