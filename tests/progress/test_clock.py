@@ -44,3 +44,21 @@ def test_a_malformed_ringbook_now_is_one_line_and_exit_2(monkeypatch, tmp_path, 
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1 and err.startswith(f"ringbook: {says}")
     assert not (tmp_path / "progress.sqlite3").exists()
+
+
+def test_ringbook_now_starts_when_first_read_not_when_the_process_started(monkeypatch):
+    """A long-lived process (a test worker) that sets RINGBOOK_NOW minutes after importing the clock must
+    still see that moment, not that moment plus the minutes it had been running."""
+    from datetime import datetime, timedelta
+
+    from tui.progress import clock
+
+    ticks = {"now": 5000.0}   # the monotonic clock, long after import
+    monkeypatch.setattr(clock.time, "monotonic", lambda: ticks["now"])
+    monkeypatch.setenv("RINGBOOK_NOW", "2026-12-01T09:00:00+01:00")
+    start = datetime.fromisoformat("2026-12-01T09:00:00+01:00")
+    assert clock.now() == start
+    ticks["now"] += 2.5
+    assert clock.now() == start + timedelta(seconds=2.5)
+    monkeypatch.setenv("RINGBOOK_NOW", "2026-12-04T09:00:00+01:00")
+    assert clock.now() == start + timedelta(days=3)

@@ -1,7 +1,8 @@
 """The one clock ringbook reads, so that `RINGBOOK_NOW` can move it.
 
-`RINGBOOK_NOW=2026-12-01T09:00:00+01:00` starts the clock at that moment when the process starts, and it
-runs on from there at the usual pace (attempts made a second apart stay a second apart, in order). Tests,
+`RINGBOOK_NOW=2026-12-01T09:00:00+01:00` starts the clock at that moment when ringbook first reads it (in a
+test process that sets it again and again, each new value starts afresh), and it runs on from there at
+the usual pace (attempts made a second apart stay a second apart, in order). Tests,
 demos and instructors use it to show what review looks like days later without waiting for them.
 """
 
@@ -14,7 +15,7 @@ from datetime import datetime, timedelta
 ENVIRONMENT = "RINGBOOK_NOW"
 EARLIEST_YEAR, LATEST_YEAR = 2000, 8999   # the years a stored time may have (tui.progress.store)
 
-_started = time.monotonic()
+_anchor: tuple[str, float] | None = None   # RINGBOOK_NOW as last read, and when it was first read
 
 
 class ClockError(ValueError):
@@ -23,10 +24,13 @@ class ClockError(ValueError):
 
 def now() -> datetime:
     """The current time with its UTC offset: the machine's, or RINGBOOK_NOW's moved on by the time since start."""
+    global _anchor
     text = os.environ.get(ENVIRONMENT)
     if not text:
         return datetime.now().astimezone()
-    return start_time(text) + timedelta(seconds=time.monotonic() - _started)
+    if _anchor is None or _anchor[0] != text:   # runs on from the first read of this value, not from import
+        _anchor = (text, time.monotonic())
+    return start_time(text) + timedelta(seconds=time.monotonic() - _anchor[1])
 
 
 def start_time(text: str) -> datetime:
