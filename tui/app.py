@@ -43,6 +43,8 @@ class RingbookApp(App):
         self.clock = clock or now
         self.warm = warm
         self._warmed: set[str] = set()
+        self.review_cards: list = []  # the review session under way (tui.progress.review.Card), and where
+        self.review_at = 0
         self.sub_title = book.title
 
     def get_default_screen(self) -> HomeScreen:
@@ -142,8 +144,7 @@ class RingbookApp(App):
         self._show_card(replace=False)
 
     def review_progress(self) -> str:
-        cards = getattr(self, "review_cards", [])
-        return f" {self.review_at + 1} of {len(cards)}" if cards else ""
+        return f" {self.review_at + 1} of {len(self.review_cards)}" if self.review_cards else ""
 
     def next_review(self, step: int = 1) -> None:
         """The next (or previous) card; after the last, back home with a summary of the session."""

@@ -59,7 +59,7 @@ def open_and_answer(exercise_id: str, text: str | None = None):
 
 
 async def settled(pilot) -> None:
-    """The home screen's review line comes from a worker, after the first frame: wait for it."""
+    """The home screen's review line is filled in after the first frame: wait for it."""
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

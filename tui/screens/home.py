@@ -4,7 +4,6 @@ study, quiz, lab), one row each with its own progress."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -49,9 +48,10 @@ class HomeScreen(Screen):
         self.query_one("#review").display = False
         self.call_after_refresh(self.refresh_review)  # the scheduler loads after the first frame
 
-    @work(thread=True, exclusive=True, group="review-line")
     def refresh_review(self) -> None:
-        """"Review · 6 due" (or when the next is due), from a replay of the log through FSRS."""
+        """"Review · 6 due" (or when the next is due), from the log through FSRS. On the UI thread: the store's
+        one connection must not hold a worker's read transaction while an answer is being saved (kept cards
+        make it a few milliseconds)."""
         from tui.progress.review import kinds_of, review_summary
 
         summary = review_summary(self.app.store, self.app.clock(), kinds_of(self.app.book))
@@ -65,9 +65,6 @@ class HomeScreen(Screen):
         if summary.retention is not None:
             line.append(f"   ~{summary.retention:.0%} remembered", "dim")
         line.append("   (r)", "dim")
-        self.app.call_from_thread(self._show_review, line)
-
-    def _show_review(self, line: Text) -> None:
         review = self.query_one("#review", Static)
         review.update(line)
         review.display = True
