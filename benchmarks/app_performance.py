@@ -55,11 +55,12 @@ Hello().run(headless=True, size=(80, 24))
 """
 
 RINGBOOK = STAMP_FIRST_FRAME + """
-import importlib.abc, importlib.util
+import importlib.util
 
-class PatchOnImport(importlib.abc.MetaPathFinder):
+class PatchOnImport:
     # Patches Textual as `ringbook` imports it, so everything else runs as a learner's start does: the
-    # same entry point, with imports in the same order and place.
+    # same entry point, with imports in the same order and place. A finder needs only find_spec: deriving
+    # from importlib.abc.MetaPathFinder would import importlib.resources, which ringbook never loads.
     def find_spec(self, name, path, target=None):
         if name != "textual.app":
             return None

@@ -30,8 +30,10 @@ SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
 QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
 
 
-@dataclass
+@dataclass(repr=False)
 class Problem:
+    """One thing wrong with a book, at path:line; a warning does not stop it loading."""
+
     path: Path
     line: int
     message: str

@@ -5,7 +5,9 @@ formulas and params, so a typo in a hand-typed figure cannot exist.
 
 Nothing changes an exercise once the loader has built it: a variant is a new one (dataclasses.replace).
 The dataclasses are not frozen all the same: Python 3.11 writes three more methods for each frozen class
-and sets every field through object.__setattr__, which made the model 5% of ringbook's start.
+and sets every field through object.__setattr__, which made the model 5% of ringbook's start. Nor do they
+have generated reprs (another 1.3%, paid at every start, for a text nothing shows): an exercise, a
+chapter and a book name themselves by id.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ KINDS: tuple[Kind, ...] = ("derive", "trace", "build", "debug", "design")
 DEFAULT_TOLERANCE = 0.005  # 3 significant figures always pass; a 4th-digit slip does not
 
 
-@dataclass
+@dataclass(repr=False)
 class Source:
     """Where a thing was written, for `path:line` messages."""
 
@@ -35,8 +37,10 @@ class Source:
         return f"{self.path}:{self.line}"
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class Exercise:
+    """What every exercise has: what it asks, how it helps (hints), and what it teaches after (explanation)."""
+
     id: str
     title: str
     kind: Kind
@@ -46,6 +50,9 @@ class Exercise:
     chapter_id: str
     tolerance: float = DEFAULT_TOLERANCE
     source: Source | None = field(default=None, compare=False)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.id!r})"
 
 
 def fixed_shuffle(things: tuple, seed: str, avoid: tuple[str, ...] = ()) -> tuple:
@@ -60,8 +67,10 @@ def fixed_shuffle(things: tuple, seed: str, avoid: tuple[str, ...] = ()) -> tupl
     return tuple(reversed(things))
 
 
-@dataclass
+@dataclass(repr=False)
 class Mistake:
+    """A wrong answer an author foresaw (a formula over the params) and what to say to whoever gives it."""
+
     answer: str
     feedback: str
 
@@ -81,7 +90,7 @@ def resolve_params(params: dict[str, Any]) -> dict[str, float]:
     return env
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class NumericAnswer(Exercise):
     """An exercise answered by one number in a unit, or by a formula over `symbols`."""
 
@@ -142,27 +151,33 @@ class NumericAnswer(Exercise):
         return tuple(evaluate_text(m.answer, self.env) for m in self.mistakes)
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class Derive(NumericAnswer):
+    """Work a number or a formula out from the chapter."""
+
     kind: Kind = "derive"
 
 
-@dataclass
+@dataclass(repr=False)
 class Option:
+    """One answer of a multiple-choice step, with what to say when it is picked."""
+
     id: str
     text: str
     correct: bool
     feedback: str
 
 
-@dataclass
+@dataclass(repr=False)
 class Step:
+    """One row of a table of states: its label, its value as a formula, and a note for a wrong value."""
+
     label: str
     answer: str
     feedback: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class Trace(NumericAnswer):
     """Step through an algorithm: one number (`answer`), one choice (`options`) or a table (`steps`)."""
 
@@ -191,7 +206,7 @@ class Trace(NumericAnswer):
         return tuple(evaluate_text(s.answer, self.env) for s in self.steps)
 
 
-@dataclass
+@dataclass(repr=False)
 class CodeTest:
     """One call: keyword `args` and the `expected` return value as formula(s) over the scalar args."""
 
@@ -211,8 +226,10 @@ class CodeTest:
         return evaluate_text(self.expected, self.scalar_args)
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class Build(Exercise):
+    """Write a small function; graded by running it against `tests` in a sandbox."""
+
     kind: Kind = "build"
     function: str
     signature: str
@@ -222,8 +239,10 @@ class Build(Exercise):
     tolerance: float = 1e-6
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class Debug(Exercise):
+    """Find the one wrong line of `code` (1-based `buggy_line`); `fixed_line` is what it should say."""
+
     kind: Kind = "debug"
     language: str
     code: str
@@ -245,15 +264,19 @@ class Debug(Exercise):
         return "\n".join(lines) + "\n"
 
 
-@dataclass
+@dataclass(repr=False)
 class DesignItem:
+    """One thing to put in order, with what to say when it is out of place."""
+
     id: str
     text: str
     feedback: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class Design(Exercise):
+    """Put `items` in `order` (item ids)."""
+
     kind: Kind = "design"
     items: tuple[DesignItem, ...]
     order: tuple[str, ...]
@@ -264,13 +287,18 @@ class Design(Exercise):
         return fixed_shuffle(self.items, self.id, avoid=self.order)
 
 
-@dataclass
+@dataclass(repr=False)
 class Chapter:
+    """A chapter folder: its narrative (read when it opens) and its exercises."""
+
     id: str
     title: str
     path: Path
     exercises: tuple[Exercise, ...]
     part: str = ""  # the part of the course it belongs to, as book.yaml names it ("" for the main run)
+
+    def __repr__(self) -> str:
+        return f"Chapter({self.id!r})"
 
     @property
     def narrative_path(self) -> Path:
@@ -287,7 +315,7 @@ class Chapter:
                     "Run `ringbook content check` on the book.*")
 
 
-@dataclass
+@dataclass(repr=False)
 class LabRef:
     """A lab listed in book.yaml: its own file, read by the lab when it opens."""
 
@@ -296,14 +324,19 @@ class LabRef:
     path: Path
 
 
-@dataclass
+@dataclass(repr=False)
 class Book:
+    """The whole course, checked: chapters in order, then the quizzes and labs book.yaml lists."""
+
     title: str
     subtitle: str
     root: Path
     chapters: tuple[Chapter, ...]
     quizzes: tuple[Any, ...] = ()  # grader.quiz.Quiz, kept out of this module's imports
     labs: tuple[LabRef, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Book({str(self.root)!r})"
 
     @cached_property
     def _by_id(self) -> dict[str, Exercise]:

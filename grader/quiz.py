@@ -23,8 +23,10 @@ RATINGS: dict[str, tuple[str, float]] = {  # rating id -> (what the learner says
 }
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, repr=False)
 class QuizQuestion:
+    """One question: a choice graded at once, or a reveal the learner marks themselves."""
+
     id: str
     topic: str
     chapter: str  # the chapter that teaches it: where to go back to when it is missed
@@ -49,8 +51,10 @@ class QuizQuestion:
         return next((o for o in self.options if o.id == option_id), None)
 
 
-@dataclass
+@dataclass(repr=False)
 class Quiz:
+    """A readiness quiz: questions across chapters, each pointing back to where it is taught."""
+
     id: str
     title: str
     intro: str
@@ -64,7 +68,7 @@ class Quiz:
         return len(self.questions)
 
 
-@dataclass
+@dataclass(repr=False)
 class Response:
     """What the learner did with one question: the option picked, or the rating given."""
 
@@ -79,8 +83,10 @@ class Response:
         return RATINGS[self.rating][1] if self.rating in RATINGS else 0.0
 
 
-@dataclass
+@dataclass(repr=False)
 class QuizResult:
+    """A run's score, and the questions that lost points."""
+
     points: float
     out_of: int
     missed: tuple[QuizQuestion, ...]  # less than full marks, in quiz order

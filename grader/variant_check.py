@@ -70,7 +70,7 @@ def sampled_findings(ex: NumericAnswer, where: Where, seeds: int = SAMPLED_SEEDS
     exercise `template_problems` passes. The draws are kept per exercise as written (wherever it is), so
     checking the same exercise again, in another copy of the book, costs nothing."""
     written = ex.written or ex
-    identity = (repr(dataclasses.replace(written, source=None)), seeds)
+    identity = (repr(sorted(dataclasses.asdict(dataclasses.replace(written, source=None)).items())), seeds)
     if identity not in _FOUND:
         _FOUND[identity] = _sampled(ex, lambda *keys: keys, seeds)
     return [(where(*keys), message, warning) for keys, message, warning in _FOUND[identity]]

@@ -15,8 +15,10 @@ from grader.quiz import Quiz, Response, saved_responses
 from tui.progress.store import ExerciseState
 
 
-@dataclass
+@dataclass(repr=False)
 class ChapterMastery:
+    """Solved out of total for one chapter."""
+
     chapter_id: str
     title: str
     solved: int
@@ -24,8 +26,10 @@ class ChapterMastery:
     after_reveal: int
 
 
-@dataclass
+@dataclass(repr=False)
 class Mastery:
+    """Solved out of total for the book, how many were solved only after a reveal, and each chapter."""
+
     solved: int
     total: int
     after_reveal: int

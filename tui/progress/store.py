@@ -12,7 +12,6 @@ said once, so nothing in the file can stop the app from starting.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -134,8 +133,10 @@ class StoreReadOnly(StoreError):
     """A write that cannot happen: the folder is read-only or the disk is full."""
 
 
-@dataclass
+@dataclass(repr=False)
 class Attempt:
+    """One answer as the log keeps it."""
+
     uid: str
     exercise_id: str
     answer: str
@@ -152,7 +153,7 @@ class Attempt:
     purpose: str = "learn"    # learn (in the chapter), review (a due card) or practice (asked for early)
 
 
-@dataclass
+@dataclass(repr=False)
 class ExerciseState:
     """What the log says about one exercise."""
 
@@ -169,7 +170,7 @@ class ExerciseState:
         return "tried" if self.attempts else "new"
 
 
-@dataclass
+@dataclass(repr=False)
 class Entry:
     """A finished piece of work outside the exercises: a quiz run or a lab design, its details in `payload`."""
 
@@ -662,6 +663,8 @@ class ProgressStore:
 
 def export_csv(data: dict[str, Any]) -> str:
     """Attempts as CSV, one row each, for spreadsheets."""
+    import csv  # only `progress export --csv` needs it: not loaded at every start
+
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=ATTEMPT_FIELDS, lineterminator="\n")
     writer.writeheader()
@@ -686,7 +689,7 @@ MAX_TEXT = 100_000
 MAX_PAYLOAD = 1_000_000
 
 
-@dataclass
+@dataclass(repr=False)
 class _Limits:
     """How far the clock-dependent fields may go: an import is held to now, a stored row only to sense."""
 

@@ -13,8 +13,10 @@ from datetime import date, datetime, timedelta
 from typing import Iterable
 
 
-@dataclass
+@dataclass(repr=False)
 class Streak:
+    """Study days in a row up to today (or yesterday, if today is not done yet), and the longest run."""
+
     current: int
     best: int
     done_today: bool
