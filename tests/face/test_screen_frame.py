@@ -62,3 +62,48 @@ async def test_garbage_collection_is_on_again_once_a_screen_has_opened(book, sto
             open_screen()
             await pilot.pause()
             assert gc.isenabled()
+
+
+def footer_keys(screen) -> list[FooterKey]:
+    return list(screen.query_one(Footer).query(FooterKey))
+
+
+async def test_a_covered_screen_keeps_its_footer_until_it_shows_again(book, store):
+    """Textual rebuilt the home footer's keys under every chapter opened."""
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        home = app.screen
+        home_keys = footer_keys(home)
+        app.open_chapter(book.chapters[1])
+        await pilot.pause()
+        chapter = app.screen
+        await pilot.press("e")                     # the exercise list takes focus: new bindings
+        await pilot.pause()
+        assert footer_keys(home) == home_keys      # the same widgets: not rebuilt while covered
+        assert "Back" in [key.description for key in footer_keys(chapter)]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is home
+        shown = [key.description for key in footer_keys(home)]
+        assert "Open" in shown and "Continue" in shown and "Back" not in shown
+
+
+async def test_bindings_that_change_together_rebuild_the_footer_once(book, store, monkeypatch):
+    rebuilds = []
+    recompose = Footer.recompose
+
+    async def counted(footer):
+        rebuilds.append(footer)
+        await recompose(footer)
+
+    monkeypatch.setattr(Footer, "recompose", counted)
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = app.screen.query_one(Footer)
+        rebuilds.clear()
+        footer.call_later(lambda: [footer.bindings_changed(app.screen) for _ in range(3)])  # 3 changes, 1 frame
+        await pilot.pause()
+        await pilot.pause()
+        assert rebuilds == [footer] and footer_keys(app.screen)

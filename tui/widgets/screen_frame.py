@@ -13,6 +13,7 @@ from __future__ import annotations
 from textual import widgets
 from textual.app import ComposeResult
 from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.widgets._footer import FooterKey
 
 
@@ -30,11 +31,27 @@ class Header(widgets.Header):
 
 
 class Footer(widgets.Footer):
-    """Textual's footer, which lets go of the keys it showed before each refresh, and styles each key once.
+    """Textual's footer, which lets go of the keys it showed before each refresh, styles each key once, and
+    rebuilds its keys only when they can be seen, once per frame.
 
     A FooterKey starts compact and is then bound to its footer, which is not: each key was restyled twice
     (class added, then removed) every time the footer refreshed, a quarter of a chapter's first frame.
-    Starting each key at the footer's own value makes both changes no-ops."""
+    Starting each key at the footer's own value makes both changes no-ops.
+
+    Textual rebuilds a footer's keys whenever its screen's bindings change, once per change, even on a
+    screen that has just been covered or closed: opening a chapter rebuilt four footers, one of them the
+    home screen's under it. A covered screen's footer is rebuilt when the screen shows again (its bindings
+    change then too), and changes that come together make one rebuild."""
+
+    _rebuild_due = False
+
+    def bindings_changed(self, screen: Screen) -> None:
+        self._bindings_ready = True
+        if (not screen.app.app_focus or not self.is_attached or screen is not self.screen
+                or screen is not self.app.screen or self._rebuild_due):
+            return
+        self._rebuild_due = True
+        self.call_after_refresh(self.recompose)
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -43,5 +60,6 @@ class Footer(widgets.Footer):
             yield widget
 
     async def recompose(self) -> None:
+        self._rebuild_due = False
         await super().recompose()
         forget_watchers(self, lambda owner: owner._closing or owner._closed)
