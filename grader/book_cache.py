@@ -15,8 +15,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 4  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
-# 4: their titles too
+FORMAT = 5  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
+# 4: their titles too; 5: and a choice's options
 
 
 def _file_for(root: Path, cache_dir: Path) -> Path:

@@ -111,22 +111,27 @@ class NumericAnswer(Exercise):
     def texts(self) -> list[str]:
         """Every text a learner reads, where placeholders such as `{{M}}` may stand (grader.variants): the
         title last, since "7B with ZeRO-1 on {{N}} GPUs" must change with the numbers too."""
-        steps = getattr(self, "steps", ())
+        steps, options = getattr(self, "steps", ()), getattr(self, "options", ())
         return [self.prompt, self.explanation, *self.hints, *(m.feedback for m in self.mistakes),
-                *(s.label for s in steps), *(s.feedback for s in steps), self.title]
+                *(s.label for s in steps), *(s.feedback for s in steps),
+                *(o.text for o in options), *(o.feedback for o in options), self.title]
 
     def with_texts(self, texts: list[str]) -> NumericAnswer:
         """This exercise showing `texts` (in the order of `texts`) instead, and kept as `written`: the
         canonical rendering a checked book stores, so a start from its cache renders nothing."""
         hints, mistakes = len(self.hints), len(self.mistakes)
-        feedback, steps_text = texts[2 + hints:2 + hints + mistakes], texts[2 + hints + mistakes:-1]
+        rest = iter(texts[2 + hints + mistakes:-1])
         changes: dict[str, Any] = dict(
             title=texts[-1], prompt=texts[0], explanation=texts[1], hints=tuple(texts[2:2 + hints]),
-            mistakes=tuple(Mistake(m.answer, f) for m, f in zip(self.mistakes, feedback)), written=self)
-        steps = getattr(self, "steps", ())
+            mistakes=tuple(Mistake(m.answer, f) for m, f in zip(self.mistakes, texts[2 + hints:])), written=self)
+        steps, options = getattr(self, "steps", ()), getattr(self, "options", ())
         if steps:
-            changes["steps"] = tuple(Step(steps_text[i], s.answer, steps_text[len(steps) + i])
-                                     for i, s in enumerate(steps))
+            labels = [next(rest) for _ in steps]
+            changes["steps"] = tuple(Step(label, s.answer, next(rest)) for label, s in zip(labels, steps))
+        if options:
+            option_texts = [next(rest) for _ in options]
+            changes["options"] = tuple(Option(o.id, text, o.correct, next(rest))
+                                       for text, o in zip(option_texts, options))
         return replace(self, **changes)
 
     @property

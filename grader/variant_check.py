@@ -30,8 +30,6 @@ def template_problems(ex: NumericAnswer, where: Where) -> list[tuple[int, str]]:
     """Problems in the vary rules, the constraints and the placeholders, on the canonical numbers."""
     written = ex.written or ex
     found: list[tuple[int, str]] = []
-    if written.vary and (written.is_formula or getattr(written, "options", ())):
-        return [(where("vary"), "only an exercise answered by numbers can vary (not a formula or a choice)")]
     for name, rule in written.vary.items():
         if name not in written.params:
             found.append((where("vary", name), f"vary {name}: {name} is not one of the params"))
@@ -95,7 +93,7 @@ def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
                 found["absurd"] = (where("answer") if written.answer is not None else where("steps"),
                                    f"seed {seed} ({shown}) gives {value:g}, far from the book's {old:g}: "
                                    "add a constraint to keep the numbers sensible", False)
-        if written.answer is not None and written.mistakes:
+        if values and written.answer is not None and written.mistakes:
             _mistake_findings(written, variant.env, values[0], seed, shown, where, found)
         if "unrendered" not in found:
             posed = rendered(written, variant.env)
@@ -153,6 +151,8 @@ def _texts_with_keys(ex: NumericAnswer) -> list[tuple[tuple, str]]:
     pairs += [(("mistakes", i, "feedback"), m.feedback) for i, m in enumerate(ex.mistakes)]
     for i, step in enumerate(getattr(ex, "steps", ())):
         pairs += [(("steps", i, "label"), step.label), (("steps", i, "feedback"), step.feedback)]
+    for i, option in enumerate(getattr(ex, "options", ())):
+        pairs += [(("options", i, "text"), option.text), (("options", i, "feedback"), option.feedback)]
     return pairs
 
 

@@ -107,11 +107,12 @@ def resolve(exercise: NumericAnswer, drawn: Mapping[str, float]) -> dict[str, fl
 
 
 def graded_values(exercise: NumericAnswer, env: Mapping[str, float]) -> tuple[float, ...]:
-    """What a learner is graded against with these params: the answer, or each step's state."""
+    """What a learner is graded against with these params: the answer, or each step's state. A choice or
+    a formula has no number to grade (a formula's value needs its symbols): empty."""
     steps = getattr(exercise, "steps", ())
     if steps:
         return tuple(formula_value(s.answer, env) for s in steps)
-    return (formula_value(exercise.answer, env),) if exercise.answer is not None else ()
+    return (formula_value(exercise.answer, env),) if exercise.answer is not None and not exercise.is_formula else ()
 
 
 def names_for_text(exercise: NumericAnswer, env: Mapping[str, float]) -> dict[str, float]:
@@ -145,7 +146,7 @@ def draw(exercise: NumericAnswer, seed: int) -> Variant:
     unknown = set(pools) - set(exercise.params)
     if unknown:
         raise VariantError(f"vary names {', '.join(sorted(unknown))}, which is not a param")
-    old = graded_values(exercise, canonical)
+    old = _posed_numbers(exercise, canonical)
     rng = random.Random(f"{exercise.id}:{seed}")
     for _ in range(MAX_TRIES):
         drawn = {name: rng.choice(pool) for name, pool in pools.items()}
@@ -156,7 +157,7 @@ def draw(exercise: NumericAnswer, seed: int) -> Variant:
             continue  # e.g. a division by a drawn zero: that draw cannot be posed
         if not all(math.isfinite(v) for v in values):
             continue
-        if not _differ(values, old, exercise.tolerance):
+        if not _differ(_posed_numbers(exercise, env, values), old, exercise.tolerance):
             continue
         if not exercise.constraints:
             return Variant(seed, env)
@@ -165,6 +166,14 @@ def draw(exercise: NumericAnswer, seed: int) -> Variant:
             return Variant(seed, env)
     raise VariantError(f"no numbers satisfy the constraints after {MAX_TRIES} draws (seed {seed}); "
                        "widen the vary ranges or loosen the constraints")
+
+
+def _posed_numbers(exercise: NumericAnswer, env: Mapping[str, float], values: tuple[float, ...] | None = None,
+                   ) -> tuple[float, ...]:
+    """What a variant must change: the graded numbers, or for a choice or a formula (nothing to grade by
+    number) the numbers it is posed with."""
+    values = graded_values(exercise, env) if values is None else values
+    return values or tuple(env[name] for name in exercise.vary)
 
 
 def _differ(values: tuple[float, ...], canonical: tuple[float, ...], tolerance: float) -> bool:
@@ -246,6 +255,9 @@ def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer
     if getattr(written, "steps", ()):
         changes["steps"] = tuple(Step(render(s.label, names, shown), s.answer, render(s.feedback, names, shown))
                                  for s in written.steps)
+    if getattr(written, "options", ()):
+        changes["options"] = tuple(replace(o, text=render(o.text, names, shown), feedback=render(o.feedback, names, shown))
+                                   for o in written.options)
     return replace(written, **changes)
 
 
@@ -265,7 +277,7 @@ MAX_SEED = 2**63 - 1
 
 def pose(exercise: Exercise, seed: int | None) -> Exercise:
     """Any exercise as posed with `seed` (None or 0: the book's own numbers). One with a single form
-    (build, debug, design, a choice, a formula) is itself for every seed."""
+    (build, debug, design, or a derive or trace that does not vary) is itself for every seed."""
     if seed is None or not isinstance(exercise, NumericAnswer):
         return exercise
     return variant(exercise, seed)

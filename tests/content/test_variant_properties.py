@@ -72,9 +72,19 @@ def figures(text: str) -> list[float]:
 
 
 def texts(ex: NumericAnswer) -> dict[str, object]:
-    return {"prompt": ex.prompt, "explanation": ex.explanation, "hints": list(ex.hints),
-            "feedback": [m.feedback for m in ex.mistakes],
-            "steps": [[s.label, s.feedback] for s in getattr(ex, "steps", ())]}
+    shown = {"prompt": ex.prompt, "explanation": ex.explanation, "hints": list(ex.hints),
+             "feedback": [m.feedback for m in ex.mistakes],
+             "steps": [[s.label, s.feedback] for s in getattr(ex, "steps", ())]}
+    if getattr(ex, "options", ()):
+        shown["options"] = [[o.text, o.feedback] for o in ex.options]
+    return shown
+
+
+def graded(ex: NumericAnswer) -> list[float]:
+    """The numbers a variant is graded against; none for a choice or a formula (its numbers are in its texts)."""
+    if ex.is_formula or getattr(ex, "options", ()):
+        return []
+    return [ex.value] if ex.answer is not None else list(ex.step_values)
 
 
 def test_most_numeric_exercises_vary():
@@ -100,9 +110,8 @@ def test_every_variant_is_rendered_and_its_explanation_reaches_the_graded_answer
         posed = variant(ex, seed)
         rendered = json.dumps(texts(posed), ensure_ascii=False)
         assert "{{" not in rendered and "}}" not in rendered, (seed, rendered)
-        graded = [posed.value] if posed.answer is not None else list(posed.step_values)
         shown = figures(posed.explanation)
-        for value in graded:
+        for value in graded(posed):
             assert any(math.isclose(f, value, rel_tol=max(posed.tolerance, 0.005), abs_tol=1e-9) for f in shown), \
                 f"seed {seed}: the explanation never reaches {value:g}:\n{posed.explanation}"
 
@@ -124,7 +133,7 @@ def test_no_text_writes_the_canonical_answer_as_a_literal(exercise_id):
     """The canonical answer typed into a template (not a placeholder) would show in every variant."""
     ex = BOOK.exercise(exercise_id)
     written = ex.written
-    answers = [ex.value] if ex.answer is not None else list(ex.step_values)
+    answers = graded(ex)
     literal = re.sub(r"\{\{.*?\}\}", " ", json.dumps(texts(written), ensure_ascii=False), flags=re.S)
     for fact in FACTS.get(exercise_id, ()):
         assert fact in literal
