@@ -157,7 +157,7 @@ class RingbookApp(App):
             self.notify("This is the first card of the review.")
             return
         self.pop_screen()
-        self.notify(self._review_summary(), title="Review done", timeout=12)
+        self._show_review_done()
         self.review_cards = []
 
     def _show_card(self, *, replace: bool) -> None:
@@ -167,19 +167,15 @@ class RingbookApp(App):
         self.show(ExerciseScreen(self.book.exercise(card.exercise_id), seed=card.seed, purpose="review"),
                   replace=replace)
 
-    def _review_summary(self) -> str:
-        from tui.progress.review import next_due
+    def _show_review_done(self) -> None:
+        from grader.variants import pose
+        from tui.progress.review import kinds_of, next_due, session_results
+        from tui.screens.review_done import ReviewDoneScreen
 
-        answered = {(c.exercise_id, c.seed): [] for c in self.review_cards}
-        for attempt in self.store.attempts():
-            if attempt.purpose == "review" and (attempt.exercise_id, attempt.seed) in answered:
-                answered[(attempt.exercise_id, attempt.seed)].append(attempt)
-        reviewed = [tries for tries in answered.values() if tries]
-        first_time = sum(all(t.status == "correct" for t in tries) for tries in reviewed)
-        upcoming = next_due(self.store, self.clock())
-        when = upcoming.astimezone().strftime("%a %d %b %H:%M") if upcoming else "nothing scheduled"
-        return (f"Reviewed {len(reviewed)} of {len(self.review_cards)}; right first time {first_time}. "
-                f"Next due: {when}.")
+        kinds, now = kinds_of(self.book), self.clock()
+        results = session_results(self.store, self.review_cards, kinds)
+        titles = {c.exercise_id: pose(self.book.exercise(c.exercise_id), c.seed).title for c in self.review_cards}
+        self.push_screen(ReviewDoneScreen(results, titles, now, next_due(self.store, now, kinds)))
 
     def store_position(self, chapter_id: str, exercise_id: str = "") -> None:
         if not self.store.read_only:

@@ -10,6 +10,7 @@ from tui.app import RingbookApp
 from tui.progress.review import due_cards
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
+from tui.screens.review_done import ReviewDoneScreen
 
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -36,6 +37,7 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
         card = app.screen
         assert isinstance(card, ExerciseScreen) and card.purpose == "review" and card.seed != 0
         assert "review 1 of 1" in text_of(card.query_one("#exercise-title"))
+        assert text_of(card.query_one("#attempts")) == "1 earlier answer to other numbers"   # not "✓ 7/4"
         await pilot.press(*"7/4", "enter")                       # remembered, not understood
         await settle(app, pilot)
         assert "Correct" not in text_of(card.query_one("#verdict"))
@@ -43,10 +45,17 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
         await pilot.press("enter")
         await settle(app, pilot)
         assert "Correct" in text_of(card.query_one("#verdict"))
-        await pilot.press("n")                                    # the last card: home, and a summary
+        await pilot.press("n")                                    # the last card: a summary over home
         await settle(app, pilot)
-        assert isinstance(app.screen, HomeScreen)
-        assert any("Reviewed 1 of 1; right first time 0" in str(n.message) for n in app._notifications), [n.message for n in app._notifications]
+        done = app.screen
+        assert isinstance(done, ReviewDoneScreen)
+        assert "Reviewed 1 of 1 · right first time 0" in text_of(done.query_one("#review-done-counts"))
+        row = text_of(done.query_one("#review-done-cards"))
+        assert row.startswith("✓ 0.1") and "2 tries" in row and "back " in row
+        assert "Next review: " in text_of(done.query_one("#review-done-next"))
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is home
         assert "nothing due" in text_of(home.query_one("#review"))
     assert [(a.purpose, a.seed == card.seed) for a in store.attempts("0.1")][1:] == [("review", True)] * 2
     assert due_cards(store, later) == []

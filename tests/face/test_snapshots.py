@@ -267,3 +267,29 @@ def test_quiz_results(snap_compare, book, seeded):
     right = "abcdef"[book.quiz("readiness").questions[last].presented_options.index(
         book.quiz("readiness").questions[last].correct_option)]
     assert snap_compare(make_app(book, seeded), run_before=take_quiz(last, press=(right, "n"), missed=(1, 4, 7)))
+
+
+async def review_started(pilot) -> None:
+    """`r` on the home screen: the first due card, posed with new numbers."""
+    await settled(pilot)
+    await pilot.press("r")
+    await pilot.pause()
+    for box in pilot.app.screen.query("Input"):
+        box.cursor_blink = False
+
+
+def test_review_card(snap_compare, book, seeded):
+    assert snap_compare(make_app(book, seeded), run_before=review_started)
+
+
+def test_review_done(snap_compare, book, seeded):
+    async def run_before(pilot):
+        await review_started(pilot)
+        app = pilot.app
+        app.screen.query_one("#answer", Input).value = repr(app.screen.exercise.value)   # the first right
+        await pilot.press("enter")
+        await settled(pilot)
+        while app.review_cards:                                                          # the rest skipped
+            app.screen.action_next()
+            await settled(pilot)
+    assert snap_compare(make_app(book, seeded), run_before=run_before)

@@ -196,3 +196,23 @@ def test_a_kept_card_is_replayed_when_its_log_its_rules_or_its_kind_change(tmp_p
         assert edited != full and from_store(store, kinds) == edited
     finally:
         store.close()
+
+
+def test_a_session_s_results_say_how_each_card_went_and_when_it_comes_back(tmp_path):
+    store = ProgressStore.open(tmp_path)
+    solved = START.astimezone(timezone.utc)
+    for exercise_id in ("0.1", "0.2", "1.1"):
+        store.record_attempt(exercise_id, "x", "correct", seconds_taken=100, now=solved)
+    later = solved + timedelta(days=30)
+    session = review.due_cards(store, later)
+    assert [c.exercise_id for c in session] == ["0.1", "0.2", "1.1"]
+    first, second, _ = session
+    store.record_attempt("0.1", "x", "correct", seconds_taken=100, seed=first.seed, purpose="review", now=later)
+    store.record_attempt("0.2", "y", "incorrect", seed=second.seed, purpose="review", now=later)
+    store.record_attempt("0.2", "x", "correct", seed=second.seed, purpose="review", now=later + timedelta(minutes=1))
+    store.record_attempt("0.2", "z", "incorrect", seed=0, purpose="learn", now=later)   # not this session's numbers
+    results = review.session_results(store, session)
+    assert [(r.exercise_id, r.tries, r.solved, r.right_first_time) for r in results] == [
+        ("0.1", 1, True, True), ("0.2", 2, True, False), ("1.1", 0, False, False)]
+    assert results[0].due > results[1].due > later >= results[2].due    # Good, then Hard; the skipped one waits
+    store.close()

@@ -262,6 +262,37 @@ def review_summary(source: ProgressStore | Iterable[Attempt], now: datetime,
                          retention(deck.values(), now), len(deck))
 
 
+@dataclass
+class SessionResult:
+    """How one card of a review session went, and when it comes back."""
+
+    exercise_id: str
+    tries: int                   # answers given to this card's numbers
+    solved: bool
+    right_first_time: bool
+    due: datetime | None         # when it is due again, UTC (None: not a card any more)
+
+
+def session_results(store: ProgressStore, session: list[Card], kinds: Mapping[str, str] | None = None,
+                    ) -> list[SessionResult]:
+    """Each card of a finished session, in the order it was posed: the review attempts on its numbers (a
+    review's seed is its own, so they are this session's), and its new due time from the grown log. Right
+    first time means no wrong answer at all: attempts made within one clock tick have no order."""
+    answered: dict[tuple[str, int], list[Attempt]] = {(c.exercise_id, c.seed): [] for c in session}
+    for attempt in store.attempts():
+        if attempt.purpose == "review" and (attempt.exercise_id, attempt.seed) in answered:
+            answered[(attempt.exercise_id, attempt.seed)].append(attempt)
+    deck = cards(store, kinds)
+    results = []
+    for card in session:
+        tries = answered[(card.exercise_id, card.seed)]
+        now_card = deck.get(card.exercise_id)
+        results.append(SessionResult(card.exercise_id, len(tries), any(t.status == "correct" for t in tries),
+                                     bool(tries) and all(t.status == "correct" for t in tries),
+                                     now_card.due if now_card is not None else None))
+    return results
+
+
 def kinds_of(book) -> dict[str, str]:
     """Each of a book's exercise ids with its kind, for the quick-answer bound."""
     return {e.id: e.kind for e in book.exercises}

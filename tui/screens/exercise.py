@@ -62,6 +62,11 @@ class ExerciseScreen(Screen):
         self.started = time.monotonic()
         self._draft_timer = None
 
+    @property
+    def varies(self) -> bool:
+        """Whether other seeds pose other numbers (else every seed is the book's own exercise)."""
+        return isinstance(self.book_exercise, NumericAnswer) and bool(self.book_exercise.vary)
+
     # --- layout ---------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -97,11 +102,13 @@ class ExerciseScreen(Screen):
         state = self.app.store.exercise_states().get(exercise.id)
         mark = state.mark if state else "new"
         self.solved = bool(state and state.solved)
-        numbers = {"review": f" · review{self.app.review_progress()}, new numbers",
-                   "practice": " · practice, new numbers"}.get(self.purpose, "")
+        new = ", new numbers" if self.varies else ""
+        numbers = {"review": f" · review{self.app.review_progress()}{new}",
+                   "practice": f" · practice{new}"}.get(self.purpose, "")
         self.query_one("#exercise-title", Static).update(Text.assemble(
             (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}{numbers}", "dim")))
-        self.query_one("#attempts", AttemptList).show(self.app.store.attempts(exercise.id))
+        self.query_one("#attempts", AttemptList).show(self.app.store.attempts(exercise.id),
+                                                      self.seed if self.varies else None)
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -154,7 +161,7 @@ class ExerciseScreen(Screen):
         if action == "hint" and self.hints_shown >= len(self.exercise.hints):
             return None
         if action == "new_numbers":
-            return self.solved and isinstance(self.book_exercise, NumericAnswer) and bool(self.book_exercise.vary)
+            return self.solved and self.varies
         return True
 
     def action_leave(self) -> None:

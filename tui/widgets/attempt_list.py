@@ -1,4 +1,6 @@
-"""The learner's earlier answers to this exercise, newest last, each with its mark."""
+"""The learner's earlier answers to this exercise's numbers, newest last, each with its mark; answers to
+other numbers (a review or practice variant, or the book's own) are only counted, as their marks would
+say nothing, or the wrong thing, about the numbers on screen."""
 
 from __future__ import annotations
 
@@ -15,12 +17,18 @@ class AttemptList(Static):
     AttemptList { height: auto; margin-top: 1; color: $text-muted; }
     """
 
-    def show(self, attempts: list[Attempt]) -> None:
-        if not attempts:
-            self.update("")
+    def show(self, attempts: list[Attempt], seed: int | None = None) -> None:
+        """`seed`: the numbers on screen, for an exercise that varies (None: one form, every answer shown)."""
+        these = [a for a in attempts if seed is None or a.seed == seed]
+        others = len(attempts) - len(these)
+        elsewhere = Text(f"{others} earlier answer{'s' if others != 1 else ''} to other numbers", "dim") if others else Text()
+        if not these:
+            self.update(elsewhere)
             return
-        text = Text(f"Your attempts ({len(attempts)}):", style="bold")
-        for attempt in attempts[-SHOWN:]:
+        text = Text(f"Your attempts ({len(these)}):", style="bold")
+        if others:
+            text.append_text(Text.assemble("  ", elsewhere))
+        for attempt in these[-SHOWN:]:
             mark, style = ("✓", "green") if attempt.status == "correct" else ("✗", "red")
             answer = attempt.answer.strip().replace("\n", "; ")
             text.append(f"\n  {mark} ", style)
