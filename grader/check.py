@@ -14,6 +14,7 @@ from typing import Iterable
 
 from grader.evaluate import EvaluationError, evaluate, evaluate_text
 from grader.model import Build, Debug, Derive, Design, Exercise, NumericAnswer, Trace, resolve_params
+from grader.numeric import BOX_EXAMPLES
 from grader.parse import ParseError, names_in, parse
 from grader.symbolic import Points, same_function, sample_points
 
@@ -138,6 +139,10 @@ def _answer_problems(ex: Derive | Trace, env: dict[str, float], where) -> list[t
     if message:
         return [(where("answer"), f"answer {ex.answer!r}: {message}")]
     value = evaluate_text(ex.answer, env)
+    for example in BOX_EXAMPLES:
+        if _close(evaluate_text(example, {}), value, ex.tolerance):
+            found.append((where("answer"), f"the answer equals {example}, which the empty answer box shows as an "
+                                           "example (grader/numeric.py BOX_EXAMPLES): change the numbers"))
     for i, mistake in enumerate(ex.mistakes):
         line = where("mistakes", i, "answer")
         message = _formula_problem(mistake.answer, env)

@@ -17,6 +17,9 @@ from grader.parse import CONSTANTS, FUNCTIONS, ParseError, names_in, parse
 from grader.units import convert
 
 CLOSE_BAND = 0.05
+# What an empty number box shows as examples of what it reads: values no exercise has as its answer
+# (`content check` says so when one does), or the box would give that exercise away.
+BOX_EXAMPLES = ("3/7", "6.02e23")
 _NUMBER = re.compile(r"(\d[\d,]*\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 _LETTERS = re.compile(r"[^\W\d_]+")
 _UNIT_SHAPE = re.compile(r"[A-Za-zµμ%][A-Za-zµμ0-9%/\-^ .]*")

@@ -405,3 +405,17 @@ async def test_the_learner_sees_the_escapes_as_text_and_the_terminal_gets_none(b
         assert "\x1b" not in shown and "\x07" not in shown
         assert "Traffic\\x1b]52;c;" in shown
     store.close()
+
+
+def test_an_answer_the_empty_box_shows_as_an_example_is_reported(book_copy, capsys):
+    """The box once said "e.g. 7/4", the answer to the book's first exercise."""
+    from grader.numeric import BOX_EXAMPLES
+
+    path = book_copy / CHAPTER0
+    text = path.read_text()
+    first_answer = re.search(r"^(\s+answer: )(.+)$", text, re.M)
+    path.write_text(text[: first_answer.start(2)] + BOX_EXAMPLES[0] + text[first_answer.end(2):])
+    line = text[: first_answer.start()].count("\n") + 1
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert f"{CHAPTER0}:{line}: the answer equals {BOX_EXAMPLES[0]}, which the empty answer box shows" in out, out

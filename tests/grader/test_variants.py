@@ -135,11 +135,18 @@ def test_a_placeholder_naming_no_param_is_a_problem_of_the_spec():
     assert built is None and any("GPUs" in p for p in problems)
 
 
-def test_vary_on_a_formula_exercise_is_refused():
-    built, problems = exercise_from_spec({**RING, "answer": "2*m*(n-1)/n", "symbols": ["m", "n"], "params": {"M": 1},
-                                          "vary": {"M": {"choices": [1, 2]}}, "mistakes": [], "explanation": "x",
-                                          "prompt": "x", "hints": []})
-    assert built is None and any("can vary" in p for p in problems)
+def test_a_formula_varies_through_a_param_it_names_beside_its_symbols():
+    spec = {**RING, "answer": "2*m*(n-1)/(n*B)", "symbols": ["m", "n"], "params": {"B": 50},
+            "vary": {"B": {"choices": [25, 50, 100]}}, "mistakes": [], "explanation": "x", "prompt": "links of {{B}} GB/s",
+            "hints": []}
+    ex, problems = exercise_from_spec(spec)
+    assert ex is not None and problems == []
+    posed = variant(ex, 1)
+    assert posed.params["B"] in (25, 100) and posed.prompt == f"links of {posed.params['B']:g} GB/s"
+    assert grade(posed, f"2*m*(n-1)/(n*{posed.params['B']:g})").status == "correct"
+    assert grade(posed, "2*m*(n-1)/(n*50)").status == "incorrect"
+    built, problems = exercise_from_spec({**spec, "vary": {"m": {"choices": [1, 2]}}})   # a symbol is not a param
+    assert built is None and any("vary m" in p for p in problems), problems
 
 
 def test_a_choice_may_be_a_formula_without_names_but_not_a_name_or_python():

@@ -18,7 +18,6 @@ class AnswerPanel(Vertical, can_focus=True):
 
     DEFAULT_CSS = "AnswerPanel { height: auto; }"
     keeps_draft = False  # whether unsent text is worth keeping between visits
-    verdict_far_below = False  # whether a verdict can land off-screen under a tall panel
 
     class Submitted(Message):
         def __init__(self, text: str, pending: str = ""):
@@ -39,7 +38,8 @@ class AnswerPanel(Vertical, can_focus=True):
         """The answer as it stands, for a draft (panels that submit on a pick have none)."""
         return ""
 
-    def focus_answer(self) -> None:
+    def focus_answer(self, scroll_visible: bool = True) -> None:
+        """Give the answer (box, list, editor) the keyboard; a screen that has just opened keeps its top."""
         raise NotImplementedError
 
     def show_verdict(self, verdict: Verdict) -> str:

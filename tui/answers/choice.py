@@ -1,29 +1,54 @@
-"""One option picked from a lettered list."""
+"""One option picked from a lettered list: with ↑/↓ and Enter, or by its letter."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from grader.model import Exercise, Trace
 from tui.answers.base import AnswerPanel
 
+LETTERS = "abcdef"  # the schema allows at most six options; the list shows each one's letter
+
+
+class ChoiceList(OptionList, inherit_bindings=False):
+    """The options, which leave PgUp, PgDn, Home and End to the page: a few options need only ↑ and ↓,
+    and a verdict under them must stay reachable by keyboard."""
+
+    BINDINGS = [
+        Binding("up", "cursor_up", show=False),
+        Binding("down", "cursor_down", show=False),
+        Binding("enter", "select", "Submit"),
+    ]
+
 
 class ChoicePanel(AnswerPanel):
     DEFAULT_CSS = "ChoicePanel #choices { height: auto; max-height: 12; }"
+    BINDINGS = [Binding(letter, f"pick({i})", f"Pick {letter.upper()}", show=False) for i, letter in enumerate(LETTERS)]
 
     @classmethod
     def answers(cls, exercise: Exercise) -> bool:
         return isinstance(exercise, Trace) and bool(exercise.options)
 
     def compose(self) -> ComposeResult:
-        yield OptionList(*(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), o.text), id=o.id)
+        yield ChoiceList(*(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), o.text), id=o.id)
                            for i, o in enumerate(self.exercise.presented_options)), id="choices")
 
-    def focus_answer(self) -> None:
-        self.query_one("#choices", OptionList).focus()
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "pick":
+            return parameters[0] < len(self.exercise.presented_options)
+        return True
+
+    def focus_answer(self, scroll_visible: bool = True) -> None:
+        self.query_one("#choices", ChoiceList).focus(scroll_visible=scroll_visible)
+
+    def action_pick(self, index: int) -> None:
+        choices = self.query_one("#choices", ChoiceList)
+        choices.highlighted = index
+        choices.action_select()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -30,7 +30,6 @@ class CodePanel(AnswerPanel):
         Binding("escape", "leave_editor", "Back", priority=True),
     ]
     keeps_draft = True
-    verdict_far_below = True
     sandbox: SandboxStatus | None = None
 
     @classmethod
@@ -83,8 +82,8 @@ class CodePanel(AnswerPanel):
     def answer_text(self) -> str:
         return self.query_one("#editor", TextArea).text
 
-    def focus_answer(self) -> None:
-        self.query_one("#editor", TextArea).focus()
+    def focus_answer(self, scroll_visible: bool = True) -> None:
+        self.query_one("#editor", TextArea).focus(scroll_visible=scroll_visible)
 
     def action_run_tests(self) -> None:
         self.post_message(self.Submitted(self.answer_text(), pending="Running the tests…"))

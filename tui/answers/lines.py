@@ -26,8 +26,8 @@ class LinesPanel(AnswerPanel):
         yield CodeListing(self.exercise.code, self.exercise.language, id="listing")
         yield Static(id="fix")
 
-    def focus_answer(self) -> None:
-        self.query_one("#listing", CodeListing).focus()
+    def focus_answer(self, scroll_visible: bool = True) -> None:
+        self.query_one("#listing", CodeListing).focus(scroll_visible=scroll_visible)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -7,6 +7,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label
 
 from grader.model import Derive, Exercise, NumericAnswer, Trace
+from grader.numeric import BOX_EXAMPLES
 from tui.answers.base import AnswerPanel
 from tui.widgets.answer_input import AnswerInput
 
@@ -15,7 +16,7 @@ def box_hint(exercise: NumericAnswer) -> tuple[str, str]:
     """(placeholder, label beside the box) for an exercise answered in a text box."""
     if exercise.is_formula:
         return f"a formula in {', '.join(exercise.symbols)}", "formula"
-    return "a number, e.g. 7/4 or 1.75e3", exercise.unit
+    return f"a number, e.g. {' or '.join(BOX_EXAMPLES)}", exercise.unit
 
 
 class NumberPanel(AnswerPanel):
@@ -39,8 +40,8 @@ class NumberPanel(AnswerPanel):
     def answer_text(self) -> str:
         return self.query_one("#answer", Input).value
 
-    def focus_answer(self) -> None:
-        self.query_one("#answer", Input).focus()
+    def focus_answer(self, scroll_visible: bool = True) -> None:
+        self.query_one("#answer", Input).focus(scroll_visible=scroll_visible)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

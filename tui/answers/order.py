@@ -27,8 +27,8 @@ class OrderPanel(AnswerPanel):
         yield OrderList(self.exercise.presented, id="order")
         yield Static(id="item-detail")
 
-    def focus_answer(self) -> None:
-        self.query_one("#order", OrderList).focus()
+    def focus_answer(self, scroll_visible: bool = True) -> None:
+        self.query_one("#order", OrderList).focus(scroll_visible=scroll_visible)
 
     def on_order_list_submitted(self, event: OrderList.Submitted) -> None:
         event.stop()

@@ -29,8 +29,8 @@ class StepsPanel(AnswerPanel):
     def answer_text(self) -> str:
         return "\n".join(self.table.values())
 
-    def focus_answer(self) -> None:
-        (self.table.first_empty() or self.table.inputs[0]).focus()
+    def focus_answer(self, scroll_visible: bool = True) -> None:
+        (self.table.first_empty() or self.table.inputs[0]).focus(scroll_visible=scroll_visible)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter moves to the next empty step, and submits the table once every step has a value."""

@@ -16,7 +16,6 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Markdown, Static, TextArea
 
@@ -27,6 +26,7 @@ from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
 from tui.progress.store import StoreError
 from tui.widgets.attempt_list import AttemptList
+from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.verdict_panel import VerdictPanel
 
@@ -72,7 +72,7 @@ class ExerciseScreen(Screen):
     def compose(self) -> ComposeResult:
         exercise = self.exercise
         yield Header()
-        with VerticalScroll(id="exercise"):
+        with Page(id="exercise"):
             yield Static(id="exercise-title")
             yield Markdown(exercise.prompt, id="prompt")
             yield panel_for(exercise, self.app.store.draft(exercise.id))
@@ -93,7 +93,7 @@ class ExerciseScreen(Screen):
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False
         self.refresh_state()
-        self.action_focus_answer()
+        self.panel.focus_answer(scroll_visible=False)   # the page opens at its top, where the task is
 
     # --- state shown ----------------------------------------------------------------------------
 
@@ -145,11 +145,10 @@ class ExerciseScreen(Screen):
         verdict_panel.show(verdict, saved=saved)
         self.query_one("#verdict-details", Static).update(Text(self.panel.show_verdict(verdict)))
         if verdict.status == "correct":
-            self.reveal_explanation(record=False)
+            self.reveal_explanation(record=False, scroll=False)
             self.panel.focus(scroll_visible=False)
-        elif verdict.status == "incorrect" and self.panel.verdict_far_below:
-            self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget,
-                                    verdict_panel, animate=False)
+        # The newest verdict is always on screen; a right one at the top, with the explanation under it.
+        self.query_one("#exercise", Page).reveal(verdict_panel, top=verdict.status == "correct")
         self.refresh_state()
         self.refresh_bindings()
 
@@ -189,7 +188,7 @@ class ExerciseScreen(Screen):
     def action_explain(self) -> None:
         self.reveal_explanation(record=True)
 
-    def reveal_explanation(self, *, record: bool) -> None:
+    def reveal_explanation(self, *, record: bool, scroll: bool = True) -> None:
         explanation = self.query_one("#explanation", Markdown)
         if record and not self.explanation_shown:
             state = self.app.store.exercise_states().get(self.exercise.id)
@@ -200,8 +199,8 @@ class ExerciseScreen(Screen):
                     self.notify(str(exc), title="Not saved", severity="warning")
         self.explanation_shown = True
         explanation.display = True
-        self.call_after_refresh(self.query_one("#exercise", VerticalScroll).scroll_to_widget, explanation,
-                                animate=False)
+        if scroll:
+            self.query_one("#exercise", Page).reveal(explanation)
 
     def action_new_numbers(self) -> None:
         """The same exercise with numbers never seen, to practise now: kept, but the review schedule is

@@ -14,7 +14,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
@@ -23,6 +22,7 @@ from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
 from tui.progress.mastery import quiz_run_key, unfinished_run
 from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
+from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
 
 
@@ -84,7 +84,7 @@ class QuizScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield VerticalScroll(id="quiz")
+        yield Page(id="quiz")
         yield Footer()
 
     def body(self) -> ComposeResult:
@@ -199,7 +199,7 @@ class QuizScreen(Screen):
             self.set_focus(None)
 
     async def redraw(self) -> None:
-        container = self.query_one("#quiz", VerticalScroll)
+        container = self.query_one("#quiz", Page)
         await container.remove_children()
         await container.mount_all(list(self.body()))
         container.scroll_home(animate=False)

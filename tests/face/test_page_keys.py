@@ -1,0 +1,111 @@
+"""The page keys always scroll the page, and every new verdict is scrolled into view (tui/widgets/page.py).
+
+Before, at 80x24: a choice exercise's verdict appeared below the screen, with the options keeping PgDn;
+a build exercise opened scrolled to its editor, the task above the screen; and once focus was nowhere,
+no key scrolled at all."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.app import RingbookApp
+from tui.widgets.page import Page
+
+from tests.face.test_learning_loop import open_exercise, settle
+
+
+def in_view(page: Page, widget) -> bool:
+    return widget.region.height > 0 and page.region.contains_region(widget.region)
+
+
+async def page_keys_move(pilot, page: Page) -> None:
+    """PgDn goes down and PgUp comes back, on a page long enough to scroll."""
+    assert page.max_scroll_y > 0
+    page.scroll_home(animate=False)
+    await pilot.pause()
+    await pilot.press("pagedown")
+    await pilot.pause()
+    assert page.scroll_y > 0
+    await pilot.press("pageup")
+    await pilot.pause()
+    assert page.scroll_y == 0
+
+
+@pytest.mark.parametrize("exercise_id, keys", [
+    ("0.1", ["1", "7", "5", "0", "space", "M", "B", "enter"]),   # right: verdict on top, explanation below
+    ("0.1", ["9", "enter"]),                                       # wrong
+    ("0.4", ["b"]),                                                # a choice, picked by its letter
+    ("0.4", ["down", "enter"]),
+])
+async def test_the_newest_verdict_is_in_view_and_the_page_keys_scroll(book, store, exercise_id, keys):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, exercise_id)
+        page = screen.query_one("#exercise", Page)
+        await pilot.press(*keys)
+        await settle(app, pilot)
+        await pilot.pause()
+        verdict = screen.query_one("#verdict")
+        assert "✓" in str(verdict.render()) or "✗" in str(verdict.render())
+        assert in_view(page, verdict)
+        if page.max_scroll_y:
+            await page_keys_move(pilot, page)
+
+
+async def test_a_letter_picks_a_choice(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.4")
+        right = "abcd"[list(screen.exercise.presented_options).index(screen.exercise.correct_option)]
+        await pilot.press(right)
+        await settle(app, pilot)
+        assert [a.answer for a in store.attempts("0.4")] == [screen.exercise.correct_option.id]
+
+
+async def test_a_build_exercise_opens_at_its_task_with_the_editor_ready(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.5")
+        await pilot.pause()
+        page = screen.query_one("#exercise", Page)
+        assert page.scroll_y == 0 and in_view(page, screen.query_one("#exercise-title"))
+        assert type(app.focused).__name__ == "TextArea"
+
+
+async def test_with_nothing_focused_the_page_takes_the_keys(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.4")
+        screen.set_focus(None)
+        await pilot.pause()
+        page = screen.query_one("#exercise", Page)
+        assert app.focused is page
+        await page_keys_move(pilot, page)
+
+
+async def test_the_quiz_results_can_be_paged_through(book, store):
+    """The results of 20 questions (rows 17 to 20 and the retake line were below the screen)."""
+    import json
+
+    quiz = book.quiz("readiness")
+    responses = [{"question_id": q.id, "rating": "missed"} if q.style == "reveal"
+                 else {"question_id": q.id, "choice": q.presented_options[0].id} for q in quiz.questions[:-1]]
+    store.set_state("quiz:readiness", json.dumps({"responses": responses}))
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(quiz)
+        await pilot.pause()
+        last = quiz.questions[-1]
+        await pilot.press("a" if last.style == "choice" else "r")
+        await pilot.pause()
+        if last.style != "choice":
+            await pilot.press("g")
+            await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        page = app.screen.query_one("#quiz", Page)
+        assert app.screen.query("#quiz-score") and app.focused is page
+        await page_keys_move(pilot, page)
+        await pilot.press("end")
+        await pilot.pause()
+        assert page.scroll_y == page.max_scroll_y
