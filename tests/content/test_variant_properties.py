@@ -23,6 +23,9 @@ VARYING = [e.id for e in BOOK.exercises if isinstance(e, NumericAnswer) and e.va
 # Where a converted text says a number in words, a variant must say it in figures: the only changes the
 # canonical rendering may make to today's text.
 REWORDED = {
+    "1.7": [("**ZeRO\\nStage 2** with mixed-precision Adam, for a model of **P** parameters",
+             "**ZeRO\\nStage 2** with mixed precision and an optimizer whose state takes\\n**12 bytes** per parameter (12 for Adam), for a model of **P** parameters"),
+            ("the FP32 optimizer state are divided", "the optimizer state are divided")],
     "0.1": [("Eight GPUs", "8 GPUs"), ("sends 2 × 999/1000", "sends 2 × 1 × 999/1000")],
     "0.2": [("a tenth of a percent of", "0.1 % of")],
     "0.3": [("An 8-GPU node", "A node of 8 GPUs")],
