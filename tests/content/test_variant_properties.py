@@ -50,6 +50,7 @@ REWORDED = {
     "16.4": [("For the 128K phase Llama 3 ran", "Suppose a long-context phase of Llama 3 runs")],
     "16.3": [("only a twenty-fifth of the", "only 1/25 of the")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
+    "14.5": [("Two nodes are lost", "2 nodes are lost"), ("away a quarter of the", "away 25 % of the")],
 }
 
 # Figures that are facts, not the exercise's numbers, though they equal its canonical answer.
