@@ -41,8 +41,18 @@ def test_a_bad_seed_is_one_sentence(seed):
     assert "A seed is a whole number" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_a_seed_on_an_exercise_with_one_form_poses_that_form():
-    assert ringbook("check", "0.4", "ring", "--seed", "12").returncode == 0
+def test_a_choice_s_right_option_is_right_with_every_seed():
+    assert ringbook("check", "0.4", "ring", "--seed", "12").returncode == 0   # its constraints keep it so
+
+
+def test_content_show_lists_a_choice_s_options_with_the_variant_s_numbers(book):
+    posed = variant(book.exercise("12.3"), 4)
+    shown = ringbook("content", "show", "12.3", "--seed", "4").stdout
+    letters = [line[:1] for line in shown.splitlines() if line[1:3] == "  "]
+    assert letters == ["A", "B", "C", "D"]
+    assert all(option.text in shown for option in posed.options) and "(right)" not in shown
+    explained = ringbook("content", "show", "12.3", "--seed", "4", "--explain").stdout
+    assert f"{posed.correct_option.text} (right)" in explained and posed.correct_option.feedback in explained
 
 
 def test_batch_lines_grade_against_their_seed(book):

@@ -95,6 +95,14 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
                     one_line=True))
     print()
     print(printable(exercise.prompt.rstrip("\n")))
+    options = getattr(exercise, "presented_options", ())
+    if options:
+        print()
+        for letter, option in zip("ABCDEF", options):
+            mark = " (right)" if explain and option.correct else ""
+            print(printable(f"{letter}  {option.text}{mark}", one_line=True))
+            if explain:
+                print(printable(f"   {option.feedback}", one_line=True))
     if explain:
         print()
         print(printable(exercise.explanation.rstrip("\n")))
