@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -16,8 +16,11 @@ from grader.model import Book, Chapter, Exercise, LabRef
 from tui.commands import BookCommands
 from tui.screens.home import HomeScreen
 from tui.progress.clock import now
-from tui.progress.store import ProgressStore
+from tui.progress.store import ProgressStore, StoreError
 from tui.progress.streak import Streak
+
+
+THEME_KEY = "theme"
 
 
 class RingbookApp(App):
@@ -46,12 +49,16 @@ class RingbookApp(App):
         self.review_cards: list = []  # the review session under way (tui.progress.review.Card), and where
         self.review_at = 0
         self.sub_title = book.title
+        saved = store.state(THEME_KEY)
+        if saved in self.available_themes:
+            self.theme = saved
 
     def get_default_screen(self) -> HomeScreen:
         return HomeScreen()
 
     def on_mount(self) -> None:
         self.call_after_refresh(gc.enable)  # `ringbook` starts with it paused (cli.main.run_app)
+        self.theme_changed_signal.subscribe(self, self.keep_theme)
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
         if self.warm:
@@ -192,6 +199,14 @@ class RingbookApp(App):
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
+    def keep_theme(self, theme) -> None:
+        """The theme chosen (F2, or any theme from the palette) is the one the next start shows."""
+        if not self.store.read_only:
+            try:
+                self.store.set_state(THEME_KEY, theme.name)
+            except StoreError:
+                pass  # a preference: the store has said it cannot write
+
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """Screenshots go to <data dir>/screenshots, beside the learner's progress, where a teacher or a bug
@@ -205,7 +220,3 @@ class RingbookApp(App):
                 pass
         return super().deliver_screenshot(filename, path, time_format)
 
-    def get_system_commands(self, screen):
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Light or dark theme", "Switch between the light and the dark theme (F2)",
-                            self.action_toggle_theme)

@@ -109,3 +109,30 @@ async def test_the_quiz_results_can_be_paged_through(book, store):
         await pilot.press("end")
         await pilot.pause()
         assert page.scroll_y == page.max_scroll_y
+
+
+async def test_the_contents_list_each_section_once_and_start_at_the_one_being_read(book, store):
+    from textual.widgets import OptionList
+
+    from tui.screens.contents import ContentsScreen
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_chapter(book.chapters[0])
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        sections = app.screen.query_one("#sections", OptionList)
+        labels = [str(sections.get_option_at_index(i).prompt).strip() for i in range(sections.option_count)]
+        assert labels.count("Exercises") == 1 and sections.highlighted in (None, 0)
+        third = sections.get_option_at_index(2).id
+        while sections.highlighted != 2:
+            await pilot.press("down")
+        await pilot.press("enter")                             # jump to the third section
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, ContentsScreen)
+        sections = app.screen.query_one("#sections", OptionList)
+        assert sections.get_option_at_index(sections.highlighted).id == third

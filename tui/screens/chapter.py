@@ -135,8 +135,20 @@ class ChapterScreen(Screen):
     def action_contents(self) -> None:
         markdown = self.query_one("#narrative", Markdown)
         entries = [(level, label, block_id) for level, label, block_id in markdown.table_of_contents if level > 1]
-        entries.append((2, "Exercises", "exercises-heading"))
-        self.app.push_screen(ContentsScreen(entries), self.goto)
+        if not any(label == "Exercises" for _, label, _ in entries):  # a chapter may end on its own "Exercises"
+            entries.append((2, "Exercises", "exercises-heading"))
+        self.app.push_screen(ContentsScreen(entries, current=self.section_shown(entries)), self.goto)
+
+    def section_shown(self, entries: list[tuple[int, str, str | None]]) -> str | None:
+        """The block id of the last section that starts at or above the top of the page."""
+        page = self.query_one("#page", VerticalScroll)
+        top = page.scroll_y - self.query_one("#narrative").virtual_region.y  # the page's top, in the narrative
+        shown = None
+        for _, _, block_id in entries:
+            found = self.query(f"#{block_id}") if block_id else ()
+            if found and found.first().virtual_region_with_margin.y <= top:
+                shown = block_id
+        return shown
 
     def goto(self, block_id: str | None) -> None:
         if not block_id:

@@ -14,15 +14,22 @@ class ContentsScreen(ModalScreen[str | None]):
     CSS_PATH = "contents.tcss"
     BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
 
-    def __init__(self, entries: list[tuple[int, str, str | None]]):
+    def __init__(self, entries: list[tuple[int, str, str | None]], current: str | None = None):
+        """`current`: the block id of the section being read, highlighted when the list opens."""
         super().__init__()
         self.entries = entries
+        self.current = current
 
     def compose(self) -> ComposeResult:
         with Vertical(id="contents"):
             yield Static("Contents", id="contents-title")
             yield OptionList(*(Option(("  " * (level - 2)) + label, id=block_id)
                                for level, label, block_id in self.entries if block_id), id="sections")
+
+    def on_mount(self) -> None:
+        sections = self.query_one("#sections", OptionList)
+        if self.current is not None:
+            sections.highlighted = sections.get_option_index(self.current)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

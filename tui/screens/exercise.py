@@ -157,8 +157,6 @@ class ExerciseScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in LETTER_ACTIONS and isinstance(self.focused, (Input, TextArea)):
             return False  # while typing, letters are answer text; Escape leaves the box first
-        if action == "hint" and self.hints_shown >= len(self.exercise.hints):
-            return None
         if action == "new_numbers":
             return self.solved and self.varies
         return True
