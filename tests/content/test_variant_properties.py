@@ -49,6 +49,9 @@ REWORDED = {
               "save every 30 or 5 minutes. What percentage")],
     "16.4": [("For the 128K phase Llama 3 ran", "Suppose a long-context phase of Llama 3 runs")],
     "16.3": [("only a twenty-fifth of the", "only 1/25 of the")],
+    "6.4": [("are now stored twice.", "are now stored 2 times.")],
+    "9.6": [("half a stage, so the idle time halves.", "1/2 of a stage, so the idle time is divided by 2.")],
+    "10.3": [("onto five ranks", "onto 5 ranks")],
     "9.2": [("Fourteen stages", "14 stages"), ("Llama 3 put the two", "Llama 3, with 16 stages, put its two")],
     "14.5": [("Two nodes are lost", "2 nodes are lost"), ("away a quarter of the", "away 25 % of the")],
 }
