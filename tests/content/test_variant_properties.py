@@ -26,6 +26,15 @@ REWORDED = {
     "1.7": [("**ZeRO\\nStage 2** with mixed-precision Adam, for a model of **P** parameters",
              "**ZeRO\\nStage 2** with mixed precision and an optimizer whose state takes\\n**12 bytes** per parameter (12 for Adam), for a model of **P** parameters"),
             ("the FP32 optimizer state are divided", "the optimizer state are divided")],
+    "6.6": [("AllReduces an FP16 activation\\nof shape [b·s, d] with a ring. Write the number of **bytes each GPU\\nsends** as a formula",
+             "AllReduces an activation\\nof shape [b·s, d], stored with **2 bytes** per value, with a ring.\\nWrite the number of **bytes each GPU sends** as a formula"),
+            ("A factor of 2 is missing: FP16 is 2 bytes per value", "A factor of 2 is missing: each value is 2 bytes"),
+            ("this gives the 117.4 MB\\nof exercise 6.2.", "this gives 117.4 MB\\n(exercise 6.2, at 2 bytes per value, found 117.4 MB).")],
+    "9.4": [("`C = 6 x 405e9 x 15.6e12 = 3.7908e25 FLOPs`, which matches the\\n3.8e25 Meta reports.",
+             "`C = 6 x 405e9 x 15.6e12 = 3.7908e25 FLOPs`; for its 405B model on 15.6e12\\ntokens, Meta reports 3.8e25.")],
+    "13.7": [("8 GPUs of an H100 node.", "8 GPUs of an NVLink node."),
+             ("The H100 has 18 links\\nat 25 GB/s each way, so B = 450 GB/s. The 900 GB/s on the data sheet",
+              "The GPU has 18 links\\nat 25 GB/s each way (25 on the H100, 50 on the B200), so B = 450 GB/s. The 900 GB/s on the data sheet")],
     "0.1": [("Eight GPUs", "8 GPUs"), ("sends 2 × 999/1000", "sends 2 × 1 × 999/1000")],
     "0.2": [("a tenth of a percent of", "0.1 % of")],
     "0.3": [("An 8-GPU node", "A node of 8 GPUs")],
@@ -96,7 +105,7 @@ def graded(ex: NumericAnswer) -> list[float]:
 
 def test_most_numeric_exercises_vary():
     numeric = [e for e in BOOK.exercises if e.kind in ("derive", "trace")]
-    assert len(VARYING) >= 62, f"only {len(VARYING)} of {len(numeric)} derive/trace exercises vary"   # docs/authoring.md lists the rest
+    assert len(VARYING) >= 0.8 * len(numeric), f"only {len(VARYING)} of {len(numeric)} derive/trace exercises vary"   # docs/authoring.md lists the rest
 
 
 @pytest.mark.parametrize("exercise_id", VARYING)
