@@ -44,13 +44,19 @@ def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
     near = nearness(value, answer, exercise.tolerance, unit)
     if near.kind is Closeness.EQUAL:
         return correct(f"Correct: {shown}.", value=value)
+    if near.kind is Closeness.PERCENT_AS_FRACTION:  # not counted: the number was right, the form was not
+        return invalid(f"This box is in percent: write {display(value * 100)} (or {display(value * 100)}%), "
+                       f"not {display(value)}.")
     for mistake, wrong in zip(exercise.mistakes, exercise.mistake_values):
         if within(value, wrong, exercise.tolerance):
             return incorrect(f"Not quite: {shown} is a common slip.", feedback=mistake.feedback, value=value)
+    written = exercise.written
+    if written is not None and within(value, written.value, exercise.tolerance):
+        return incorrect(f"{shown} is the answer for the book's own numbers. These numbers are new: work it "
+                         "through with them.", value=value)
     messages = {
         Closeness.CLOSE: "Close, but not within the tolerance: check your rounding and carry more digits.",
         Closeness.POWER_OF_TEN: f"Off by a factor of 10^{near.exponent}: check your units and powers of ten.",
-        Closeness.PERCENT_AS_FRACTION: "This box is in percent: write 25 (or 25%), not 0.25.",
         Closeness.SIGN: "Right size, wrong sign.",
         Closeness.FAR: f"Not quite: {shown} is not the answer.",
     }

@@ -46,7 +46,8 @@ def test_reads_as_correct(case, text):
     (GB, "1.75 blorps", "invalid", "don't know the unit 'blorps'"),
     (GB, "1.75 furlongs", "incorrect", "furlongs (a length)"),
     (GB, "1.75 GB GB", "invalid", "don't know the unit"),
-    (PCT, "0.25", "incorrect", "This box is in percent"),
+    (PCT, "0.25", "invalid", "This box is in percent: write 25 (or 25%), not 0.25"),   # not counted
+    (PCT, "1/4", "invalid", "write 25 (or 25%), not 0.25"),
     (BIG, "16384 GB", "invalid", "This box counts steps"),
     (LR, "2.4e-3 GB", "invalid", "plain number"),
     (GB, "M", "invalid", "no number"),

@@ -172,3 +172,14 @@ def test_a_start_from_the_book_cache_shows_the_canonical_texts_without_rendering
     from grader.load import load_book
     cached = load_book(cache_dir=tmp_path).exercise("0.1")
     assert variant(cached, 4).prompt == variant(load_book().exercise("0.1"), 4).prompt
+
+
+def test_the_book_s_answer_to_a_variant_is_called_what_it_is(book):
+    """A remembered 31.9 for 9.6's 32.6 was told to "carry more digits", as if nearly right."""
+    for exercise_id in ("0.1", "9.6"):
+        exercise = book.exercise(exercise_id)
+        posed = next(variant(exercise, seed) for seed in range(1, 50)
+                     if variant(exercise, seed).value != exercise.value)
+        verdict = grade(posed, format_number(exercise.value, "4"))
+        assert verdict.status == "incorrect" and "the answer for the book's own numbers" in verdict.message
+        assert grade(exercise, format_number(exercise.value, "4")).status == "correct"
