@@ -5,12 +5,15 @@ cross-node warnings, the design saved to the ledger. Snapshots live in snapshots
 from __future__ import annotations
 
 import importlib.util
+import io
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.widgets import OptionList, Static
+from textual.widgets._footer import FooterKey
 
 from grader.lab import (
     FABRICS, GPU_COUNTS, MICRO_BATCHES, MODELS, PIPELINE_MICROBATCHES, PP_DEGREES, TP_DEGREES,
@@ -510,6 +513,201 @@ async def test_reflection_and_the_mouse(store):
             reflection.query_one(".question-feedback", Static).render())
 
 
+def plotted(screen, act_id: str) -> list[tuple[list, list, list, str | None]]:
+    """What the act's plot was given, series by series: (x, y, markers, label), read from plotext's data."""
+    monitor = screen.query_one(f"#{act_id}-plot").plt._active.monitor
+    return list(zip(monitor.x, monitor.y, monitor.marker, monitor.label))
+
+
+async def test_your_setting_is_plotted_inside_the_axes_in_both_acts(store):
+    """Issue 16, item 3, read from the plot's data rather than its pixels: the one point drawn with the setting
+    marker sits at the setting's x tick and inside the y range the axis shows."""
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("2", "enter", "a", "2", "enter", "tab", "right")       # Act II: PP 4 -> 8
+        await pilot.pause()
+        expected = {"data-parallel": (GPU_COUNTS.index(8), EXPECTED.MFU[8]),
+                    "three-d": (PP_DEGREES.index(8), 100 * (8 - 1) / (8 + 8 - 1))}
+        for act_id, (x, y) in expected.items():
+            monitor = screen.query_one(f"#{act_id}-plot").plt._active.monitor
+            [(xs, ys)] = [(xs, ys) for xs, ys, markers, _ in plotted(screen, act_id) if markers == ["●"]]
+            low, high = monitor.ylim[0]
+            assert xs == [x] and ys == [pytest.approx(y)], act_id
+            assert low <= ys[0] <= high, (act_id, ys, (low, high))
+
+
+async def test_act_two_curves_differ_by_marker_not_only_by_colour(store, monkeypatch):
+    """Issue 16: with NO_COLOR the four curves of m were one grey; each now has a marker of its own, named in
+    the caption, and every one of them is on the plot a NO_COLOR terminal shows."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("a", "2", "enter")
+        await pilot.pause()
+        curves = [(markers, label) for _, _, markers, label in plotted(screen, "three-d") if label]
+        assert [label for _, label in curves] == ["m=1", "m=4", "m=8", "m=32"]
+        markers = [set(m) for m, _ in curves]
+        assert all(len(m) == 1 for m in markers)
+        symbols = [m.pop() for m in markers]
+        assert len(set(symbols)) == 4 and "●" not in symbols
+        caption = str(screen.query_one("#three-d-instruments .caption", Static).render())
+        drawn = "\n".join(plot_lines(screen, "three-d"))
+        for symbol, m in zip(symbols, (1, 4, 8, 32)):
+            assert f"{symbol} m = {m}" in caption
+            assert drawn.count(symbol) > 3, symbol                 # a line of them, not only the legend
+
+
+def reopened(tmp_path: Path) -> LabApp:
+    """The lab in a fresh app on the same data folder, as after quitting ringbook and starting it again."""
+    return LabApp(ProgressStore.open(tmp_path / "data"))
+
+
+async def test_the_lab_keeps_predictions_and_settings_when_left_and_after_a_restart(tmp_path):
+    app = reopened(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3", "enter", "tab", "right", "right", "right")      # Act I: a wrong answer, 64 GPUs
+        await pilot.press("a", "2", "enter", "tab", "tab", "right")             # Act II: m 8 -> 12
+        await pilot.pause()
+        await pilot.press("escape")                                              # back home, and in again
+        await pilot.pause()
+        app.open_lab(app.book.lab("parallelism-paradox"))
+        await pilot.pause()
+        assert app.screen.query_one("#gpus", Stepper).value == 64
+    app.store.close()
+
+    app = reopened(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.pause()
+        act_one = screen.query_one("#data-parallel-prediction", ChoiceQuestion)
+        act_two = screen.query_one("#three-d-prediction", ChoiceQuestion)
+        assert act_one.chosen.id == "hbm" and act_one.options.disabled
+        assert "Not this one" in str(act_one.query_one(".question-feedback", Static).render())
+        assert act_two.chosen.id == "node-tp"
+        assert screen.query_one("#data-parallel-reflection", ChoiceQuestion).chosen is None
+        for act_id in ("data-parallel", "three-d"):
+            assert screen.query_one(f"#{act_id}-instruments").display
+            assert not screen.query_one(f"#{act_id}-locked").display
+        assert screen.query_one("#gpus", Stepper).value == 64 and screen.data_parallel.gpus == 64
+        assert screen.query_one("#microbatches", Stepper).value == 12 and screen.three_d.microbatches == 12
+        assert f"MFU {EXPECTED.MFU[64]:.1f}%" in text_of(screen, "#data-parallel-figures")
+        assert app.focused is screen.query_one("#model-size", Stepper)          # in the act on show
+        await pilot.press("2", "enter")                                          # the reflection is still open
+        assert screen.query_one("#data-parallel-reflection", ChoiceQuestion).chosen.id == "overlap"
+
+
+@pytest.mark.parametrize("kept", [
+    "not json", "[]", '{"data-parallel": 7}',
+    '{"data-parallel": {"config": {"gpus": 3, "model": "9B", "fabric": null}, "prediction": "no-such-option"},'
+    ' "three-d": {"config": {"tp": true, "pp": "4", "microbatches": 1e9}, "reflection": ["x"]}}',
+])
+async def test_a_damaged_kept_design_opens_the_lab_at_its_start(tmp_path, kept):
+    store = ProgressStore.open(tmp_path / "data")
+    store.set_state("lab:parallelism-paradox", kept)
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.data_parallel == DataParallelSetup() and screen.three_d == ThreeDSetup()
+        assert screen.query_one("#data-parallel-locked").display
+        assert screen.query_one("#data-parallel-prediction", ChoiceQuestion).chosen is None
+
+
+async def test_saved_designs_are_listed_and_one_is_restored(store):
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("2", "enter", "a", "2", "enter", "tab", "tab", "right", "right", "s")   # m = 16
+        await pilot.pause()
+        saved = [n for n in app._notifications if n.title == "Design saved"][-1].message
+        assert "TP 8 x PP 4 x DP 32, m = 16" in saved and "design 1 of this lab" in saved and "press d" in saved
+        await pilot.press("left", "left", "left", "s")                                         # m = 4
+        await pilot.press("d")
+        await pilot.pause()
+        listed = app.screen.query_one("#design-list", OptionList)
+        shown = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        assert [line[:2] for line in shown] == ["2.", "1."]                                     # newest first
+        assert "m = 4:" in shown[0] and "m = 16:" in shown[1]
+        await pilot.press("down", "enter")                                                      # the first one
+        await pilot.pause()
+        assert app.screen is screen
+        assert screen.three_d.microbatches == 16 and screen.query_one("#microbatches", Stepper).value == 16
+        assert f"MFU {100 * three_d_figures(ThreeDSetup(microbatches=16)).mfu:.1f}%" in text_of(screen, "#three-d-figures")
+        await pilot.press("d", "escape")                                                        # Esc changes nothing
+        await pilot.pause()
+        assert app.screen is screen and screen.three_d.microbatches == 16
+    assert len(store.entries("lab")) == 2
+
+
+async def test_restoring_a_design_answers_only_questions_still_open(tmp_path):
+    """A design saved with both predictions, restored into a lab whose kept state was lost."""
+    store = ProgressStore.open(tmp_path / "data")
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2", "enter", "a", "4", "enter", "s")
+        await pilot.pause()
+    store.set_state("lab:parallelism-paradox", "")
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("a", "1", "enter")                       # Act II answered differently this time
+        await pilot.press("d", "enter")
+        await pilot.pause()
+        assert screen.query_one("#data-parallel-prediction", ChoiceQuestion).chosen.id == "comm-ratio"
+        assert screen.query_one("#data-parallel-instruments").display
+        assert screen.query_one("#three-d-prediction", ChoiceQuestion).chosen.id == "wide-tp"   # given once
+
+
+def footer_keys(app) -> list:
+    return list(app.screen.query(FooterKey))
+
+
+async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
+    """Issue 16: the lab's footer ended in `? Keys ^▏`. In every state of the lab each key the footer shows is
+    inside the screen and overlaps no other; every key it leaves out is listed by `?`."""
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        seen: set[str] = set()
+
+        async def check(state: str) -> None:
+            await pilot.pause()
+            keys = footer_keys(app)
+            active = screen.active_bindings
+            shown = {binding.action for _, binding, _, _ in active.values() if binding.show}  # one key per action
+            left_out = {active[key].binding.action for key in getattr(screen, "FOOTER_HIDES", ())}
+            visible = {key.action for key in keys if not key.has_class("-command-palette")}   # ^p is docked apart
+            assert visible <= shown and shown - visible <= left_out, state
+            regions = sorted((key.region for key in keys), key=lambda r: r.x)
+            for region, key in zip(regions, sorted(keys, key=lambda k: k.region.x)):
+                label = f"{key.key_display} {key.description}".strip()
+                assert region.right <= 80 and region.width >= len(label), (state, label, region)
+            assert all(a.right <= b.x for a, b in zip(regions, regions[1:])), state
+            seen.update(key.key for key in keys)
+
+        await check("prediction open")
+        await pilot.press("2")
+        await check("option picked")
+        await pilot.press("enter")
+        await check("a control focused, the reflection open")
+        await pilot.press("2", "enter")
+        await check("act answered")
+        await pilot.press("a")
+        await check("act II locked")
+        await pilot.press("a")
+        await check("the model")
+        assert {"escape", "1", "enter", "a", "s", "d", "left", "question_mark"} <= seen
+        await pilot.press("question_mark")
+        await pilot.pause()
+        console = Console(width=80, record=True, file=io.StringIO())
+        console.print(screen.query_one("KeyPanel BindingsTable").render())
+        listed = console.export_text()
+        for hidden in ("Quit", "Shot", "palette"):
+            assert hidden in listed
+
+
 # --- snapshots at 80x24 -----------------------------------------------------------------------------------
 
 def lab_app(tmp_path: Path) -> LabApp:
@@ -553,5 +751,17 @@ def test_snapshot_plot(snap_compare, tmp_path, keys):
         screen, act_id = pilot.app.screen, "three-d" if "a" in keys else "data-parallel"
         screen.query_one(f"#{act_id}-scroll").scroll_to_widget(screen.query_one(f"#{act_id}-plot"), animate=False,
                                                                top=True)
+        await _settle(pilot)
+    assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
+
+
+def test_snapshot_saved_designs(snap_compare, tmp_path, monkeypatch):
+    monkeypatch.setenv("RINGBOOK_NOW", "2026-12-01T09:00:00+01:00")     # the dates the list shows
+
+    async def run_before(pilot):
+        await pilot.press("2", "enter", "a", "2", "enter", "tab", "tab", "right", "s", "left", "left", "s")
+        await pilot.pause()
+        pilot.app.clear_notifications()
+        await pilot.press("d")
         await _settle(pilot)
     assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))

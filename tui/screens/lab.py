@@ -2,13 +2,15 @@
 instruments, live controls with figures, warnings and a plot, and a reflection question.
 
 The screen only arranges widgets and routes messages: every figure comes from grader.lab's model and
-every sentence from the lab's YAML. `s` saves the learner's design to the progress ledger.
+every sentence from the lab's YAML. The design on screen (settings and answers) is kept in the progress
+store as it changes, so leaving the lab loses nothing; `s` saves it to the ledger, `d` lists the saved ones
+and restores one.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,16 +22,18 @@ from textual_plotext import PlotextPlot
 
 from grader.lab import (
     FABRICS, GPU_COUNTS, MICRO_BATCHES, MODELS, PIPELINE_MICROBATCHES, PP_DEGREES, TP_DEGREES,
-    DataParallelSetup, Lab, MemoryBudget, ThreeDSetup, bubble_curve, data_parallel_figures, data_parallel_mfu,
-    mfu_curve, three_d_figures,
+    Lab, MemoryBudget, bubble_curve, data_parallel_figures, data_parallel_mfu, mfu_curve, three_d_figures,
 )
+from grader.lab_design import QUESTION_KINDS, LabDesign, kept_design, lab_state_key
 from tui.progress.store import ProgressStore, StoreError
+from tui.screens.lab_designs import LabDesignsScreen
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.stepper import Stepper
 
 TABS = ("data-parallel", "three-d", "model")
 PLOT_M = (1, 4, 8, 32)
+PLOT_M_MARKERS = ("*", "+", "x", "o")   # one per curve of m: with NO_COLOR the colours are all one grey
 SETTING_MARKER = "●"
 OUT_OF_MEMORY_MARKER = "!"     # a mark, not a colour, so it reads with NO_COLOR too
 
@@ -58,14 +62,18 @@ class LabScreen(Screen):
         Binding("enter", "commit", "Commit", priority=True),
         Binding("a", "next_tab", "Next tab"),
         Binding("s", "save", "Save", tooltip="Save your design to your progress"),
+        Binding("d", "designs", "Designs", tooltip="See the designs you saved, and restore one"),
     ]
+    FOOTER_HIDES = ("q", "ctrl+s")   # at 80 columns the lab's own keys come first; ? lists these and ^p
 
     def __init__(self, lab: Lab, store: ProgressStore):
         super().__init__()
         self.lab = lab
         self.store = store
-        self.data_parallel = DataParallelSetup()
-        self.three_d = ThreeDSetup()
+        kept = kept_design(store.state(lab_state_key(lab.id)), lab)
+        self.data_parallel = kept.data_parallel
+        self.three_d = kept.three_d
+        self.kept_answers = kept.answers
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -95,7 +103,7 @@ class LabScreen(Screen):
             with TabPane("The model", id="model"):
                 with VerticalScroll(id="model-scroll"):
                     yield Markdown(self.lab.model_statement, id="model-statement")
-        yield Footer()
+        yield Footer(hide=self.FOOTER_HIDES, show_command_palette=False)
 
     def controls(self, act_id: str) -> ComposeResult:
         if act_id == "data-parallel":
@@ -117,27 +125,43 @@ class LabScreen(Screen):
             return Text(f"MFU (%) against GPU count: the line is the model, {OUT_OF_MEMORY_MARKER} marks a GPU "
                         f"count where the setup is out of memory, x the lead's measurements, {SETTING_MARKER} your "
                         "setting.", "dim")
-        return Text("Idle share of the step (p-1)/(m+p-1), in %, against PP for m = "
-                    f"{', '.join(map(str, PLOT_M))}; {SETTING_MARKER} is your setting.", "dim")
+        curves = ", ".join(f"{marker} m = {m}" for m, marker in zip(PLOT_M, PLOT_M_MARKERS))
+        return Text(f"Idle share of the step (p-1)/(m+p-1), in %, against PP: {curves}; {SETTING_MARKER} is "
+                    "your setting.", "dim")
 
     def on_mount(self) -> None:
         self.title = self.lab.title
         for act in self.lab.acts:
             self.query_one(f"#{act.id}-instruments").display = False
-        self.query_one("#data-parallel-prediction", ChoiceQuestion).options.focus(scroll_visible=False)
+        self.restore_answers(self.kept_answers)
+        self.focus_part(TABS[0])
 
     # --- state shown ----------------------------------------------------------------------------
 
     def unlocked(self, act_id: str) -> bool:
         return self.query_one(f"#{act_id}-prediction", ChoiceQuestion).chosen is not None
 
-    def on_choice_question_committed(self, event: ChoiceQuestion.Committed) -> None:
-        act_id, _, kind = (event.question.id or "").rpartition("-")
-        if kind != "prediction":
-            return
+    def unlock(self, act_id: str) -> None:
         self.query_one(f"#{act_id}-locked").display = False
         self.query_one(f"#{act_id}-instruments").display = True
         self.show_figures(act_id)
+
+    def restore_answers(self, answers: dict[tuple[str, str], str]) -> None:
+        """Commit answers given before to the questions still open, unlocking an act whose prediction was
+        given; questions already answered keep their answers, which are given once."""
+        for (act_id, kind), option_id in answers.items():
+            question = self.query_one(f"#{act_id}-{kind}", ChoiceQuestion)
+            if question.chosen is None:
+                question.commit(option_id, announce=False)
+                if kind == "prediction":
+                    self.unlock(act_id)
+
+    def on_choice_question_committed(self, event: ChoiceQuestion.Committed) -> None:
+        self.keep_design()
+        act_id, _, kind = (event.question.id or "").rpartition("-")
+        if kind != "prediction":
+            return
+        self.unlock(act_id)
         self.query_one(f"#{act_id}-instruments").query(Stepper).first().focus(scroll_visible=False)
         feedback = event.question.query_one(".question-feedback")
         self.call_after_refresh(self.query_one(f"#{act_id}-scroll", VerticalScroll).scroll_to_widget, feedback,
@@ -152,6 +176,7 @@ class LabScreen(Screen):
         else:
             self.data_parallel = replace(self.data_parallel, **{field: event.value})
             self.show_figures("data-parallel")
+        self.keep_design()
 
     def show_figures(self, act_id: str) -> None:
         if act_id == "data-parallel":
@@ -233,8 +258,8 @@ class LabScreen(Screen):
             plt.xlabel("GPUs")
         else:
             position = {p: i for i, p in enumerate(PP_DEGREES)}
-            for m in PLOT_M:
-                plt.plot(list(position.values()), [v for _, v in bubble_curve(m)], label=f"m={m}")
+            for m, marker in zip(PLOT_M, PLOT_M_MARKERS):
+                plt.plot(list(position.values()), [v for _, v in bubble_curve(m)], label=f"m={m}", marker=marker)
             setup = self.three_d
             [(_, current)] = bubble_curve(setup.microbatches, (setup.pp,))
             plt.scatter([position[setup.pp]], [current], marker=SETTING_MARKER)
@@ -267,17 +292,17 @@ class LabScreen(Screen):
             self.notify(f"There is no option {index + 1}.")
 
     def action_commit(self) -> None:
-        """Enter commits the option highlighted in the open question, once the learner has moved to it."""
+        """Enter commits the option highlighted in the open question the learner is in."""
         question = self.active_question()
-        if question is None:
-            return
-        if self.focused is question.options and question.commit_highlighted():
-            return
-        self.notify("Pick an option first: 1-4, or up/down in the list.")
+        if question is None or not question.commit_highlighted():
+            self.notify("Pick an option first: 1-4, or up/down in the list.")
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in ("commit", "pick"):
-            return self.active_question() is not None   # with nothing to answer, Enter and 1-4 are not ours
+        question = self.active_question()
+        if action == "pick":
+            return question is not None   # with nothing to answer, 1-4 are not ours
+        if action == "commit":            # nor is Enter, outside the open question's options
+            return question is not None and self.focused is question.options
         return True
 
     def action_next_tab(self) -> None:
@@ -298,49 +323,53 @@ class LabScreen(Screen):
     def action_leave(self) -> None:
         self.app.pop_screen()
 
+    def design(self) -> LabDesign:
+        """The design on screen: both acts' settings and the answers committed so far."""
+        answers = {}
+        for act_id in TABS[:2]:
+            for kind in QUESTION_KINDS:
+                chosen = self.query_one(f"#{act_id}-{kind}", ChoiceQuestion).chosen
+                if chosen is not None:
+                    answers[(act_id, kind)] = chosen.id
+        return LabDesign(self.data_parallel, self.three_d, answers)
+
+    def keep_design(self) -> None:
+        """Keep the design on screen in the store; a read-only store just means it is not kept."""
+        if self.store.read_only:
+            return
+        try:
+            self.store.set_state(lab_state_key(self.lab.id), json.dumps(self.design().payload(self.lab)))
+        except StoreError:
+            pass
+
     def action_save(self) -> None:
         if not self.unlocked("three-d"):
             self.notify("Commit your Act II prediction first; the design is the layout you choose there.",
                         title="Nothing to save yet")
             return
+        design = self.design()
         try:
-            self.store.record_entry("lab", self.lab.id, self.design())
+            self.store.record_entry("lab", self.lab.id, design.payload(self.lab))
+            count = sum(entry.name == self.lab.id for entry in self.store.entries("lab"))
         except StoreError as exc:
             self.notify(str(exc), title="Design not saved", severity="error")
             return
-        f = three_d_figures(self.three_d, self.lab.hardware)
-        self.notify(f"TP {self.three_d.tp} x PP {self.three_d.pp} x DP {f.dp}, m = {self.three_d.microbatches}: "
-                    f"MFU {100 * f.mfu:.1f}%.", title="Design saved")
+        self.notify(f"{design.summary(self.lab)}.\nKept in your progress as design {count} of this lab: press d "
+                    "to see your designs and restore one.", title="Design saved", timeout=8)
 
-    def design(self) -> dict[str, Any]:
-        """The ledger payload: each act's settings, figures, and the learner's answers."""
-        hw = self.lab.hardware
-        dp_setup, dp_figures = self.data_parallel, data_parallel_figures(self.data_parallel, hw)
-        td_setup, td_figures = self.three_d, three_d_figures(self.three_d, hw)
-        return {
-            "data-parallel": {
-                "config": {"model": dp_setup.model.name, "gpus": dp_setup.gpus,
-                           "micro_batch": dp_setup.micro_batch, "fabric": dp_setup.fabric.id},
-                "figures": {"mfu": round(data_parallel_mfu(dp_setup, hw), 4),
-                            "compute_s": round(dp_figures.compute_s, 4), "comm_s": round(dp_figures.comm_s, 4),
-                            "memory_gb": round(dp_figures.memory_gb, 2), "oom": dp_figures.oom},
-                **self.answers("data-parallel"),
-            },
-            "three-d": {
-                "config": {"tp": td_setup.tp, "pp": td_setup.pp, "dp": td_figures.dp,
-                           "microbatches": td_setup.microbatches},
-                "figures": {"mfu": round(td_figures.mfu, 4), "memory_gb": round(td_figures.memory_gb, 2),
-                            "oom": td_figures.oom, "tp_cross_node": td_figures.tp_cross_node,
-                            "bubble_overhead": round(td_figures.bubble_overhead, 4),
-                            "idle_share": round(td_figures.idle_share, 4), "step_s": round(td_figures.step_s, 4)},
-                **self.answers("three-d"),
-            },
-        }
+    def action_designs(self) -> None:
+        entries = [entry for entry in self.store.entries("lab") if entry.name == self.lab.id]
+        self.app.push_screen(LabDesignsScreen(self.lab, entries), self.restore)
 
-    def answers(self, act_id: str) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for kind in ("prediction", "reflection"):
-            chosen = self.query_one(f"#{act_id}-{kind}", ChoiceQuestion).chosen
-            result[kind] = chosen.id if chosen else None
-            result[f"{kind}_right"] = chosen.correct if chosen else None
-        return result
+    def restore(self, design: LabDesign | None) -> None:
+        """Set every control to a saved design; answers still open take the design's."""
+        if design is None:
+            return
+        setups = {"model-size": design.data_parallel.model, "gpus": design.data_parallel.gpus,
+                  "micro-batch": design.data_parallel.micro_batch, "fabric": design.data_parallel.fabric,
+                  "tp": design.three_d.tp, "pp": design.three_d.pp, "microbatches": design.three_d.microbatches}
+        for stepper_id, value in setups.items():
+            self.query_one(f"#{stepper_id}", Stepper).value = value   # each posts Changed: figures follow
+        self.restore_answers(design.answers)
+        self.focus_part(self.query_one(TabbedContent).active)
+        self.notify(design.summary(self.lab), title="Design restored")

@@ -87,7 +87,9 @@ class ChoiceQuestion(Vertical):
         event.stop()
         self.commit(event.option.id or "")
 
-    def commit(self, option_id: str) -> None:
+    def commit(self, option_id: str, *, announce: bool = True) -> None:
+        """Lock in `option_id` and reveal its feedback; `announce=False` restores an answer given before,
+        without telling the screen that the learner has just answered."""
         option = self.question.option(option_id)
         if self.chosen is not None or option is None:
             return
@@ -103,4 +105,5 @@ class ChoiceQuestion(Vertical):
         feedback = self.query_one(".question-feedback", Static)
         feedback.update(text)
         feedback.set_classes(f"question-feedback {'right' if option.correct else 'wrong'}")
-        self.post_message(self.Committed(self, option))
+        if announce:
+            self.post_message(self.Committed(self, option))

@@ -32,7 +32,8 @@ class Header(widgets.Header):
 
 class Footer(widgets.Footer):
     """Textual's footer, which lets go of the keys it showed before each refresh, styles each key once, and
-    rebuilds its keys only when they can be seen, once per frame.
+    rebuilds its keys only when they can be seen, once per frame. `hide` leaves keys out of it that the
+    screen has no room for.
 
     A FooterKey starts compact and is then bound to its footer, which is not: each key was restyled twice
     (class added, then removed) every time the footer refreshed, a quarter of a chapter's first frame.
@@ -45,6 +46,10 @@ class Footer(widgets.Footer):
 
     _rebuild_due = False
 
+    def __init__(self, *, hide: tuple[str, ...] = (), **kwargs):
+        super().__init__(**kwargs)
+        self.hide = frozenset(hide)   # keys left out of this footer (to fit 80 columns) that `?` still lists
+
     def bindings_changed(self, screen: Screen) -> None:
         self._bindings_ready = True
         if (not screen.app.app_focus or not self.is_attached or screen is not self.screen
@@ -54,10 +59,16 @@ class Footer(widgets.Footer):
         self.call_after_refresh(self.recompose)
 
     def compose(self) -> ComposeResult:
+        hidden = 0
         for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.key in self.hide:
+                hidden += 1
+                continue
             if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):  # not bound
                 widget.set_reactive(FooterKey.compact, self.compact)
             yield widget
+        if hidden:
+            self.styles.grid_size_columns -= hidden   # Textual counted a column for each
 
     async def recompose(self) -> None:
         self._rebuild_due = False
