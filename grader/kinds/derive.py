@@ -50,8 +50,8 @@ def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
     for mistake, wrong in zip(exercise.mistakes, exercise.mistake_values):
         if within(value, wrong, exercise.tolerance):
             return incorrect(f"Not quite: {shown} is a common slip.", feedback=mistake.feedback, value=value)
-    written = exercise.written
-    if written is not None and within(value, written.value, exercise.tolerance):
+    written = exercise.written  # the book's own numbers, for a one-number exercise posed with others
+    if written is not None and written.answer is not None and within(value, written.value, exercise.tolerance):
         return incorrect(f"{shown} is the answer for the book's own numbers. These numbers are new: work it "
                          "through with them.", value=value)
     messages = {

@@ -50,3 +50,47 @@ async def test_the_palette_offers_the_theme_once(book, store):
         await pilot.pause()
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert sum("theme" in title.lower() for title in titles) == 1, titles
+
+
+async def test_build_code_stays_the_learner_s_after_a_run_and_a_restart(book, store):
+    """After a passing Ctrl+R the keyboard left the editor (p opened the previous exercise, q quit), and
+    reopening showed the starter code."""
+    from textual.widgets import TextArea
+
+    from tests.face.test_keyboard_only import TYPED_BUILD, TYPED_SOLUTION
+    from tests.face.test_learning_loop import settle
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, TYPED_BUILD)
+        editor = screen.query_one("#editor", TextArea)
+        editor.text = TYPED_SOLUTION
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert "✓" in str(screen.query_one("#verdict").render())
+        assert app.focused is editor
+        await pilot.press("end", "p", "q")                   # still code, not commands
+        await pilot.pause()
+        assert app.screen is screen and "pq" in editor.text
+        await pilot.press("escape", "escape")               # leave the editor, then the exercise
+        await pilot.pause()
+        await open_exercise(app, pilot, TYPED_BUILD)
+        assert "pq" in app.screen.query_one("#editor", TextArea).text
+    again = RingbookApp(book, store, warm=False)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await open_exercise(again, pilot, TYPED_BUILD)
+        assert "pq" in again.screen.query_one("#editor", TextArea).text
+
+
+async def test_attempts_are_listed_in_the_learner_s_terms_not_as_ids(book, store):
+    from tests.face.test_learning_loop import settle
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.4")
+        options = screen.exercise.presented_options
+        wrong = next(i for i, option in enumerate(options) if not option.correct)
+        await pilot.press("abcd"[wrong])
+        await settle(app, pilot)
+        listed = str(screen.query_one("#attempts").render())
+        assert f"{'ABCD'[wrong]}  {options[wrong].text[:20]}" in listed and options[wrong].id not in listed

@@ -18,6 +18,7 @@ class AnswerPanel(Vertical, can_focus=True):
 
     DEFAULT_CSS = "AnswerPanel { height: auto; }"
     keeps_draft = False  # whether unsent text is worth keeping between visits
+    keeps_sent = False   # whether what was sent stays too (code the learner goes on editing, not a number)
 
     class Submitted(Message):
         def __init__(self, text: str, pending: str = ""):
@@ -41,6 +42,11 @@ class AnswerPanel(Vertical, can_focus=True):
     def focus_answer(self, scroll_visible: bool = True) -> None:
         """Give the answer (box, list, editor) the keyboard; a screen that has just opened keeps its top."""
         raise NotImplementedError
+
+    def describe(self, answer: str, previous: str | None) -> str:
+        """One line saying what a stored answer was, for the list of attempts (`previous`: the attempt
+        before it, if any). Panels whose answers are ids or code say it in the learner's terms."""
+        return answer.strip().replace("\n", "; ")
 
     def show_verdict(self, verdict: Verdict) -> str:
         """Mark the answer in place (a line, a step, a position); the screen shows the verdict itself, with

@@ -42,6 +42,11 @@ class ChoicePanel(AnswerPanel):
             return parameters[0] < len(self.exercise.presented_options)
         return True
 
+    def describe(self, answer: str, previous: str | None) -> str:
+        options = self.exercise.presented_options
+        index = next((i for i, o in enumerate(options) if o.id == answer), None)
+        return answer if index is None else f"{chr(65 + index)}  {options[index].text}"
+
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#choices", ChoiceList).focus(scroll_visible=scroll_visible)
 

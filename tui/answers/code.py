@@ -30,6 +30,7 @@ class CodePanel(AnswerPanel):
         Binding("escape", "leave_editor", "Back", priority=True),
     ]
     keeps_draft = True
+    keeps_sent = True
     sandbox: SandboxStatus | None = None
 
     @classmethod
@@ -81,6 +82,14 @@ class CodePanel(AnswerPanel):
 
     def answer_text(self) -> str:
         return self.query_one("#editor", TextArea).text
+
+    def describe(self, answer: str, previous: str | None) -> str:
+        """The first line that changed since the attempt before (or since the starter code)."""
+        before = (previous if previous is not None else self.exercise.starter).splitlines()
+        for number, line in enumerate(answer.splitlines(), 1):
+            if number > len(before) or line != before[number - 1]:
+                return f"line {number}: {line.strip()}"
+        return "the same code as before" if previous is not None else "the starter code"
 
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#editor", TextArea).focus(scroll_visible=scroll_visible)

@@ -26,6 +26,12 @@ class LinesPanel(AnswerPanel):
         yield CodeListing(self.exercise.code, self.exercise.language, id="listing")
         yield Static(id="fix")
 
+    def describe(self, answer: str, previous: str | None) -> str:
+        lines = self.exercise.lines
+        if answer.isdigit() and 1 <= int(answer) <= len(lines):
+            return f"line {answer}: {lines[int(answer) - 1].strip()}"
+        return answer
+
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#listing", CodeListing).focus(scroll_visible=scroll_visible)
 

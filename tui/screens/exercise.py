@@ -108,7 +108,7 @@ class ExerciseScreen(Screen):
         self.query_one("#exercise-title", Static).update(Text.assemble(
             (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}{numbers}", "dim")))
         self.query_one("#attempts", AttemptList).show(self.app.store.attempts(exercise.id),
-                                                      self.seed if self.varies else None)
+                                                      self.seed if self.varies else None, self.panel.describe)
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -144,9 +144,12 @@ class ExerciseScreen(Screen):
         verdict_panel = self.query_one("#verdict", VerdictPanel)
         verdict_panel.show(verdict, saved=saved)
         self.query_one("#verdict-details", Static).update(Text(self.panel.show_verdict(verdict)))
+        if self.panel.keeps_sent:
+            self.save_draft()   # the code run is the learner's code: it is what reopening shows
         if verdict.status == "correct":
             self.reveal_explanation(record=False, scroll=False)
-            self.panel.focus(scroll_visible=False)
+            if not isinstance(self.focused, TextArea):  # an editor keeps the keyboard: letters stay code
+                self.panel.focus(scroll_visible=False)
         # The newest verdict is always on screen; a right one at the top, with the explanation under it.
         self.query_one("#exercise", Page).reveal(verdict_panel, top=verdict.status == "correct")
         self.refresh_state()
@@ -241,7 +244,7 @@ class ExerciseScreen(Screen):
         if store.read_only or not self.panel.keeps_draft:
             return
         text = self.panel.answer_text()
-        if text == self.submitted_text:
+        if text == self.submitted_text and not self.panel.keeps_sent:
             return
         try:
             store.save_draft(self.exercise.id, text if text.strip() else "")

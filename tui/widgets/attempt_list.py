@@ -4,6 +4,8 @@ say nothing, or the wrong thing, about the numbers on screen."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -17,8 +19,10 @@ class AttemptList(Static):
     AttemptList { height: auto; margin-top: 1; color: $text-muted; }
     """
 
-    def show(self, attempts: list[Attempt], seed: int | None = None) -> None:
-        """`seed`: the numbers on screen, for an exercise that varies (None: one form, every answer shown)."""
+    def show(self, attempts: list[Attempt], seed: int | None = None,
+             describe: Callable[[str, str | None], str] | None = None) -> None:
+        """`seed`: the numbers on screen, for an exercise that varies (None: one form, every answer shown).
+        `describe(answer, previous answer)`: one line for an answer (the answer panel's)."""
         these = [a for a in attempts if seed is None or a.seed == seed]
         others = len(attempts) - len(these)
         elsewhere = Text(f"{others} earlier answer{'s' if others != 1 else ''} to other numbers", "dim") if others else Text()
@@ -28,9 +32,12 @@ class AttemptList(Static):
         text = Text(f"Your attempts ({len(these)}):", style="bold")
         if others:
             text.append_text(Text.assemble("  ", elsewhere))
-        for attempt in these[-SHOWN:]:
+        start = max(len(these) - SHOWN, 0)
+        for index in range(start, len(these)):
+            attempt = these[index]
             mark, style = ("✓", "green") if attempt.status == "correct" else ("✗", "red")
-            answer = attempt.answer.strip().replace("\n", "; ")
+            previous = these[index - 1].answer if index else None
+            answer = (describe(attempt.answer, previous) if describe else attempt.answer.strip()).replace("\n", "; ")
             text.append(f"\n  {mark} ", style)
             text.append(answer if len(answer) <= 40 else answer[:39] + "…")
             if attempt.feedback:
