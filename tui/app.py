@@ -104,11 +104,12 @@ class RingbookApp(App):
         self.store_position(chapter.id)
         self.show(ChapterScreen(chapter, tab=tab))
 
-    def open_exercise(self, exercise: Exercise, *, replace: bool = False) -> None:
+    def open_exercise(self, exercise: Exercise, *, replace: bool = False, stepping: bool = False) -> None:
+        """`stepping`: arrived by n or p, so the keyboard stays on commands until the learner answers."""
         from tui.screens.exercise import ExerciseScreen
 
         self.store_position(exercise.chapter_id, exercise.id)
-        self.show(ExerciseScreen(exercise), replace=replace)
+        self.show(ExerciseScreen(exercise, stepping=stepping), replace=replace)
 
     def open_quiz(self, quiz) -> None:
         from tui.screens.quiz import QuizScreen

@@ -94,3 +94,25 @@ async def test_attempts_are_listed_in_the_learner_s_terms_not_as_ids(book, store
         await settle(app, pilot)
         listed = str(screen.query_one("#attempts").render())
         assert f"{'ABCD'[wrong]}  {options[wrong].text[:20]}" in listed and options[wrong].id not in listed
+
+
+async def test_n_and_p_move_on_without_landing_in_the_next_box(book, store):
+    """n opened the next exercise with its box focused, so the next n was typed into it."""
+    from textual.widgets import Input
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, "0.1")
+        await pilot.press("escape", "n")
+        await pilot.pause()
+        assert app.screen.exercise.id == "0.2"
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.exercise.id == "0.3"
+        await pilot.press("p")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.exercise.id == "0.2"
+        await pilot.press("3", "5")                            # a number starts the answer
+        await pilot.pause()
+        assert screen.query_one("#answer", Input).value == "35" and app.focused is screen.query_one("#answer")

@@ -43,6 +43,15 @@ class NumberPanel(AnswerPanel):
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#answer", Input).focus(scroll_visible=scroll_visible)
 
+    def on_key(self, event) -> None:
+        """With the panel focused (reached by n or p, or after Escape), a digit, a capital letter or a
+        sign starts the answer; lower-case letters stay commands (h, x, n...)."""
+        character = event.character
+        if self.has_focus and character and (character.isdigit() or character.isupper() or character in ".-+(/"):
+            self.query_one("#answer", AnswerInput).start_with(character)
+            event.stop()
+            event.prevent_default()
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.post_message(self.Submitted(self.answer_text()))

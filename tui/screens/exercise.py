@@ -46,15 +46,18 @@ class ExerciseScreen(Screen):
         Binding("v", "new_numbers", "New numbers"),
     ]
 
-    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn"):
+    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", stepping: bool = False):
         """`exercise` as the book has it, posed with the numbers of `seed` (0: the book's own) for
         `purpose`: "learn" in a chapter, "review" when the schedule brings it back, "practice" when the
-        learner asks for new numbers early (kept, but it does not move the schedule)."""
+        learner asks for new numbers early (kept, but it does not move the schedule). `stepping`: reached
+        with n or p, so the panel, not its box, has the keyboard: another n moves on, and typing a number
+        starts the answer."""
         super().__init__()
         self.book_exercise = exercise
         self.exercise = pose(exercise, seed)
         self.seed = seed
         self.purpose = purpose
+        self.stepping = stepping
         self.solved = False  # as the store has it: refresh_state keeps it
         self.hints_shown = 0
         self.explanation_shown = False
@@ -93,7 +96,10 @@ class ExerciseScreen(Screen):
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False
         self.refresh_state()
-        self.panel.focus_answer(scroll_visible=False)   # the page opens at its top, where the task is
+        if self.stepping:
+            self.panel.focus(scroll_visible=False)
+        else:
+            self.panel.focus_answer(scroll_visible=False)   # the page opens at its top, where the task is
 
     # --- state shown ----------------------------------------------------------------------------
 
@@ -235,7 +241,7 @@ class ExerciseScreen(Screen):
             self.notify("That was the last exercise in the book." if step > 0 else "This is the first exercise.")
             return
         self.save_draft()
-        self.app.open_exercise(target, replace=True)
+        self.app.open_exercise(target, replace=True, stepping=True)
 
     # --- drafts ---------------------------------------------------------------------------------
 

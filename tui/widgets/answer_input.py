@@ -19,3 +19,13 @@ class AnswerInput(Input):
                                     if getattr(node, "can_focus", False)), None),
                               scroll_visible=False)
         self.screen.refresh_bindings()
+
+    def start_with(self, character: str) -> None:
+        """Take the keyboard with `character` typed (focusing selects the box, and the next key would
+        replace the selection: not this time)."""
+        self.select_on_focus = False
+        self.focus()
+        self.insert_text_at_cursor(character)
+
+    def on_blur(self) -> None:
+        self.select_on_focus = True
