@@ -46,6 +46,15 @@ def _seed(text: str) -> int:
     return seed
 
 
+def _port(text: str) -> int:
+    """A TCP port to listen on; 0 (any free port) is refused, as the address printed must be the real one."""
+    import argparse
+
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give a number from 1 to 65535")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -141,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "name are refused. Stop with Ctrl+C.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default: 8000)")
     _content_option(serve)
     _data_option(serve)
     return parser
