@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "'-' reads standard input; writes one JSON verdict per line")
     _content_option(check)
 
-    progress = commands.add_parser("progress", help="your progress: summary, export, submit, import, reset")
+    progress = commands.add_parser("progress", help="your progress: summary, export, submit, import, reset, restore")
     _content_option(progress)
     _data_option(progress)
     progress.add_argument("--json", action="store_true",
@@ -123,7 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     importing.add_argument("file", type=Path, metavar="FILE")
     reset = progress_commands.add_parser("reset", help="start over (a backup is kept)")
     reset.add_argument("--yes", action="store_true", help="do not ask")
-    for sub in (export, submit, importing, reset):
+    restore = progress_commands.add_parser(
+        "restore", help="put back the progress in a backup FILE that reset kept (the current one is kept too)")
+    restore.add_argument("file", type=Path, metavar="FILE")
+    for sub in (export, submit, importing, reset, restore):
         _data_option(sub)
 
     classes = commands.add_parser("class", help="for instructors: a report over students' exports")
