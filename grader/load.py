@@ -313,7 +313,7 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
         try:
             quiz = quiz_from_raw(raw, entry["id"], entry["title"], path, lines)
         except (KeyError, TypeError, ValueError) as exc:
-            problems.append(Problem(path, 1, f"malformed quiz ({exc}); run `ringbook content check`"))
+            problems.append(Problem(path, 1, f"malformed quiz ({exc})"))
             continue
         problems.extend(Problem(path, line, message) for line, message in quiz_problems(quiz, chapter_ids))
         quizzes.append(quiz)
@@ -363,7 +363,7 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
         try:
             exercise = _build(raw, chapter_id, source)
         except (KeyError, TypeError, ValueError) as exc:
-            problems.append(Problem(path, source.line, f"malformed exercise ({exc}); run `ringbook content check`"))
+            problems.append(Problem(path, source.line, f"malformed exercise ({exc})"))
             continue
         where = lambda *keys: _line_of(raw, keys)  # noqa: E731 - short-hand for this exercise's lines
         if exercise.id in seen_ids:

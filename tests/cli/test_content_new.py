@@ -3,6 +3,7 @@ in the app with every exercise shown; a folder with anything in it is never writ
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,21 @@ def test_an_empty_folder_is_filled_and_a_file_is_refused(tmp_path, capsys):
     a_file.write_text("title: mine")
     code, _, err = run(capsys, "content", "new", a_file)
     assert code == 1 and f"{a_file} is a file" in err and a_file.read_text() == "title: mine"
+
+
+def test_a_broken_books_message_names_the_command_that_checks_that_book(tmp_path, capsys, monkeypatch):
+    """`ringbook content check` alone checks the built-in book, which has nothing wrong with it."""
+    folder = tmp_path / "my book"
+    assert run(capsys, "content", "new", folder)[0] == 0
+    exercises = folder / "01-first-steps" / "exercises.yaml"
+    exercises.write_text(exercises.read_text().replace("kind: derive", "kind: guess", 1))
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "content", "list", "--content", folder)
+    assert code == 1
+    *problems, advice = err.splitlines()
+    assert problems and advice == "The book has problems; run `ringbook content check --content 'my book'` for the full list."
+    assert all("content check" not in problem for problem in problems)   # said once, whole, at the end
+    command = shlex.split(advice.split("`")[1])
+    assert command[0] == "ringbook"
+    code, out, err = run(capsys, *command[1:])   # and it checks this book
+    assert code == 1 and problems[0].split(" ")[0] in out + err

@@ -4,6 +4,8 @@ exercises, and the `ringbook progress` commands."""
 from __future__ import annotations
 
 import json
+import shlex
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -317,6 +319,69 @@ def test_reset_asks_and_keeps_a_backup(data_dir):
     backups[0].replace(data_dir / "restore" / FILE_NAME)
     assert len(ProgressStore.open(data_dir / "restore").attempts()) == 1
     assert ringbook("progress", "reset", "--yes").returncode == 0
+
+
+def answers(data_dir: Path) -> list[tuple[str, str]]:
+    store = ProgressStore.open(data_dir)
+    try:
+        return [(a.exercise_id, a.answer) for a in store.attempts()]
+    finally:
+        store.close()
+
+
+def test_reset_says_how_to_restore_and_restoring_keeps_what_it_replaces(tmp_path, capsys):
+    """reset kept a backup that `progress import` refused, and said nothing of how to get it back."""
+    data_dir = tmp_path / "my data"
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.1", "1.75", "correct")
+    store.record_attempt("0.2", "69", "incorrect")
+    store.save_draft("0.5", "def ring(): ...")
+    store.close()
+
+    assert main(["progress", "reset", "--yes", "--data-dir", str(data_dir)]) == 0
+    *_, command = capsys.readouterr().out.splitlines()
+    assert answers(data_dir) == []
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.3", "8", "correct")   # progress made after the reset is not lost by a restore
+    store.close()
+
+    words = shlex.split(command)
+    assert words[:3] == ["ringbook", "progress", "restore"] and words[-2:] == ["--data-dir", str(data_dir)]
+    assert main(words[1:]) == 0
+    *_, undo = capsys.readouterr().out.splitlines()
+    assert answers(data_dir) == [("0.1", "1.75"), ("0.2", "69")]
+    store = ProgressStore.open(data_dir)
+    assert store.draft("0.5") == "def ring(): ..."
+    store.close()
+
+    assert main(shlex.split(undo)[1:]) == 0        # and the restore itself can be undone
+    assert answers(data_dir) == [("0.3", "8")]
+
+
+def test_restore_refuses_what_is_not_a_ringbook_store_and_changes_nothing(tmp_path, capsys):
+    data_dir = tmp_path / "data"
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.1", "1.75", "correct")
+    store.close()
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database" * 100)
+    foreign = tmp_path / "foreign.sqlite3"
+    ProgressStore.open(tmp_path / "other").close()
+    (tmp_path / "other" / FILE_NAME).replace(foreign)
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE VIEW spy AS SELECT * FROM attempts")
+    link = tmp_path / "link.sqlite3"
+    link.symlink_to(data_dir / FILE_NAME)
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps({"format": "ringbook-progress"}))
+    for source, reason in [(garbage, "is not a readable ringbook progress file"), (foreign, "'spy'"),
+                           (link, "is not a regular file"), (export, "is not a readable ringbook progress file"),
+                           (tmp_path / "missing.sqlite3", "cannot be read")]:
+        assert main(["progress", "restore", str(source), "--data-dir", str(data_dir)]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1 and reason in err and "Nothing was changed." in err, err
+        assert answers(data_dir) == [("0.1", "1.75")]
+    assert not list(data_dir.glob("progress.backup-*")), "a refused file still made a backup"
 
 
 async def test_the_app_shows_the_store_notice(book, tmp_path):

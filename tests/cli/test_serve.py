@@ -6,6 +6,7 @@ names another Host (DNS rebinding), and must refuse it before any ringbook start
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import socket
@@ -14,6 +15,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
@@ -186,6 +188,50 @@ async def test_page_and_two_tabs_each_their_own_ringbook(served):
     assert (data_dir / "progress.sqlite3").exists()     # the served app used the server's --data-dir
 
 
+async def test_ctrl_c_ends_a_tab_that_will_not_quit_and_a_browser_that_does_not_answer(served):
+    """Stopping waited for each tab's ringbook to quit and for each browser to answer the websocket's close:
+    ten seconds with a tab open, for ever with a ringbook that hangs. Now a ringbook that has not quit
+    within a second is killed, and the server says that it is stopping."""
+    jar = aiohttp.CookieJar(unsafe=True)
+    async with aiohttp.ClientSession(cookie_jar=jar) as http:
+        async with http.get(served.key_url) as response:
+            assert response.status == 200
+        async with http.ws_connect(f"ws://127.0.0.1:{served.port}/ws?width=80&height=24", origin=served.origin) as tab:
+            await Session(tab).wait_for("Mastery 0 / ")
+            [ringbook] = descendants(served.server.pid)   # the tab's ringbook itself: the shell execs it
+            os.kill(ringbook, signal.SIGSTOP)              # it can no longer quit; this client reads no more
+            try:
+                served.server.send_signal(signal.SIGINT)
+                assert await asyncio.to_thread(served.server.wait, 20) == 0
+            finally:
+                if Path(f"/proc/{ringbook}").exists():
+                    os.kill(ringbook, signal.SIGKILL)
+    assert not Path(f"/proc/{ringbook}").exists(), "the tab's ringbook outlived the server"
+    assert "Stopping ringbook serve, ending 1 open session." in served.log.read_text()
+
+
+async def test_the_page_needs_no_other_site(guarded):
+    """textual-serve's page loaded its font from Google: offline the terminal fell back to another font,
+    and online Google learned of every launch. Every address the page and its styles use is this server's."""
+    async with aiohttp.ClientSession() as http:
+        async with http.get(guarded.key_url) as response:
+            assert response.status == 200
+            page = await response.text()
+        css_links = re.findall(r'<link[^>]*href="([^"]+)"', page)
+        sheets = [page] + [await (await http.get(guarded.origin + link)).text() for link in css_links]
+        addresses = [found for sheet in sheets
+                     for found in re.findall(r'(?:href|src)\s*=\s*"([^"]*)"|url\(\s*["\']?([^"\')]+)', sheet)]
+        addresses = [href or url for href, url in addresses]
+        assert any("fonts/RobotoMono" in address for address in addresses)
+        for address in addresses:
+            assert urlsplit(address).netloc in ("", f"127.0.0.1:{guarded.port}"), address
+            async with http.get(guarded.origin + urlsplit(address).path) as fetched:
+                assert fetched.status == 200, address
+                if address.endswith(".ttf"):
+                    assert (await fetched.read())[:4] == b"\x00\x01\x00\x00", address   # a TrueType font
+    assert "googleapis" not in page and "https://" not in page
+
+
 def test_the_banner_gives_the_address_with_its_token_and_says_it_is_a_key(guarded):
     banner = " ".join(guarded.log.read_text().split())
     assert guarded.key_url.startswith(f"http://127.0.0.1:{guarded.port}/?token=")
@@ -309,13 +355,25 @@ def test_warns_when_not_on_loopback(tmp_path: Path):
 
 
 def test_port_in_use_is_a_plain_message_and_no_banner(tmp_path: Path):
+    """The port is tried before anything else: before the book, which here has problems of its own."""
+    (tmp_path / "book").mkdir()
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "tui", "serve", "--port", str(port)],
+        done = subprocess.run([sys.executable, "-m", "tui", "serve", "--port", str(port),
+                               "--content", str(tmp_path / "book")],
                               capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1
-    assert f"ringbook serve: cannot listen on 127.0.0.1:{port}" in done.stderr
-    assert "Traceback" not in done.stderr + done.stdout
-    assert "Serving" not in done.stdout and "token=" not in done.stdout, "the banner came before the port was bound"
+    assert done.stderr == f"ringbook serve: cannot listen on 127.0.0.1:{port}: address already in use.\n"
+    assert done.stdout == "", "the banner came before the port was bound"
+
+
+@pytest.mark.parametrize("port", ["70000", "0", "-5", "80a"])
+def test_a_port_that_is_no_port_is_refused_in_a_line(port):
+    done = subprocess.run([sys.executable, "-m", "tui", "serve", "--port", port],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (f"ringbook serve: error: argument --port: '{port}' is not a port: "
+                                            "give a number from 1 to 65535")
+    assert "Traceback" not in done.stderr and done.stdout == ""

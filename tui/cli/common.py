@@ -26,8 +26,15 @@ def load_or_report(content: Path | None, cache_dir: Path | None = None):
     except BookError as exc:
         for problem in exc.problems:
             print(f"{relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
-        print("The book has problems; run `ringbook content check` for the full list.", file=sys.stderr)
+        print(f"The book has problems; run `{check_command(content)}` for the full list.", file=sys.stderr)
         return None
+
+
+def check_command(content: Path | None) -> str:
+    """The command that checks this book: a book from --content is checked only when named again."""
+    import shlex
+
+    return "ringbook content check" + ("" if content is None else f" --content {shlex.quote(relative(content))}")
 
 
 def open_store_or_report(data_dir: Path | None):

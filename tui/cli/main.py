@@ -46,6 +46,15 @@ def _seed(text: str) -> int:
     return seed
 
 
+def _port(text: str) -> int:
+    """A TCP port to listen on; 0 (any free port) is refused, as the address printed must be the real one."""
+    import argparse
+
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give a number from 1 to 65535")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -93,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "'-' reads standard input; writes one JSON verdict per line")
     _content_option(check)
 
-    progress = commands.add_parser("progress", help="your progress: summary, export, submit, import, reset")
+    progress = commands.add_parser("progress", help="your progress: summary, export, submit, import, reset, restore")
     _content_option(progress)
     _data_option(progress)
     progress.add_argument("--json", action="store_true",
@@ -114,7 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     importing.add_argument("file", type=Path, metavar="FILE")
     reset = progress_commands.add_parser("reset", help="start over (a backup is kept)")
     reset.add_argument("--yes", action="store_true", help="do not ask")
-    for sub in (export, submit, importing, reset):
+    restore = progress_commands.add_parser(
+        "restore", help="put back the progress in a backup FILE that reset kept (the current one is kept too)")
+    restore.add_argument("file", type=Path, metavar="FILE")
+    for sub in (export, submit, importing, reset, restore):
         _data_option(sub)
 
     classes = commands.add_parser("class", help="for instructors: a report over students' exports")
@@ -141,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "name are refused. Stop with Ctrl+C.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default: 8000)")
     _content_option(serve)
     _data_option(serve)
     return parser

@@ -1,4 +1,4 @@
-"""`ringbook progress`: the summary, export, submit, import and reset, for learners and instructors."""
+"""`ringbook progress`: the summary, export, submit, import, reset and restore, for learners and instructors."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import os
 import re
 import secrets
+import shlex
 import sys
 from datetime import timezone
 from pathlib import Path
@@ -43,7 +44,9 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
         if action == "import":
             return import_file(store, args.file)
         if action == "reset":
-            return reset(store, args.yes)
+            return reset(store, args.yes, data_dir)
+        if action == "restore":
+            return restore(store, args.file, data_dir)
         return summary(store, content, as_json=getattr(args, "json", False))
     finally:
         store.close()
@@ -250,7 +253,7 @@ def _say(line: str) -> None:
     print(printable(line, one_line=True), file=sys.stderr)
 
 
-def reset(store: ProgressStore, yes: bool) -> int:
+def reset(store: ProgressStore, yes: bool, data_dir: Path | None = None) -> int:
     if not yes:
         print(f"This clears all progress in {store.path} (a backup is kept). Type 'reset' to continue: ",
               end="", flush=True)
@@ -263,5 +266,30 @@ def reset(store: ProgressStore, yes: bool) -> int:
     except StoreError as exc:
         print(f"ringbook: {exc}", file=sys.stderr)
         return 1
-    print(f"Progress reset. The old progress is kept in {backup}." if backup else "Progress reset.")
+    if backup is None:
+        print("Progress reset.")
+    else:
+        print(f"Progress reset. The old progress is kept in {backup}; to put it back, run\n"
+              f"  {restore_command(backup, data_dir)}")
     return 0
+
+
+def restore(store: ProgressStore, source: Path, data_dir: Path | None = None) -> int:
+    """Put back a backup in place of the current progress, which is itself kept, so nothing is lost."""
+    try:
+        kept = store.restore(source)
+    except StoreError as exc:
+        _say(f"ringbook: cannot restore {source}: {exc}. Nothing was changed.")
+        return 1
+    print(printable(f"Progress restored from {source}.", one_line=True))
+    if kept is not None:
+        print(f"The progress it replaced is kept in {kept}; to put that back, run\n  {restore_command(kept, data_dir)}")
+    return 0
+
+
+def restore_command(backup: Path, data_dir: Path | None) -> str:
+    """The command that restores `backup`, with the --data-dir the store was opened with."""
+    command = ["ringbook", "progress", "restore", str(backup)]
+    if data_dir is not None:
+        command += ["--data-dir", str(data_dir)]
+    return shlex.join(command)

@@ -5,6 +5,9 @@ the server means running code as them. Any web page open in their browser can se
 127.0.0.1, so, as Jupyter does, every request must carry a random per-launch token, a websocket must
 come from the server's own page (Origin), and the Host header must name the served address, which
 stops a page that points its own domain at 127.0.0.1 (DNS rebinding).
+
+The page is textual-serve's with its fonts served from here, so it works offline. Ctrl+C ends every tab
+within about a second: a tab's ringbook that has not quit by then is killed, and no browser is waited for.
 """
 
 from __future__ import annotations
@@ -16,15 +19,24 @@ import os
 import secrets
 import shlex
 import signal
+import socket
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 from aiohttp import web
-from textual_serve.server import Server, to_int
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, log, to_int
 
 from grader.safe_text import clipped
+from tui.cli.common import counted
+
+PAGE_TEMPLATES = Path(__file__).with_name("serve_page")
+# How long a tab's ringbook gets to quit when the server stops or the tab closes, before it is killed, and
+# how long a closing websocket waits for the browser's reply. A ringbook at rest quits in a few hundred ms.
+QUIT_GRACE_SECONDS = 1.0
+CLOSE_WAIT_SECONDS = 1.0
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
@@ -106,12 +118,12 @@ def _is_ip_address(name: str) -> bool:
 
 
 class RingbookServer(Server):
-    """textual-serve's server behind a token, Origin and Host check, which also ends the open browser
-    sessions when it stops: aiohttp would otherwise wait a minute for each open websocket before Ctrl+C
-    takes effect."""
+    """textual-serve's server behind a token, Origin and Host check, with a page that needs no other site,
+    and sessions that end promptly: textual-serve waits for each tab's ringbook to quit and for each
+    browser to answer its websocket's close, so Ctrl+C with a tab open took ten seconds or more."""
 
     def __init__(self, command: str, host: str, port: int, token: str):
-        super().__init__(command, host=host, port=port, title="ringbook")
+        super().__init__(command, host=host, port=port, title="ringbook", templates_path=PAGE_TEMPLATES)
         self.token = token
         self.address = ServedAddress(host, port)
         self.key_url = f"{self.address.url}?token={token}"
@@ -175,20 +187,36 @@ class RingbookServer(Server):
             "application": {"name": self.title},
         }
 
-    async def handle_websocket(self, request):
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """One browser tab: its own ringbook, fed the tab's keys, until either side ends or the server stops."""
+        websocket = web.WebSocketResponse(heartbeat=15, timeout=CLOSE_WAIT_SECONDS)
+        await websocket.prepare(request)
+        tab = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                         close=websocket.close, download_manager=self.download_manager, debug=self.debug)
         session = asyncio.current_task()
         self._sessions.add(session)
         try:
-            return await super().handle_websocket(request)
+            await tab.start(to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24))
+            await self._process_messages(websocket, tab)
+        except asyncio.CancelledError:
+            pass  # the server is stopping (on_shutdown)
+        except Exception as error:  # a tab's failure ends that tab, not the server
+            log.error("a session ended on an error: %s", clipped(repr(error), 200))
         finally:
             self._sessions.discard(session)
+            await asyncio.gather(end_tab(tab), websocket.close())
+        return websocket
 
     async def on_startup(self, app) -> None:
         """Nothing: textual-serve says "Serving" here, before the port is bound; `_announce` says it after."""
 
     async def on_shutdown(self, app) -> None:
-        for session in self._sessions:
-            session.cancel()  # textual-serve then closes the websocket and asks that tab's ringbook to quit
+        sessions = list(self._sessions)
+        open_ones = f", ending {counted(len(sessions), 'open session')}" if sessions else ""
+        print(f"Stopping ringbook serve{open_ones}.", flush=True)
+        for session in sessions:
+            session.cancel()
+        await asyncio.gather(*sessions, return_exceptions=True)
 
     def serve(self, debug: bool = False) -> None:
         """textual-serve's serve, except that the banner comes once every socket is bound (aiohttp calls
@@ -213,19 +241,42 @@ class RingbookServer(Server):
               "Press Ctrl+C to stop the server and every open session.", flush=True)
 
 
+async def end_tab(tab: AppService) -> None:
+    """Ask a tab's ringbook to quit, and kill it if it has not within QUIT_GRACE_SECONDS (busy, or stopped).
+    Its progress is safe either way: the store commits each answer as it is given."""
+    process = tab._process  # textual-serve keeps it private, and gives no other way to end a ringbook that hangs
+    if process is None:
+        return
+    stopping = asyncio.create_task(tab.stop())  # sends "quit", then passes on the tab's output to its end
+    try:
+        await asyncio.wait_for(process.wait(), QUIT_GRACE_SECONDS)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+    # Its last output, and the websocket close it asks for, get as long as a browser gets to answer a close.
+    _, unfinished = await asyncio.wait({stopping}, timeout=CLOSE_WAIT_SECONDS)
+    if unfinished:
+        stopping.cancel()
+        await asyncio.gather(stopping, return_exceptions=True)
+
+
 def app_command(content: Path | None, data_dir: Path | None) -> str:
-    """The shell command each browser tab runs: this same ringbook, on the same book and data folder."""
+    """The shell command each browser tab runs: this same ringbook, on the same book and data folder. The
+    shell execs it, so the process textual-serve holds is ringbook itself, and killing it leaves no orphan."""
     command = [sys.executable, "-m", "tui"]
     if content is not None:
         command += ["--content", str(content.resolve())]
     if data_dir is not None:
         command += ["--data-dir", str(data_dir.resolve())]
-    return shlex.join(command)
+    return "exec " + shlex.join(command)
 
 
 def run_serve(host: str, port: int, content: Path | None, data_dir: Path | None) -> int:
     from tui.cli.common import load_or_report
 
+    problem = why_not_listen(host, port)   # before the book loads, so that a busy port is said at once
+    if problem is not None:
+        return _cannot_listen(host, port, problem)
     if load_or_report(content) is None:  # say what is wrong with the book once, not in every browser tab
         return 1
     if not is_loopback(host):
@@ -236,9 +287,33 @@ def run_serve(host: str, port: int, content: Path | None, data_dir: Path | None)
     server = RingbookServer(app_command(content, data_dir), host=host, port=port, token=secrets.token_urlsafe(32))
     try:
         server.serve()
-    except OSError as exc:
-        # aiohttp wraps a bind error's errno in a long message; a name that does not resolve has its own text.
-        reason = os.strerror(exc.errno).lower() if (exc.errno or 0) > 0 else (exc.strerror or str(exc)).lower()
-        print(f"ringbook serve: cannot listen on {host}:{port}: {reason}.", file=sys.stderr)
-        return 1
+    except OSError as exc:  # taken between the check and the server's own bind
+        return _cannot_listen(host, port, reason(exc))
     return 0
+
+
+def _cannot_listen(host: str, port: int, problem: str) -> int:
+    print(f"ringbook serve: cannot listen on {host}:{port}: {problem}.", file=sys.stderr)
+    return 1
+
+
+def why_not_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (the port is taken, the name is unknown), found by
+    binding each address it would and letting go at once; None when it can."""
+    try:
+        for family, kind, protocol, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                                     flags=socket.AI_PASSIVE):
+            with socket.socket(family, kind, protocol) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp: TIME_WAIT is no obstacle
+                if family == socket.AF_INET6:
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
+    except OSError as exc:
+        return reason(exc)
+    return None
+
+
+def reason(exc: OSError) -> str:
+    """An OSError in a few words: aiohttp wraps a bind error's errno in a long message, and a name that
+    does not resolve has its own text."""
+    return os.strerror(exc.errno).lower() if (exc.errno or 0) > 0 else (exc.strerror or str(exc)).lower()

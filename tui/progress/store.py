@@ -18,6 +18,7 @@ import math
 import os
 import re
 import sqlite3
+import stat
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -649,12 +650,41 @@ class ProgressStore:
 
     def reset(self) -> Path | None:
         """Start over, keeping a backup first; returns where the backup is."""
-        backup = None
-        if self.path is not None:
-            backup = self.path.with_name(f"progress.backup-{clock.now():%Y%m%d-%H%M%S}.sqlite3")
-            self.backup(backup)
+        backup = self._keep_backup()
         self._write([(f"DELETE FROM {table}", ()) for table in TABLES])
         self._visible = {table: table for table in LOGS}  # the rows left out are gone; their rowids come back
+        return backup
+
+    def restore(self, source: Path) -> Path | None:
+        """Put back the progress in `source`, a store file such as `reset` keeps, in place of this store's,
+        having kept a backup of this one first (returned), so a restore can itself be undone. Raises
+        StoreError, having changed nothing, for a file that is not a sound ringbook store: it is read into
+        memory and checked as a store is on opening, and only the tables and triggers ringbook makes are
+        taken from it."""
+        if self.read_only:
+            raise StoreReadOnly(self.notice or "Progress is read-only.")
+        donor = _store_from_file(source)
+        try:
+            backup = self._keep_backup()
+            try:
+                donor.backup(self._db)
+            except sqlite3.Error as exc:
+                raise StoreError(f"it could not be copied in ({exc})") from None
+        finally:
+            donor.close()
+        self._visible = {table: table for table in LOGS}
+        self._leave_out_unreadable_rows()
+        return backup
+
+    def _keep_backup(self) -> Path | None:
+        if self.path is None:
+            return None
+        backup = self.path.with_name(f"progress.backup-{clock.now():%Y%m%d-%H%M%S}.sqlite3")
+        counter = 1
+        while backup.exists():  # a reset and a restore in the same second
+            backup = self.path.with_name(f"progress.backup-{clock.now():%Y%m%d-%H%M%S}-{counter}.sqlite3")
+            counter += 1
+        self.backup(backup)
         return backup
 
     def integrity(self) -> str:
@@ -965,6 +995,50 @@ def _savable(row: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
 def _too_new_message(path: Path | None, version: int) -> str:
     return (f"{path} was written by a newer ringbook (store version {version}; this one reads up to "
             f"{SCHEMA_VERSION}). It has not been changed. Update ringbook, or use --data-dir for another folder.")
+
+
+def _store_from_file(source: Path) -> sqlite3.Connection:
+    """A store file copied into memory and brought to this schema, or StoreError saying why it is not one.
+    The file is only read, and only if it is a regular file (not a link, a FIFO, a device); anything in it
+    that ringbook does not make itself (a view, a trigger of its own) refuses the whole file."""
+    try:
+        info = os.lstat(source)
+    except OSError as exc:
+        raise StoreError(f"it cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError("it is not a regular file; give the backup file itself")
+    memory = _connect(":memory:")
+    try:
+        reader = _connect_read_only(source)
+        try:
+            reader.backup(memory)
+        finally:
+            reader.close()
+        version = memory.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreTooNew(_too_new_message(source, version))
+        damage = [row[0] for row in memory.execute("PRAGMA quick_check") if row[0] != "ok"]
+        if damage or version < 1:
+            raise DamagedStore(f"integrity check: {damage[0]}" if damage else "it is not a ringbook progress file")
+        _migrate(memory, None)
+        _check_schema(memory)
+        fresh = ProgressStore.in_memory()
+        made_here = set(_schema_objects(fresh._db)) | {("trigger", name) for name in WATERMARK_TRIGGERS}
+        fresh.close()
+        foreign = [name for kind, name in _schema_objects(memory) if (kind, name) not in made_here]
+        if foreign:
+            raise DamagedStore(f"it holds {foreign[0]!r}, which ringbook does not make")
+    except StoreError:
+        memory.close()
+        raise
+    except sqlite3.DatabaseError as exc:
+        memory.close()
+        raise StoreError(f"it is not a readable ringbook progress file ({exc})") from None
+    return memory
+
+
+def _schema_objects(connection: sqlite3.Connection) -> list[tuple[str, str]]:
+    return connection.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
 
 
 def _move_aside(path: Path) -> Path:
