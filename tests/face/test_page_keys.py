@@ -136,3 +136,25 @@ async def test_the_contents_list_each_section_once_and_start_at_the_one_being_re
         assert isinstance(app.screen, ContentsScreen)
         sections = app.screen.query_one("#sections", OptionList)
         assert sections.get_option_at_index(sections.highlighted).id == third
+
+
+@pytest.mark.parametrize("exercise_id, box", [("0.1", True), ("8.2", True), ("0.5", True), ("0.4", False),
+                                                ("0.6", False), ("9.8", False)])
+async def test_every_footer_key_of_an_exercise_is_whole_at_80_columns(book, store, exercise_id, box):
+    """The exercise footer ran off the screen ("v New numbers q▏"), and p was never shown. With a box or an
+    editor, Escape leaves it for the commands; a list or listing has them beside its own keys."""
+    from textual.widgets._footer import FooterKey
+
+    store.record_attempt(exercise_id, "x", "correct")            # solved: v (new numbers) may show too
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, exercise_id)
+        for state in ("answering", "commands") if box else ("answering",):
+            if state == "commands":
+                await pilot.press("escape")
+            await pilot.pause()
+            keys = list(screen.query(FooterKey))
+            for key in keys:
+                label = f"{key.key_display} {key.description}".strip()
+                assert key.region.right <= 80 and key.region.width >= len(label), (state, label, key.region)
+        assert {"h", "x", "n", "p"} <= {key.key for key in keys}

@@ -116,3 +116,16 @@ async def test_n_and_p_move_on_without_landing_in_the_next_box(book, store):
         await pilot.press("3", "5")                            # a number starts the answer
         await pilot.pause()
         assert screen.query_one("#answer", Input).value == "35" and app.focused is screen.query_one("#answer")
+
+
+async def test_continue_goes_to_the_next_unsolved_exercise_after_the_last_opened(book, store):
+    store.record_attempt("0.1", "1.75", "correct")
+    store.record_attempt("0.2", "x", "correct")
+    store.set_last_opened("0", "0.1")
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Continue: 0.3 " in str(app.screen.query_one("#continue").render())
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.screen.exercise.id == "0.3"

@@ -32,6 +32,8 @@ from tui.widgets.verdict_panel import VerdictPanel
 
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
 DRAFT_DELAY = 0.5
+# At 80 columns the exercise's own keys come first; `?` (shown) lists these with the rest, and Ctrl+P works.
+FOOTER_HIDES = ("q", "ctrl+s")
 
 
 class ExerciseScreen(Screen):
@@ -39,9 +41,9 @@ class ExerciseScreen(Screen):
     BINDINGS = [
         Binding("escape", "leave", "Back"),
         Binding("h", "hint", "Hint"),
-        Binding("x", "explain", "Explanation"),
+        Binding("x", "explain", "Explain"),
         Binding("n", "next", "Next"),
-        Binding("p", "previous", "Previous", show=False),
+        Binding("p", "previous", "Prev"),
         Binding("i", "focus_answer", "Answer"),
         Binding("v", "new_numbers", "New numbers"),
     ]
@@ -84,7 +86,7 @@ class ExerciseScreen(Screen):
             yield Static(id="hints")
             yield Markdown(exercise.explanation, id="explanation")
             yield AttemptList(id="attempts")
-        yield Footer()
+        yield Footer(hide=FOOTER_HIDES, show_command_palette=False)
 
     @property
     def panel(self) -> AnswerPanel:
@@ -121,6 +123,7 @@ class ExerciseScreen(Screen):
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
         if event.text.strip():
+            self.query_one("#verdict", VerdictPanel).clear()   # the last verdict is about other text
             self.query_one("#verdict-details", Static).update(Text(event.pending))
             self.grade_answer(event.text)
         else:
@@ -166,6 +169,9 @@ class ExerciseScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in LETTER_ACTIONS and isinstance(self.focused, (Input, TextArea)):
             return False  # while typing, letters are answer text; Escape leaves the box first
+        if action == "focus_answer" and self.focused is not None and self.focused is not self.panel \
+                and self.panel in self.focused.ancestors:
+            return False  # the answer has the keyboard already
         if action == "new_numbers":
             return self.solved and self.varies
         return True

@@ -152,13 +152,21 @@ class HomeScreen(Screen):
                       id=f"lab:{lab.id}")
 
     def continue_target(self, states: dict[str, ExerciseState]):
-        """The last exercise opened, else the last chapter, else the first unsolved exercise of a learner
-        who has answered something, else the first chapter."""
+        """The last exercise opened if it is unsolved, else the next unsolved one after it (the book
+        wraps round); else the last chapter opened; else the first unsolved exercise of a learner who has
+        answered something; else the first chapter."""
         book = self.app.book
         chapter_id, exercise_id = self.app.store.last_opened()
-        opened = book.exercise(exercise_id) or book.chapter(chapter_id)
+        opened = book.exercise(exercise_id)
         if opened is not None:
-            return opened
+            exercises = book.exercises
+            at = [e.id for e in exercises].index(opened.id)
+            for exercise in exercises[at:] + exercises[:at]:
+                if not (exercise.id in states and states[exercise.id].solved):
+                    return exercise
+            return opened   # everything is solved: back where the learner was
+        if book.chapter(chapter_id) is not None:
+            return book.chapter(chapter_id)
         if states:
             unsolved = [e for e in book.exercises if not (e.id in states and states[e.id].solved)]
             if unsolved:

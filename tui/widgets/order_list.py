@@ -27,9 +27,9 @@ class OrderList(Widget, can_focus=True):
     BINDINGS = [
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
-        Binding("space", "toggle_hold", "Pick up"),
-        Binding("alt+up", "move(-1)", "Move ↑"),
-        Binding("alt+down", "move(1)", "Move ↓"),
+        Binding("space", "toggle_hold", "Pick"),
+        Binding("alt+up", "move(-1)", "Move", key_display="alt+↑↓"),   # one footer entry for both: 80 columns
+        Binding("alt+down", "move(1)", "Move down", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("enter", "submit", "Submit"),
     ]
