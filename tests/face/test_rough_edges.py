@@ -129,3 +129,22 @@ async def test_continue_goes_to_the_next_unsolved_exercise_after_the_last_opened
         await pilot.press("c")
         await pilot.pause()
         assert app.screen.exercise.id == "0.3"
+
+
+async def test_a_debug_line_is_chosen_by_its_number(book, store):
+    from tui.widgets.code_listing import CodeListing
+
+    exercise = next(e for e in book.exercises if e.kind == "debug" and len(e.lines) >= 10)
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, exercise.id)
+        listing = screen.query_one(CodeListing)
+        await pilot.press("3")
+        assert listing.highlighted == 2
+        await pilot.press("1", "0")                          # two digits in a row: line 10
+        assert listing.highlighted == 9
+        await pilot.press(*str(exercise.buggy_line), "enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert [a.answer for a in store.attempts(exercise.id)] == [str(exercise.buggy_line)]

@@ -21,7 +21,8 @@ def highlighted_lines(code: str, language: str) -> list[Text]:
 
 
 class CodeListing(OptionList):
-    """One option per line of code, numbered; lines can be marked ✓ or ✗ after a pick."""
+    """One option per line of code, numbered; lines can be marked ✓ or ✗ after a pick. Typing a line's
+    number highlights it (two digits in a row make 12 in a longer listing); Enter picks it."""
 
     DEFAULT_CSS = """
     CodeListing { height: auto; max-height: 20; }
@@ -31,6 +32,21 @@ class CodeListing(OptionList):
         self.lines = highlighted_lines(code.rstrip("\n"), language)
         self.marks: dict[int, str] = {}
         super().__init__(*(Option(self._prompt(n), id=str(n)) for n in range(1, len(self.lines) + 1)), **kwargs)
+
+    _typed = ""   # the digits typed in a row, for a line number of two digits
+
+    def on_key(self, event) -> None:
+        character = event.character
+        if not (character and character.isdigit()):
+            self._typed = ""
+            return
+        typed = self._typed + character
+        if not 1 <= int(typed) <= len(self.lines):
+            typed = character                     # a new number starts
+        self._typed = typed if len(typed) < len(str(len(self.lines))) else ""
+        if 1 <= int(typed) <= len(self.lines):
+            self.highlighted = int(typed) - 1
+        event.stop()
 
     def _prompt(self, number: int) -> Text:
         mark = self.marks.get(number, " ")
