@@ -347,6 +347,8 @@ def test_reset_says_how_to_restore_and_restoring_keeps_what_it_replaces(tmp_path
 
     words = shlex.split(command)
     assert words[:3] == ["ringbook", "progress", "restore"] and words[-2:] == ["--data-dir", str(data_dir)]
+    assert main(["progress", "import", words[3], "--data-dir", str(data_dir)]) != 0   # import points to restore
+    assert "ringbook progress restore FILE" in capsys.readouterr().err
     assert main(words[1:]) == 0
     *_, undo = capsys.readouterr().out.splitlines()
     assert answers(data_dir) == [("0.1", "1.75"), ("0.2", "69")]

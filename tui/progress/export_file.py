@@ -88,6 +88,9 @@ def read_export(path: Path) -> ExportFile:
 
 def parse_export(raw: bytes) -> dict[str, Any]:
     """The bytes of a file as an export's data; raises UnreadableExport saying why they are not one."""
+    if raw.startswith(b"SQLite format 3\x00"):   # a progress file itself, e.g. the backup `progress reset` kept
+        raise UnreadableExport("is a progress file, not an export: bring it back with "
+                               "`ringbook progress restore FILE`")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
