@@ -43,6 +43,7 @@ from grader.safe_text import clipped
 WALL_SECONDS = 2.0
 CPU_SECONDS = 3  # a backstop past the wall clock (threads can burn CPU faster), so a busy loop meets the wall first
 MEMORY_BYTES = 512 * 1024 * 1024
+PRINTED_CHARS = 200   # of what one test's call prints, shown with its result
 FILE_BYTES = 1024 * 1024  # the largest file the child may write (its tmpfs is all it could write to)
 TEMP_BYTES = 8 * 1024 * 1024  # the child's private tmpfs, where bubblewrap can size it (0.10 and newer)
 OPEN_FILES = 64
@@ -139,16 +140,36 @@ def harness():
     function = namespace.get(name)
     if not callable(function):
         report({"missing": name})
+    class Printed:
+        """What print() writes during one call: the first PRINTED_CHARS kept, the rest only counted."""
+        def __init__(self):
+            self.kept, self.size = [], 0
+        def write(self, text):
+            text = str(text)
+            if self.size < PRINTED_CHARS:
+                self.kept.append(text[:PRINTED_CHARS - self.size])
+            self.size += len(text)
+            return len(text)
+        def flush(self):
+            pass
+
     out = []
     for call in calls:
+        printed = sys.stdout = Printed()
         try:
             value = function(**json.loads(call))
             try:
-                out.append({"got": json.loads(json.dumps(value))})
+                outcome = {"got": json.loads(json.dumps(value))}
             except (TypeError, ValueError):
-                out.append({"got": repr(value)[:200]})
+                outcome = {"got": repr(value)[:200]}
+        except MemoryError:
+            outcome = {"error": "MemoryError: it needed more memory than a run may use (MEMORY_MB MB)"}
         except BaseException as exc:
-            out.append({"error": f"{type(exc).__name__}: {exc}"[:300]})
+            outcome = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+        kept = "".join(printed.kept) if isinstance(printed.kept, list) else ""
+        if kept:
+            outcome["printed"] = kept + ("…" if printed.size > PRINTED_CHARS else "")
+        out.append(outcome)
     report({"results": out})
 
 harness()
@@ -163,6 +184,7 @@ class TestResult:
     error: str = ""
     passed: bool = False
     note: str = ""
+    printed: str = ""   # what the call printed (its first PRINTED_CHARS characters)
 
 
 @dataclass(frozen=True)
@@ -339,7 +361,8 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
     limits = {"RLIMIT_CPU": max(CPU_SECONDS, math.ceil(wall_seconds) + 1), "RLIMIT_AS": MEMORY_BYTES, "RLIMIT_FSIZE": FILE_BYTES,
               "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
     harness = (_HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
-               .replace("DENIED_MODULES", repr(set(DENIED_MODULES))))
+               .replace("DENIED_MODULES", repr(set(DENIED_MODULES)))
+               .replace("PRINTED_CHARS", str(PRINTED_CHARS)).replace("MEMORY_MB", str(MEMORY_BYTES // 2**20)))
     # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
     command = [*launcher, _python(sandboxed), "-I", "-S", "-c", harness, json.dumps(limits),
                f"ringbook-build-{os.getpid()}"]
@@ -441,8 +464,9 @@ def _interpret(raw: bytes, returncode: int, tests: tuple[CodeTest, ...], toleran
     for test, result in zip(tests, results):
         expected = test.expected_value
         got, error = result.get("got"), clipped(str(result.get("error", "")), 300)
+        printed = clipped(" ⏎ ".join(str(result.get("printed", "")).strip().splitlines()), PRINTED_CHARS + 1)
         outcomes.append(TestResult(test.args, expected, got, error,
-                                   "error" not in result and matches(got, expected, tolerance), test.note))
+                                   "error" not in result and matches(got, expected, tolerance), test.note, printed))
     return RunResult(tuple(outcomes), sandboxed=sandboxed)
 
 

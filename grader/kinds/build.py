@@ -17,7 +17,8 @@ def describe(result: TestResult) -> str:
     got = result.error or _number(result.got)
     mark = "✓" if result.passed else "✗"
     note = f"  ({result.note})" if result.note else ""
-    return f"{mark} ({call}) expected {expected}, got {got}{note}"
+    printed = f"\n    printed: {result.printed.rstrip()}" if result.printed.strip() else ""
+    return f"{mark} ({call}) expected {expected}, got {got}{note}{printed}"
 
 
 def _number(value) -> str:

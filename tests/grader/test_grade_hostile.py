@@ -154,3 +154,19 @@ def test_the_worker_accepts_only_our_own_trees(wire):
 def test_every_tree_goes_to_the_worker_and_back_unchanged():
     tree = parse("-2M(N-1)/N + sqrt(M)^2 - log(M, 2) + max(M, N, 1.5e3) + pi*e", {"M", "N"})
     assert decode(encode(tree)) == tree
+
+
+def test_what_a_test_printed_is_shown_and_a_memory_error_explained(book):
+    """print output was thrown away, and MemoryError showed as `got MemoryError:` with nothing after it."""
+    from grader.grade import grade
+
+    code = ("def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n"
+            "    print('n is', n)\n    print('x' * 5000)\n"
+            "    if n == 1:\n        bytearray(2**33)\n"
+            "    return 2*(n-1)*(m_gb/n/bw_gbs*1000 + latency_us/1000)\n")
+    verdict = grade(book.exercise("0.5"), code)
+    rows = [row.message for row in verdict.rows]
+    assert all("printed: n is " in row for row in rows)
+    assert all(len(row.split("printed: ", 1)[1]) <= 210 and row.endswith("…") for row in rows)   # kept short
+    failed = [row for row in rows if row.startswith("✗")]
+    assert failed and all("MemoryError: it needed more memory than a run may use (512 MB)" in row for row in failed)
