@@ -101,3 +101,18 @@ async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, sto
         await settle(app, pilot)
         assert "stopped after 6 s" in text_of(screen.query_one("#verdict"))
     assert [a.status for a in store.attempts("0.5")] == ["correct", "incorrect"]
+
+
+async def test_a_drag_released_on_the_row_under_the_last_item_lands_last(book, store):
+    """It snapped back: the row under the last item is the list's border, outside its content."""
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "9.8")
+        order = screen.query_one("#order", OrderList)
+        top = order.content_region.y - order.region.y
+        first = order.order[0]
+        below_last = top + len(order.order)                        # the border under the last row
+        await pilot.mouse_down("#order", offset=(6, top))
+        await pilot.hover("#order", offset=(6, below_last))
+        await pilot.mouse_up("#order", offset=(6, below_last))
+        assert order.order[-1] == first and not order.dragging

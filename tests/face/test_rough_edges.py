@@ -148,3 +148,26 @@ async def test_a_debug_line_is_chosen_by_its_number(book, store):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert [a.answer for a in store.attempts(exercise.id)] == [str(exercise.buggy_line)]
+
+
+def contrast(a, b) -> float:
+    """WCAG's contrast ratio of two colours."""
+    def luminance(c):
+        def channel(v):
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def test_the_home_screen_text_reaches_wcag_contrast_in_both_themes(book, store):
+    """The light theme's title was 1.49:1 and Continue 1.76:1."""
+    for theme in ("textual-light", "textual-dark"):
+        app = RingbookApp(book, store, warm=False)
+        app.theme = theme
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for selector in ("#book-title", "#continue", "#stats"):
+                widget = app.screen.query_one(selector)
+                assert contrast(widget.colors[3], widget.background_colors[1]) >= 4.5, (theme, selector)

@@ -64,7 +64,7 @@ class HomeScreen(Screen):
             line = Text.assemble(("↻ Review · ", "bold"), f"nothing due; next on {when}")
         if summary.retention is not None:
             line.append(f"   ~{summary.retention:.0%} remembered", "dim")
-        line.append("   (r)", "dim")
+        line.append("   (r)")   # a key to press: as readable as the text (WCAG), not dimmed
         review = self.query_one("#review", Static)
         review.update(line)
         review.display = True
@@ -101,7 +101,7 @@ class HomeScreen(Screen):
         target = self.continue_target(states)
         label = (f"▶ Continue: {target.id} {target.title}" if hasattr(target, "kind")
                  else f"▶ Start: Chapter {target.id} · {target.title}")
-        return stats, Text.assemble((label, "bold"), ("   (c)", "dim")), self.course_rows(overall)
+        return stats, Text.assemble((label, "bold"), "   (c)"), self.course_rows(overall)
 
     def course_rows(self, overall) -> list[Option]:
         """A heading per part of the course, then its rows: chapters by the part book.yaml gives them,

@@ -145,10 +145,9 @@ class OrderList(Widget, can_focus=True):
     def on_mouse_move(self, event: events.MouseMove) -> None:
         if not self.dragging:
             return
-        offset = event.get_content_offset(self)
-        if offset is None:
+        if not self.region.contains(event.screen_x, event.screen_y):
             return
-        target = self._row_at(offset.y)
+        target = self._row_at(event.y - (self.content_region.y - self.region.y))   # above or below: the end rows
         if target != self.cursor:
             item = self.order.pop(self.cursor)
             self.order.insert(target, item)
@@ -161,7 +160,9 @@ class OrderList(Widget, can_focus=True):
             return
         self.dragging = False
         self.release_mouse()
-        inside = event.get_content_offset(self) is not None
+        # Inside the list's box, its border and padding included: a drop on the row under the last item
+        # (the border) is a drop in the last slot, not outside.
+        inside = self.region.contains(event.screen_x, event.screen_y)
         if not inside and self.before_hold is not None:  # dropped outside the list: put it back
             moved = self.order[self.cursor]
             self.order = self.before_hold
