@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from grader.answer_label import label
 from grader.model import Exercise, Trace
 from tui.answers.base import AnswerPanel
 
@@ -43,9 +44,7 @@ class ChoicePanel(AnswerPanel):
         return True
 
     def describe(self, answer: str, previous: str | None) -> str:
-        options = self.exercise.presented_options
-        index = next((i for i, o in enumerate(options) if o.id == answer), None)
-        return answer if index is None else f"{chr(65 + index)}  {options[index].text}"
+        return label(self.exercise, answer)
 
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#choices", ChoiceList).focus(scroll_visible=scroll_visible)

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 
+from grader.answer_label import label
 from grader.model import Debug, Exercise
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
@@ -27,10 +28,7 @@ class LinesPanel(AnswerPanel):
         yield Static(id="fix")
 
     def describe(self, answer: str, previous: str | None) -> str:
-        lines = self.exercise.lines
-        if answer.isdigit() and 1 <= int(answer) <= len(lines):
-            return f"line {answer}: {lines[int(answer) - 1].strip()}"
-        return answer
+        return label(self.exercise, answer)
 
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#listing", CodeListing).focus(scroll_visible=scroll_visible)

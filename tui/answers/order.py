@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from grader.answer_label import label
 from grader.kinds.design import first_wrong
 from grader.model import Design, Exercise
 from grader.verdict import Verdict
@@ -28,15 +29,7 @@ class OrderPanel(AnswerPanel):
         yield Static(id="item-detail")
 
     def describe(self, answer: str, previous: str | None) -> str:
-        """Each item by its name (the text before a colon) or its first words, in the order given."""
-        texts = {item.id: item.text for item in self.exercise.items}
-
-        def name(item_id: str) -> str:
-            text = texts.get(item_id.strip(), item_id.strip())
-            head = text.split(":", 1)[0]
-            return head if len(head) < len(text) and len(head) <= 24 else " ".join(text.split()[:3])
-
-        return " → ".join(name(i) for i in answer.split(","))
+        return label(self.exercise, answer)
 
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#order", OrderList).focus(scroll_visible=scroll_visible)

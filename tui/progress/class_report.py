@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
+from grader.answer_label import label
 from grader.grade import MAX_INPUT, grade
 from grader.model import Book, Build, Exercise, NumericAnswer
 from grader.verdict import Verdict, invalid
@@ -389,8 +390,8 @@ def _wrong_kind(book: Book, regrader: Regrader, attempt: dict[str, Any]) -> Wron
     if regraded is not None and regraded.mistake is not None:
         return WrongAnswer(0, mistake=regraded.mistake, feedback=exercise.mistakes[regraded.mistake - 1].feedback)
     varies = isinstance(exercise, NumericAnswer) and exercise.is_template
-    return WrongAnswer(0, answer=" ".join(attempt["answer"].split()),   # a build's code, an order's commas
-                       seed=attempt["seed"] if varies else None)
+    answer = label(exercise, attempt["answer"]) if exercise is not None else " ".join(attempt["answer"].split())
+    return WrongAnswer(0, answer=answer, seed=attempt["seed"] if varies else None)   # an option by its text, not id
 
 
 def _most_failed(book: Book, wrong: dict[str, list[tuple[str, WrongAnswer]]]) -> list[FailedExercise]:
