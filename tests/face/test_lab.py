@@ -511,6 +511,10 @@ async def test_reflection_and_the_mouse(store):
         reflection = screen.query_one("#data-parallel-reflection", ChoiceQuestion)
         assert reflection.chosen.id == "overlap" and "Right" in str(
             reflection.query_one(".question-feedback", Static).render())
+        await pilot.pause()
+        page = screen.query_one("#data-parallel-scroll")
+        feedback = reflection.query_one(".question-feedback", Static)   # issue 16: it sat under the footer
+        assert page.region.contains_region(feedback.region), (page.region, feedback.region)
 
 
 def plotted(screen, act_id: str) -> list[tuple[list, list, list, str | None]]:

@@ -159,13 +159,13 @@ class LabScreen(Screen):
     def on_choice_question_committed(self, event: ChoiceQuestion.Committed) -> None:
         self.keep_design()
         act_id, _, kind = (event.question.id or "").rpartition("-")
+        feedback = event.question.query_one(".question-feedback")   # every answer's feedback comes into view
+        self.call_after_refresh(self.query_one(f"#{act_id}-scroll", VerticalScroll).scroll_to_widget, feedback,
+                                animate=False, top=kind == "prediction")
         if kind != "prediction":
             return
         self.unlock(act_id)
         self.query_one(f"#{act_id}-instruments").query(Stepper).first().focus(scroll_visible=False)
-        feedback = event.question.query_one(".question-feedback")
-        self.call_after_refresh(self.query_one(f"#{act_id}-scroll", VerticalScroll).scroll_to_widget, feedback,
-                                animate=False, top=True)
 
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
         field = {"model-size": "model", "gpus": "gpus", "micro-batch": "micro_batch", "fabric": "fabric",

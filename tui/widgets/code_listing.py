@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.syntax import Syntax
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -27,6 +28,7 @@ class CodeListing(OptionList):
     DEFAULT_CSS = """
     CodeListing { height: auto; max-height: 20; }
     """
+    BINDINGS = [Binding("enter", "select", "Submit")]   # shown: picking a line is answering
 
     def __init__(self, code: str, language: str, **kwargs):
         self.lines = highlighted_lines(code.rstrip("\n"), language)
