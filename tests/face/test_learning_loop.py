@@ -303,7 +303,7 @@ async def test_home_shows_new_progress_when_the_learner_returns(book, store):
         await pilot.pause()
         assert app.screen is home and calls == [1]          # counted again, once
         assert f"1 / {len(book.exercises)} exercises" in text_of(home.query_one("#stats"))
-        assert "Continue: 0.1" in text_of(home.query_one("#continue"))
+        assert "Continue: 0.2" in text_of(home.query_one("#continue"))   # the next unsolved after 0.1
 
 
 async def test_new_numbers_on_a_solved_exercise_are_practice_with_their_own_answer(book, store):
