@@ -192,10 +192,12 @@ class RingbookApp(App):
     # --- actions --------------------------------------------------------------------------------
 
     def action_toggle_keys(self) -> None:
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
+        from tui.screens.keys import KeysScreen, keys_of
+
+        if isinstance(self.screen, KeysScreen):
+            self.screen.dismiss(None)
         else:
-            self.action_show_help_panel()
+            self.push_screen(KeysScreen(keys_of(self.screen)))
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

@@ -176,12 +176,21 @@ async def test_question_mark_shows_every_key(book, store):
     app = RingbookApp(book, store, warm=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        home = app.screen
         await pilot.press("question_mark")
         await pilot.pause()
-        assert app.screen.query("HelpPanel")
+        listed = " ".join(f"{key} {what}" for key, what in app.screen.keys)
+        for description in ("Open", "Continue", "Review", "Theme", "Quit", "Shot", "palette", "Page Down"):
+            assert description in listed
+        page = app.screen.query_one("#keys-list")
+        assert app.focused is page and page.max_scroll_y > 0     # at 80x24 it scrolls by keyboard
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert page.scroll_y > 0
+        assert home.query_one("#chapters").size.width > 60         # the list underneath is not squeezed
         await pilot.press("question_mark")
         await pilot.pause()
-        assert not app.screen.query("HelpPanel")
+        assert app.screen is home
 
 
 async def test_mouse_opens_chapters_and_exercises(book, store):

@@ -171,3 +171,43 @@ async def test_the_home_screen_text_reaches_wcag_contrast_in_both_themes(book, s
             for selector in ("#book-title", "#continue", "#stats"):
                 widget = app.screen.query_one(selector)
                 assert contrast(widget.colors[3], widget.background_colors[1]) >= 4.5, (theme, selector)
+
+
+async def test_an_earlier_run_s_code_can_be_brought_back(book, store):
+    """Issue 16: attempts showed only an identical first line and could not be loaded back."""
+    from textual.widgets import TextArea
+
+    from tests.face.test_learning_loop import settle
+
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.5")
+        editor = screen.query_one("#editor", TextArea)
+        first = screen.exercise.starter.replace("raise NotImplementedError", "return 1.0")
+        editor.text = first
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        editor.text = screen.exercise.solution
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        editor.text = "def half_typed("
+        await pilot.press("escape", "o")                        # one run back: the solution
+        await pilot.pause()
+        assert editor.text == screen.exercise.solution
+        await pilot.press("o")                                  # two runs back: the first try
+        await pilot.pause()
+        assert editor.text == first
+        editor.focus()
+        await pilot.press("ctrl+z")                             # an edit like any other
+        await pilot.pause()
+        assert editor.text == screen.exercise.solution
+
+
+def test_a_long_signature_is_written_one_parameter_per_line():
+    """At 80 columns `latency_us: float` wrapped between the name and its type."""
+    from tui.answers.code import signature_text
+
+    shown = signature_text("f(m_gb: float, n: int, pairs: dict[str, int], latency_us: float) -> tuple[float, float]").plain
+    assert shown.splitlines() == ["def f(", "    m_gb: float,", "    n: int,", "    pairs: dict[str, int],",
+                                  "    latency_us: float,", ") -> tuple[float, float]"]
+    assert signature_text("f(a: int) -> int").plain == "def f(a: int) -> int"

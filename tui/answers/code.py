@@ -17,6 +17,31 @@ from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 
 
+SIGNATURE_WIDTH = 70   # a longer signature is written one parameter per line, as Python allows
+
+
+def signature_text(signature: str) -> Text:
+    """`def f(a: int, b: float) -> float`, broken after the parenthesis and at commas when too long for an
+    80-column screen, so it never wraps in the middle of a parameter."""
+    head, paren, rest = signature.partition("(")
+    params, close, tail = rest.rpartition(")")
+    if len("def " + signature) <= SIGNATURE_WIDTH or not paren or not close:
+        return Text.assemble(("def ", "bold"), signature)
+    lines = "".join(f"\n    {p.strip()}," for p in _top_level_split(params))
+    return Text.assemble(("def ", "bold"), f"{head}({lines}\n){tail}")
+
+
+def _top_level_split(params: str) -> list[str]:
+    """The parameters, split at the commas outside brackets (`x: dict[str, int]` stays whole)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(params):
+        depth += (ch in "[(") - (ch in "])")
+        if ch == "," and depth == 0:
+            parts.append(params[start:i])
+            start = i + 1
+    return [p for p in parts + [params[start:]] if p.strip()]
+
+
 class CodePanel(AnswerPanel):
     DEFAULT_CSS = """
     CodePanel #sandbox-notice { height: auto; margin-top: 1; color: $warning; }
@@ -24,14 +49,16 @@ class CodePanel(AnswerPanel):
     CodePanel #editor { height: 14; margin: 0; }
     """
     BINDINGS = [
-        Binding("ctrl+r", "run_tests", "Run tests", priority=True),
+        Binding("ctrl+r", "run_tests", "Run", priority=True),
         Binding("u", "allow_unsandboxed", "Run unsandboxed"),
         # The editor keeps Tab for indenting and would pass Escape on to the next widget: take it first.
         Binding("escape", "leave_editor", "Back", priority=True),
+        Binding("o", "older_code", "Older"),
     ]
     keeps_draft = True
     keeps_sent = True
     sandbox: SandboxStatus | None = None
+    runs_back = 0   # how many runs back the editor was last loaded from (o), 0 while it is the learner's own
 
     @classmethod
     def answers(cls, exercise: Exercise) -> bool:
@@ -39,8 +66,7 @@ class CodePanel(AnswerPanel):
 
     def compose(self) -> ComposeResult:
         yield Static(id="sandbox-notice")
-        yield Static(Text.assemble(("def ", "bold"), self.exercise.signature, ("   Ctrl+R runs the tests", "dim")),
-                     id="signature")
+        yield Static(signature_text(self.exercise.signature), id="signature")
         yield TextArea.code_editor(self.draft or self.exercise.starter, language="python", id="editor",
                                    theme="monokai", soft_wrap=False)
 
@@ -69,7 +95,25 @@ class CodePanel(AnswerPanel):
             return self.sandbox is not None and self.sandbox.mode == "refused" and self.sandbox.can_allow and not editing
         if action == "leave_editor":
             return editing
+        if action == "older_code":
+            return not editing and bool(self.runs())
         return True
+
+    def runs(self) -> list[str]:
+        """The code of every run stored for this exercise, oldest first."""
+        return [attempt.answer for attempt in self.app.store.attempts(self.exercise.id)]
+
+    def action_older_code(self) -> None:
+        """Load the code of an earlier run into the editor: each press goes one run further back, then
+        round again. It is an edit like any other: Ctrl+Z in the editor brings back what it held."""
+        runs = self.runs()
+        self.runs_back = self.runs_back % len(runs) + 1
+        editor = self.query_one("#editor", TextArea)
+        editor.replace(runs[-self.runs_back], editor.document.start, editor.document.end)
+        attempt = self.app.store.attempts(self.exercise.id)[-self.runs_back]
+        mark = "✓" if attempt.status == "correct" else "✗"
+        self.notify(f"Run {len(runs) - self.runs_back + 1} of {len(runs)} ({mark} {attempt.message}) is in the "
+                    "editor; o goes further back.", title="Older run", timeout=5)
 
     def action_leave_editor(self) -> None:
         """Give the keyboard back: single letters are commands again, and Escape next leaves the screen."""
