@@ -158,3 +158,28 @@ async def test_every_footer_key_of_an_exercise_is_whole_at_80_columns(book, stor
                 label = f"{key.key_display} {key.description}".strip()
                 assert key.region.right <= 80 and key.region.width >= len(label), (state, label, key.region)
         assert {"h", "x", "n", "p"} <= {key.key for key in keys}
+
+
+async def test_a_chapter_pages_with_the_keys_from_the_start(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_chapter(book.chapters[0])
+        await pilot.pause()
+        await pilot.pause()
+        page = app.screen.query_one("#page")
+        assert app.focused is page
+        await page_keys_move(pilot, page)
+
+
+async def test_the_lab_pages_with_the_keys_after_an_answer(store):
+    from tests.face.test_lab import LabApp
+
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "enter")                        # commit the first prediction
+        await pilot.pause()
+        page = app.screen.query_one("#data-parallel-scroll")
+        feedback = app.screen.query_one("#data-parallel-prediction .question-feedback")
+        assert page.region.contains_region(feedback.region)
+        await page_keys_move(pilot, page)
