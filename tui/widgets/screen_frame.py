@@ -56,7 +56,15 @@ class Footer(widgets.Footer):
                 or screen is not self.app.screen or self._rebuild_due):
             return
         self._rebuild_due = True
-        self.call_after_refresh(self.recompose)
+        self.call_after_refresh(self._rebuild_if_shown)
+
+    async def _rebuild_if_shown(self) -> None:
+        """The rebuild asked for, unless another screen has covered this one since: it is rebuilt when it
+        shows again."""
+        if self.is_attached and self.screen is self.app.screen:
+            await self.recompose()
+        else:
+            self._rebuild_due = False
 
     def compose(self) -> ComposeResult:
         hidden = 0
