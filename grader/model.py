@@ -50,14 +50,31 @@ class Exercise:
     chapter_id: str
     tolerance: float = DEFAULT_TOLERANCE
     source: Source | None = field(default=None, compare=False)
+    deal: int = 0   # the seed its options or items are dealt by (grader.variants.pose); 0: the book's own order
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.id!r})"
 
+    @property
+    def deals(self) -> bool:
+        """Whether it shows things in a dealt order (a choice's options, a design's items)."""
+        return False
+
+    def dealt(self, seed: int) -> Exercise:
+        """The same exercise with its options or items dealt by `seed`: each variant and review shows
+        them in an order of its own, so no letter or position is what gets remembered. Ids stay as
+        they are; an exercise that deals nothing is itself."""
+        return replace(self, deal=seed) if self.deals and seed != self.deal else self
+
+    @property
+    def deal_key(self) -> str:
+        """What the shuffle is seeded by: the id for the book's own order (seed 0), else id and seed."""
+        return self.id if not self.deal else f"{self.id}:{self.deal}"
+
 
 def fixed_shuffle(things: tuple, seed: str, avoid: tuple[str, ...] = ()) -> tuple:
-    """The same shuffle on every run and machine (seeded by the exercise id), never in the `avoid`
-    order of ids: what a learner sees first, and what letters and positions refer to."""
+    """The same shuffle on every run and machine (seeded by a string such as the exercise id, never by
+    hash()), never in the `avoid` order of ids: what a learner sees, and what letters and positions refer to."""
     shuffled = list(things)
     rng = random.Random(seed)
     for _ in range(20):
@@ -200,11 +217,15 @@ class Trace(NumericAnswer):
     def correct_option(self) -> Option:
         return next(o for o in self.options if o.correct)
 
+    @property
+    def deals(self) -> bool:
+        return bool(self.options)
+
     @cached_property
     def presented_options(self) -> tuple[Option, ...]:
         """Options in the order shown, lettered A, B, C...: a fixed shuffle, so where an author happened
-        to put the right answer tells the learner nothing."""
-        return fixed_shuffle(self.options, self.id)
+        to put the right answer tells the learner nothing, dealt afresh for each seed (`deal`)."""
+        return fixed_shuffle(self.options, self.deal_key)
 
     @cached_property
     def step_values(self) -> tuple[float, ...]:
@@ -286,10 +307,15 @@ class Design(Exercise):
     items: tuple[DesignItem, ...]
     order: tuple[str, ...]
 
+    @property
+    def deals(self) -> bool:
+        return True
+
     @cached_property
     def presented(self) -> tuple[DesignItem, ...]:
-        """The items as first shown: a fixed shuffle that is never already solved."""
-        return fixed_shuffle(self.items, self.id, avoid=self.order)
+        """The items as first shown: a fixed shuffle that is never already solved, dealt afresh for each
+        seed (`deal`)."""
+        return fixed_shuffle(self.items, self.deal_key, avoid=self.order)
 
 
 @dataclass(repr=False)

@@ -276,11 +276,13 @@ MAX_SEED = 2**63 - 1
 
 
 def pose(exercise: Exercise, seed: int | None) -> Exercise:
-    """Any exercise as posed with `seed` (None or 0: the book's own numbers). One with a single form
-    (build, debug, design, or a derive or trace that does not vary) is itself for every seed."""
-    if seed is None or not isinstance(exercise, NumericAnswer):
+    """Any exercise as posed with `seed` (None or 0: the book's own numbers and order): its numbers drawn,
+    and a choice's options or a design's items dealt, by the seed. One with a single form (build, debug,
+    or a derive or trace that does not vary) is itself for every seed."""
+    if seed is None:
         return exercise
-    return variant(exercise, seed)
+    posed = variant(exercise, seed) if isinstance(exercise, NumericAnswer) else exercise
+    return posed.dealt(seed)
 
 
 def seed_problem(seed: object) -> str | None:

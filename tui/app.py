@@ -48,6 +48,7 @@ class RingbookApp(App):
         self._warmed: set[str] = set()
         self.review_cards: list = []  # the review session under way (tui.progress.review.Card), and where
         self.review_at = 0
+        self.review_purpose = "review"  # or "practice": cards practised early, which move no schedule
         self.sub_title = book.title
         saved = store.state(THEME_KEY)
         if saved in self.available_themes:
@@ -140,15 +141,30 @@ class RingbookApp(App):
     # --- a review session: the due cards, one exercise screen each -----------------------------------
 
     def start_review(self) -> None:
-        """Pose every due card with its new numbers, oldest due first, each on its own exercise screen."""
+        """Pose every due card with its new numbers, oldest due first, each on its own exercise screen.
+        With nothing due, offer to practise the cards that come due soonest instead."""
         from tui.progress.review import due_cards, kinds_of
 
-        self.review_cards = [c for c in due_cards(self.store, self.clock(), kinds_of(self.book))
-                             if self.book.exercise(c.exercise_id) is not None]
-        self.review_at = 0
-        if not self.review_cards:
-            self.notify("Nothing is due for review now.", title="Review")
+        due = [c for c in due_cards(self.store, self.clock(), kinds_of(self.book))
+               if self.book.exercise(c.exercise_id) is not None]
+        if due:
+            self._start_session(due, "review")
+        else:
+            self._offer_practice()
+
+    def _offer_practice(self) -> None:
+        from tui.progress.review import kinds_of, practice_deck
+        from tui.screens.practice_offer import PracticeOfferScreen
+
+        deck = practice_deck(self.store, kinds_of(self.book))
+        if not deck:
+            self.notify("Nothing is due for review now: solve an exercise and it comes back here.", title="Review")
             return
+        self.push_screen(PracticeOfferScreen(len(deck), deck[0].due),
+                         lambda accepted: self._start_session(deck, "practice") if accepted else None)
+
+    def _start_session(self, cards: list, purpose: str) -> None:
+        self.review_cards, self.review_at, self.review_purpose = cards, 0, purpose
         self._show_card(replace=False)
 
     def review_progress(self) -> str:
@@ -172,8 +188,8 @@ class RingbookApp(App):
         from tui.screens.exercise import ExerciseScreen
 
         card = self.review_cards[self.review_at]
-        self.show(ExerciseScreen(self.book.exercise(card.exercise_id), seed=card.seed, purpose="review"),
-                  replace=replace)
+        self.show(ExerciseScreen(self.book.exercise(card.exercise_id), seed=card.seed, purpose=self.review_purpose,
+                                 card=True), replace=replace)
 
     def _show_review_done(self) -> None:
         from grader.variants import pose
@@ -181,9 +197,10 @@ class RingbookApp(App):
         from tui.screens.review_done import ReviewDoneScreen
 
         kinds, now = kinds_of(self.book), self.clock()
-        results = session_results(self.store, self.review_cards, kinds)
+        results = session_results(self.store, self.review_cards, kinds, self.review_purpose)
         titles = {c.exercise_id: pose(self.book.exercise(c.exercise_id), c.seed).title for c in self.review_cards}
-        self.push_screen(ReviewDoneScreen(results, titles, now, next_due(self.store, now, kinds)))
+        self.push_screen(ReviewDoneScreen(results, titles, now, next_due(self.store, now, kinds),
+                                          practice=self.review_purpose == "practice"))
 
     def store_position(self, chapter_id: str, exercise_id: str = "") -> None:
         if not self.store.read_only:

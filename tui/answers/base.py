@@ -19,6 +19,7 @@ class AnswerPanel(Vertical, can_focus=True):
     DEFAULT_CSS = "AnswerPanel { height: auto; }"
     keeps_draft = False  # whether unsent text is worth keeping between visits
     keeps_sent = False   # whether what was sent stays too (code the learner goes on editing, not a number)
+    shows_history = True  # whether earlier answers may be brought back (the screen says: not on an unanswered card)
 
     class Submitted(Message):
         def __init__(self, text: str, pending: str = ""):
@@ -43,9 +44,10 @@ class AnswerPanel(Vertical, can_focus=True):
         """Give the answer (box, list, editor) the keyboard; a screen that has just opened keeps its top."""
         raise NotImplementedError
 
-    def describe(self, answer: str, previous: str | None) -> str:
+    def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
         """One line saying what a stored answer was, for the list of attempts (`previous`: the attempt
-        before it, if any). Panels whose answers are ids or code say it in the learner's terms."""
+        before it, if any; `seed`: the variant it answered). Panels whose answers are ids or code say it
+        in the learner's terms."""
         return answer.strip().replace("\n", "; ")
 
     def show_verdict(self, verdict: Verdict) -> str:

@@ -43,8 +43,9 @@ class ChoicePanel(AnswerPanel):
             return parameters[0] < len(self.exercise.presented_options)
         return True
 
-    def describe(self, answer: str, previous: str | None) -> str:
-        return label(self.exercise, answer)
+    def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
+        """The option by the letter it had where it was picked (each seed deals the options afresh)."""
+        return label(self.exercise.dealt(seed), answer)
 
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#choices", ChoiceList).focus(scroll_visible=scroll_visible)

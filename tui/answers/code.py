@@ -96,7 +96,7 @@ class CodePanel(AnswerPanel):
         if action == "leave_editor":
             return editing
         if action == "older_code":
-            return not editing and bool(self.runs())
+            return not editing and self.shows_history and bool(self.runs())
         return True
 
     def runs(self) -> list[str]:
@@ -127,7 +127,7 @@ class CodePanel(AnswerPanel):
     def answer_text(self) -> str:
         return self.query_one("#editor", TextArea).text
 
-    def describe(self, answer: str, previous: str | None) -> str:
+    def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
         """The first line that changed since the attempt before (or since the starter code)."""
         before = (previous if previous is not None else self.exercise.starter).splitlines()
         for number, line in enumerate(answer.splitlines(), 1):

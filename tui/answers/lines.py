@@ -27,7 +27,7 @@ class LinesPanel(AnswerPanel):
         yield CodeListing(self.exercise.code, self.exercise.language, id="listing")
         yield Static(id="fix")
 
-    def describe(self, answer: str, previous: str | None) -> str:
+    def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
         return label(self.exercise, answer)
 
     def focus_answer(self, scroll_visible: bool = True) -> None:

@@ -28,7 +28,7 @@ class OrderPanel(AnswerPanel):
         yield OrderList(self.exercise.presented, id="order")
         yield Static(id="item-detail")
 
-    def describe(self, answer: str, previous: str | None) -> str:
+    def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
         return label(self.exercise, answer)
 
     def focus_answer(self, scroll_visible: bool = True) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
 
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 EXPECTED_SECONDS = {"derive": 180.0, "trace": 120.0, "debug": 90.0, "design": 120.0, "build": 600.0}
 DEFAULT_SECONDS = 180.0
 QUICK_SHARE = 1 / 3
+PRACTICE_CARDS = 5   # cards offered to practise when nothing is due
 
 
 @dataclass
@@ -66,6 +67,20 @@ def practice_seed(exercise_id: str, number: int) -> int:
     """The seed of the `number`-th practice run (1, 2, ...) asked for early: other numbers than any review's."""
     digest = hashlib.sha256(f"{exercise_id}:practice:{number}".encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") & MAX_SEED or 1
+
+
+def next_practice_seed(store: ProgressStore, exercise_id: str) -> int:
+    """The seed of an exercise's next practice run: one past the practice runs its log holds."""
+    runs = {a.seed for a in store.attempts(exercise_id) if a.purpose == "practice"}
+    return practice_seed(exercise_id, len(runs) + 1)
+
+
+def practice_deck(store: ProgressStore, kinds: Mapping[str, str], count: int = PRACTICE_CARDS) -> list[Card]:
+    """The `count` cards of the book (`kinds`: its exercise ids) that come due soonest, each with the seed
+    of its next practice run: practised early when nothing is due, kept, and moving no schedule."""
+    soonest = sorted((c for c in cards(store, kinds).values() if c.exercise_id in kinds),
+                     key=lambda c: (c.due, c.exercise_id))[:count]
+    return [replace(c, seed=next_practice_seed(store, c.exercise_id)) for c in soonest]
 
 
 def rating(review: list[Attempt], kind: str | None = None) -> Rating:
@@ -274,13 +289,14 @@ class SessionResult:
 
 
 def session_results(store: ProgressStore, session: list[Card], kinds: Mapping[str, str] | None = None,
-                    ) -> list[SessionResult]:
-    """Each card of a finished session, in the order it was posed: the review attempts on its numbers (a
-    review's seed is its own, so they are this session's), and its new due time from the grown log. Right
-    first time means no wrong answer at all: attempts made within one clock tick have no order."""
+                    purpose: str = "review") -> list[SessionResult]:
+    """Each card of a finished session, in the order it was posed: the attempts for `purpose` ("review",
+    or "practice" for cards practised early) on its numbers (a card's seed is its own, so they are this
+    session's), and its due time from the grown log (a practice session leaves it as it was). Right first
+    time means no wrong answer at all: attempts made within one clock tick have no order."""
     answered: dict[tuple[str, int], list[Attempt]] = {(c.exercise_id, c.seed): [] for c in session}
     for attempt in store.attempts():
-        if attempt.purpose == "review" and (attempt.exercise_id, attempt.seed) in answered:
+        if attempt.purpose == purpose and (attempt.exercise_id, attempt.seed) in answered:
             answered[(attempt.exercise_id, attempt.seed)].append(attempt)
     deck = cards(store, kinds)
     results = []

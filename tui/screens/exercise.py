@@ -2,10 +2,15 @@
 
 Typing goes to the panel and Enter submits. Escape leaves the panel, and then the single-letter keys
 work: h for a hint, x for the explanation, n and p for the next and previous exercise, and v for new
-numbers once a varying exercise is solved. Grading runs in a worker thread, so nothing typed can freeze
+numbers once a varying exercise is answered. Grading runs in a worker thread, so nothing typed can freeze
 the screen. A counted attempt is committed to the store, with the seed of the numbers it answered and
 what it was for, before its verdict is shown. The screen knows no kind: the panel (tui/answers) owns
 what is answered.
+
+A review or practice card is a recall test, for every kind alike: until it is answered, nothing of the
+learner's earlier answers shows (only how many there were), its box or editor starts empty (a build from
+its starter code), and v is not offered; once a counted attempt is on it, all of that is back
+(`shows_history`, the one place that says so).
 """
 
 from __future__ import annotations
@@ -48,24 +53,45 @@ class ExerciseScreen(Screen):
         Binding("v", "new_numbers", "New numbers"),
     ]
 
-    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", stepping: bool = False):
-        """`exercise` as the book has it, posed with the numbers of `seed` (0: the book's own) for
-        `purpose`: "learn" in a chapter, "review" when the schedule brings it back, "practice" when the
-        learner asks for new numbers early (kept, but it does not move the schedule). `stepping`: reached
-        with n or p, so the panel, not its box, has the keyboard: another n moves on, and typing a number
-        starts the answer."""
+    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", stepping: bool = False,
+                 card: bool = False):
+        """`exercise` as the book has it, posed with the numbers (and options or items dealt) of `seed`
+        (0: the book's own) for `purpose`: "learn" in a chapter, "review" when the schedule brings it
+        back, "practice" when the learner asks for new numbers or cards early (kept, but it does not move
+        the schedule). `stepping`: reached with n or p, so the panel, not its box, has the keyboard:
+        another n moves on, and typing a number starts the answer. `card`: one card of the app's review or
+        practice session, so n and p move through the session."""
         super().__init__()
         self.book_exercise = exercise
         self.exercise = pose(exercise, seed)
         self.seed = seed
         self.purpose = purpose
         self.stepping = stepping
+        self.card = card
         self.solved = False  # as the store has it: refresh_state keeps it
+        self.answered = not self.recalls   # a counted attempt on these numbers for this purpose (refresh_state)
         self.hints_shown = 0
         self.explanation_shown = False
         self.submitted_text: str | None = None
         self.started = time.monotonic()
         self._draft_timer = None
+
+    @property
+    def recalls(self) -> bool:
+        """Whether this is a recall test (a review or practice card), not the chapter's own exercise."""
+        return self.purpose != "learn"
+
+    @property
+    def shows_history(self) -> bool:
+        """Whether the learner's earlier answers may show: always in a chapter; on a recall test only once
+        it is answered, so what is tested is memory, not the screen."""
+        return self.answered
+
+    @property
+    def draft_key(self) -> str:
+        """Where the unsent answer is kept: a recall test keeps its own, so it starts empty (a build from
+        its starter code) and never overwrites what the learner left in the chapter."""
+        return self.exercise.id if not self.recalls else f"{self.exercise.id}@{self.purpose}:{self.seed}"
 
     @property
     def varies(self) -> bool:
@@ -80,7 +106,7 @@ class ExerciseScreen(Screen):
         with Page(id="exercise"):
             yield Static(id="exercise-title")
             yield Markdown(exercise.prompt, id="prompt")
-            yield panel_for(exercise, self.app.store.draft(exercise.id))
+            yield panel_for(exercise, self.app.store.draft(self.draft_key))
             yield VerdictPanel(id="verdict")
             yield Static(id="verdict-details")
             yield Static(id="hints")
@@ -110,13 +136,16 @@ class ExerciseScreen(Screen):
         state = self.app.store.exercise_states().get(exercise.id)
         mark = state.mark if state else "new"
         self.solved = bool(state and state.solved)
+        attempts = self.app.store.attempts(exercise.id)
+        if self.recalls:
+            self.answered = any(a.seed == self.seed and a.purpose == self.purpose for a in attempts)
         new = ", new numbers" if self.varies else ""
-        numbers = {"review": f" · review{self.app.review_progress()}{new}",
-                   "practice": f" · practice{new}"}.get(self.purpose, "")
+        numbers = f" · {self.purpose}{self.app.review_progress() if self.card else ''}{new}" if self.recalls else ""
         self.query_one("#exercise-title", Static).update(Text.assemble(
             (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}{numbers}", "dim")))
-        self.query_one("#attempts", AttemptList).show(self.app.store.attempts(exercise.id),
-                                                      self.seed if self.varies else None, self.panel.describe)
+        self.panel.shows_history = self.shows_history
+        self.query_one("#attempts", AttemptList).show(attempts, self.seed if self.varies else None,
+                                                      self.panel.describe, hidden=not self.shows_history)
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -145,6 +174,8 @@ class ExerciseScreen(Screen):
                     hints_used=self.hints_shown, seconds_taken=round(time.monotonic() - self.started, 1),
                     seed=self.seed, purpose=self.purpose,
                     revealed=None if self.purpose == "learn" else self.explanation_shown, now=self.app.clock())
+                if self.draft_key != self.exercise.id:
+                    self.app.store.save_draft(self.draft_key, "")   # answered: this card's draft is spent
             except StoreError as exc:
                 saved = False
                 self.notify(str(exc), title="Not saved", severity="error")
@@ -173,7 +204,7 @@ class ExerciseScreen(Screen):
                 and self.panel in self.focused.ancestors:
             return False  # the answer has the keyboard already
         if action == "new_numbers":
-            return self.solved and self.varies
+            return self.solved and self.varies and self.shows_history
         return True
 
     def action_leave(self) -> None:
@@ -218,10 +249,9 @@ class ExerciseScreen(Screen):
     def action_new_numbers(self) -> None:
         """The same exercise with numbers never seen, to practise now: kept, but the review schedule is
         left as it is (grader.variants draws them; the seed goes with every attempt)."""
-        from tui.progress.review import practice_seed
+        from tui.progress.review import next_practice_seed
 
-        runs = {a.seed for a in self.app.store.attempts(self.exercise.id) if a.purpose == "practice"}
-        seed = practice_seed(self.exercise.id, len(runs) + 1)
+        seed = next_practice_seed(self.app.store, self.exercise.id)
         try:
             screen = ExerciseScreen(self.book_exercise, seed=seed, purpose="practice")
         except VariantError as exc:
@@ -239,7 +269,7 @@ class ExerciseScreen(Screen):
         self._go(-1)
 
     def _go(self, step: int) -> None:
-        if self.purpose == "review":
+        if self.card:
             self.app.next_review(step)
             return
         target = self.app.next_exercise(self.book_exercise, step)
@@ -259,7 +289,7 @@ class ExerciseScreen(Screen):
         if text == self.submitted_text and not self.panel.keeps_sent:
             return
         try:
-            store.save_draft(self.exercise.id, text if text.strip() else "")
+            store.save_draft(self.draft_key, text if text.strip() else "")
         except StoreError:
             pass  # a draft is a convenience; the store has already said it is read-only
 

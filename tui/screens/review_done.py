@@ -1,4 +1,5 @@
-"""The end of a review session: how each card went and when it comes back, over the home screen."""
+"""The end of a review or practice session: how each card went and when it comes back, over the home
+screen. Practice (cards taken early, when nothing was due) moves no schedule, and the summary says so."""
 
 from __future__ import annotations
 
@@ -41,9 +42,10 @@ class ReviewDoneScreen(ModalScreen[None]):
     BINDINGS = [Binding("enter", "dismiss", "Home", priority=True), Binding("escape", "dismiss", "Home", show=False)]
 
     def __init__(self, results: list[SessionResult], titles: dict[str, str], now: datetime,
-                 next_due: datetime | None):
+                 next_due: datetime | None, *, practice: bool = False):
         super().__init__()
         self.results, self.titles, self.now, self.next_due = results, titles, now, next_due
+        self.practice = practice
 
     def compose(self) -> ComposeResult:
         reviewed = sum(1 for r in self.results if r.tries)
@@ -63,9 +65,13 @@ class ReviewDoneScreen(ModalScreen[None]):
         else:
             when = self.next_due.astimezone().strftime("%a %d %b, %H:%M") if self.next_due else "nothing scheduled"
         with Vertical(id="review-done"):
-            yield Static("Review done", id="review-done-title")
-            yield Static(Text.assemble(f"Reviewed {reviewed} of {len(self.results)} · right first time ",
-                                       (str(first), "bold")), id="review-done-counts")
+            yield Static("Practice done" if self.practice else "Review done", id="review-done-title")
+            counts = Text.assemble(f"{'Practised' if self.practice else 'Reviewed'} {reviewed} of "
+                                   f"{len(self.results)} · right first time ", (str(first), "bold"))
+            if self.practice:
+                counts.append("\nPractice is kept with your attempts; your review schedule stays as it was.",
+                              "dim")
+            yield Static(counts, id="review-done-counts")
             yield Static(rows, id="review-done-cards")
             yield Static(Text.assemble(("Next review: ", "bold"), when), id="review-done-next")
         yield Footer()
