@@ -37,7 +37,7 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
         card = app.screen
         assert isinstance(card, ExerciseScreen) and card.purpose == "review" and card.seed != 0
         assert "review 1 of 1" in text_of(card.query_one("#exercise-title"))
-        assert text_of(card.query_one("#attempts")).startswith("Answered 1 time before;")   # not "✓ 7/4"
+        assert text_of(card.query_one("#attempts")).startswith("Answered 1 time before (shown once")   # not "✓ 7/4"
         await pilot.press(*"7/4", "enter")                       # remembered, not understood
         await settle(app, pilot)
         assert "Correct" not in text_of(card.query_one("#verdict"))
@@ -62,7 +62,7 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
     assert due_cards(store, later) == []
 
 
-async def test_r_with_nothing_due_says_so(book, store):
+async def test_r_with_nothing_solved_says_nothing_is_due(book, store):
     app = RingbookApp(book, store, warm=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -71,3 +71,54 @@ async def test_r_with_nothing_due_says_so(book, store):
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         assert any("Nothing is due" in str(n.message) for n in app._notifications)
+
+
+async def test_with_nothing_due_r_offers_practice_that_moves_no_schedule(book, store):
+    from tui.progress.review import cards
+    from tui.screens.practice_offer import PracticeOfferScreen
+
+    store.record_attempt("0.7", "2*M*(N-1)/N", "correct", seconds_taken=60, now=SOLVED)
+    store.record_attempt("0.8", "split, rs-first, rs-later, owns-one, all-gather, full-sum", "correct",
+                         seconds_taken=60, now=SOLVED + timedelta(minutes=1))
+    soon = SOLVED + timedelta(hours=1)                    # solved an hour ago: nothing due yet
+    before = {i: c.due for i, c in cards(store).items()}
+    app = RingbookApp(book, store, clock=lambda: soon, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        home = app.screen
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, PracticeOfferScreen)
+        offer = text_of(app.screen.query_one("#practice-offer-text"))
+        assert "Practise the 2 cards that come due soonest" in offer and "schedule stays as it is" in offer
+        await pilot.press("escape")                       # not now: home, nothing started
+        await pilot.pause()
+        assert app.screen is home and not app.review_cards
+        await pilot.press("r", "enter")
+        await settle(app, pilot)
+        card = app.screen
+        assert isinstance(card, ExerciseScreen) and card.purpose == "practice" and card.card
+        assert "practice 1 of 2" in text_of(card.query_one("#exercise-title"))
+        assert text_of(card.query_one("#attempts")).startswith("Answered 1 time before")
+        first = card.exercise.id
+        if first == "0.7":
+            await pilot.press(*"2M(N-1)/N", "enter")
+        else:
+            card.panel.query_one("#order").order = list(card.exercise.order)
+            await pilot.press("enter")
+        while not store.attempts(first)[-1:] or store.attempts(first)[-1].purpose != "practice":
+            await settle(app, pilot)
+        await settle(app, pilot)
+        assert "Correct" in text_of(card.query_one("#verdict"))
+        assert "Your attempts (2)" in text_of(card.query_one("#attempts"))
+        app.next_review()
+        await settle(app, pilot)
+        app.next_review()                                 # the second card skipped: the summary
+        await settle(app, pilot)
+        done = app.screen
+        assert isinstance(done, ReviewDoneScreen)
+        assert text_of(done.query_one("#review-done-title")) == "Practice done"
+        counts = text_of(done.query_one("#review-done-counts"))
+        assert "Practised 1 of 2 · right first time 1" in counts and "schedule stays as it was" in counts
+    assert [(a.purpose, a.status) for a in store.attempts(first)] == [("learn", "correct"), ("practice", "correct")]
+    assert {i: c.due for i, c in cards(store).items()} == before

@@ -442,11 +442,12 @@ class ProgressStore:
     def record_attempt(self, exercise_id: str, answer: str, status: str, *, message: str = "", feedback: str = "",
                        hints_used: int = 0, seconds_taken: float | None = None, seed: int = 0,
                        purpose: str = "learn", revealed: bool | None = None,
-                       now: datetime | None = None) -> Attempt:
+                       now: datetime | None = None, draft_key: str | None = None) -> Attempt:
         """Append one graded attempt (correct or incorrect; invalid answers are not attempts) to the variant
         `seed` posed for `purpose`. `revealed` says whether the explanation was open before it; None means
         "ever, for this exercise", which is what solving after a reveal means in a chapter. A review or a
-        practice run knows better (the explanation read last month says nothing of today) and passes it."""
+        practice run knows better (the explanation read last month says nothing of today) and passes it.
+        The draft it spends is dropped: the exercise's own, or `draft_key`'s (a review card keeps its own)."""
         if status not in ("correct", "incorrect"):
             raise ValueError(f"only correct or incorrect answers are attempts, not {status!r}")
         moment = now or clock.now()
@@ -462,7 +463,7 @@ class ProgressStore:
             local_date=moment.date().isoformat(), seed=seed, purpose=purpose,
         ), ATTEMPT_FIELDS))
         self._write([(_insert("attempts", ATTEMPT_FIELDS), _row(attempt, ATTEMPT_FIELDS)),
-                     ("DELETE FROM drafts WHERE exercise_id = ?", (exercise_id,))])
+                     ("DELETE FROM drafts WHERE exercise_id = ?", (draft_key or exercise_id,))])
         return attempt
 
     def record_reveal(self, exercise_id: str, now: datetime | None = None) -> None:

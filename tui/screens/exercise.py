@@ -173,9 +173,8 @@ class ExerciseScreen(Screen):
                     self.exercise.id, text, verdict.status, message=verdict.message, feedback=verdict.feedback,
                     hints_used=self.hints_shown, seconds_taken=round(time.monotonic() - self.started, 1),
                     seed=self.seed, purpose=self.purpose,
-                    revealed=None if self.purpose == "learn" else self.explanation_shown, now=self.app.clock())
-                if self.draft_key != self.exercise.id:
-                    self.app.store.save_draft(self.draft_key, "")   # answered: this card's draft is spent
+                    revealed=None if self.purpose == "learn" else self.explanation_shown, now=self.app.clock(),
+                    draft_key=self.draft_key)
             except StoreError as exc:
                 saved = False
                 self.notify(str(exc), title="Not saved", severity="error")

@@ -27,8 +27,8 @@ class AttemptList(Static):
         `hidden`: a recall test not yet answered, where only the count shows."""
         if hidden:
             count = len(attempts)
-            self.update(Text(f"Answered {count} time{'s' if count != 1 else ''} before; your earlier answers "
-                             "show once you answer this one.", "dim") if count else "")
+            self.update(Text(f"Answered {count} time{'s' if count != 1 else ''} before (shown once you answer "
+                             "this card).", "dim") if count else "")
             return
         these = [a for a in attempts if seed is None or a.seed == seed]
         others = len(attempts) - len(these)
