@@ -17,7 +17,9 @@ and is the same on every machine with the same log. Each exercise's attempts are
   which is random) turns the ratings into a due time.
 
 Every review poses a new variant: `review_seed(exercise id, n)` for the n-th review, a hash, so the same
-on every machine. fsrs is imported on first use, never before the home screen's first frame.
+on every machine (its numbers, and the order of a choice's options or a design's items). When nothing is
+due, `practice_deck` gives the cards that come due soonest to practise early, with practice seeds.
+fsrs is imported on first use, never before the home screen's first frame.
 
 Replaying years of log at every home screen is slow, so a store keeps each exercise's replayed card (in its
 state table) with what it was replayed from, and only exercises whose log grew since are replayed again;
