@@ -278,7 +278,7 @@ MAX_SEED = 2**63 - 1
 def pose(exercise: Exercise, seed: int | None) -> Exercise:
     """Any exercise as posed with `seed` (None or 0: the book's own numbers and order): its numbers drawn,
     and a choice's options or a design's items dealt, by the seed. One with a single form (build, debug,
-    or a derive or trace that does not vary) is itself for every seed."""
+    or a derive, number or table that does not vary) is itself for every seed."""
     if seed is None:
         return exercise
     posed = variant(exercise, seed) if isinstance(exercise, NumericAnswer) else exercise
