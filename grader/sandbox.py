@@ -59,6 +59,11 @@ DENIED_MODULES = frozenset({
     "spwd", "_xxsubinterpreters", "_interpreters", "_xxinterpchannels", "_interpchannels", "_interpqueues",
     "concurrent", "_winapi", "msvcrt", "winreg"})
 
+# What reaches other processes without an audit event: a signal through a pidfd, or their priority,
+# scheduling and CPUs. Removed before learner code runs; everything else that touches a process is audited.
+UNAUDITED_CALLS = frozenset({"pidfd_open", "pidfd_send_signal", "setpriority", "sched_setscheduler",
+                             "sched_setparam", "sched_setaffinity", "setns", "unshare"})
+
 UNSANDBOXED_EFFECT = ("Without a sandbox your code runs as you: ringbook still stops it writing files, starting "
                       "programs and using the network, but it can read any file you can.")
 
@@ -101,6 +106,15 @@ def harness():
         raise ImportError(f"importing {spec.name} is not allowed in an exercise")
 
     _imp.create_builtin = refuse_builtin
+
+    # Calls that reach another process of the learner's and raise no audit event, so no hook can refuse
+    # them (pidfd_send_signal kills as well as os.kill does): taken out of the modules that hold them
+    # (os copies posix's, signal copies _signal's), leaving no reference to them.
+    import posix, signal, _signal
+    for module in (os, posix, signal, _signal):
+        for unaudited in UNAUDITED_CALLS:
+            module.__dict__.pop(unaudited, None)
+    del module, unaudited
 
     # The rules are constants in the hook's own code (which cannot be changed without an audited
     # __code__ assignment) and it looks nothing up in globals or builtins, which learner code could
@@ -362,6 +376,7 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
               "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
     harness = (_HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
                .replace("DENIED_MODULES", repr(set(DENIED_MODULES)))
+               .replace("UNAUDITED_CALLS", repr(sorted(UNAUDITED_CALLS)))
                .replace("PRINTED_CHARS", str(PRINTED_CHARS)).replace("MEMORY_MB", str(MEMORY_BYTES // 2**20)))
     # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
     command = [*launcher, _python(sandboxed), "-I", "-S", "-c", harness, json.dumps(limits),

@@ -499,3 +499,40 @@ def test_modules_built_into_python_cannot_be_made_behind_the_guards_back(mode):
                 "return str(_imp.create_builtin(importlib.machinery.ModuleSpec('_posixsubprocess', None)))")
     assert got.startswith("ImportError") and "not allowed" in got
     assert probe("import gc, datetime, struct\nreturn 'imported'") == "imported"
+
+
+REACH_ANOTHER_PROCESS = """
+import os, signal
+done = []
+for name, act in (
+        ("pidfd_send_signal", lambda: signal.pidfd_send_signal(os.pidfd_open({pid}), signal.SIGKILL)),
+        ("setpriority", lambda: os.setpriority(os.PRIO_PROCESS, {pid}, 19)),
+        ("sched_setscheduler", lambda: os.sched_setscheduler({pid}, os.SCHED_IDLE, os.sched_param(0))),
+        ("sched_setaffinity", lambda: os.sched_setaffinity({pid}, {{0}}))):
+    try:
+        act()
+        done.append(name)
+    except BaseException as exc:
+        pass
+return done
+"""
+
+
+def test_code_cannot_signal_or_slow_another_process_of_the_learner(mode):
+    """Issue 22.6: os.kill is refused by the guard, but os.pidfd_open and signal.pidfd_send_signal raise no
+    audit event, so unsandboxed code killed another process of the learner's with them; setpriority and
+    the sched_* calls (no audit event either) could starve one. None of them is there for learner code."""
+    victim = subprocess.Popen(["sleep", "60"])
+    try:
+        before = (os.getpriority(os.PRIO_PROCESS, victim.pid), os.sched_getscheduler(victim.pid),
+                  os.sched_getaffinity(victim.pid))
+        assert probe(REACH_ANOTHER_PROCESS.format(pid=victim.pid)) == []
+        assert victim.poll() is None, "the learner's other process was killed"
+        assert (os.getpriority(os.PRIO_PROCESS, victim.pid), os.sched_getscheduler(victim.pid),
+                os.sched_getaffinity(victim.pid)) == before
+        assert probe("import os, posix, signal, _signal\nreturn [hasattr(m, n) for m in (os, posix) "
+                     "for n in ('pidfd_open', 'setpriority')] + [hasattr(signal, 'pidfd_send_signal'), "
+                     "hasattr(_signal, 'pidfd_send_signal')]") == [False] * 6
+    finally:
+        victim.kill()
+        victim.wait()
