@@ -6,6 +6,7 @@ names another Host (DNS rebinding), and must refuse it before any ringbook start
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -399,3 +400,25 @@ def test_a_port_that_is_no_port_is_refused_in_a_line(port):
     assert done.stderr.splitlines()[-1] == (f"ringbook serve: error: argument --port: '{port}' is not a port: "
                                             "give a number from 1 to 65535")
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+async def test_a_screenshot_reaches_the_browser_by_its_own_key_without_the_token(served):
+    """With no cookie, the page's download of a file the session delivers (Ctrl+S) carries no token: the
+    delivery's own random key, sent only to that tab, lets it through; any other key is refused."""
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(await page_websocket(http, served), origin=served.origin) as tab:
+            session = Session(tab)
+            await session.wait_for("Mastery 0 / ")
+            await session.press("\x13")   # Ctrl+S
+            async with asyncio.timeout(60):
+                while True:
+                    message = await tab.receive()
+                    if message.type == aiohttp.WSMsgType.TEXT and json.loads(message.data)[0] == "deliver_file_start":
+                        key = json.loads(message.data)[1]
+                        break
+                    assert message.type == aiohttp.WSMsgType.BINARY, message
+            async with http.get(f"{served.origin}/download/{key}") as download:   # as window.open does: no token
+                assert download.status == 200
+                assert (await download.read()).lstrip().startswith(b"<svg")
+    status, text = await status_of(f"{served.origin}/download/{key[:-1]}x")
+    assert status == 403 and "needs the token" in text
