@@ -166,3 +166,25 @@ def test_invented_names_from_one_account_share_its_grading_time(tmp_path, capsys
     assert [(s.name, s.verification.confirmed, s.verification.not_regraded) for s in report.students] == [
         ("name0", 4, 0), ("name1", 2, 2), ("name2", 0, 4)]
     assert {s.verification.charged_to for s in report.students} == {f"account {mallory.pw_name}"}
+
+
+def test_one_accounts_files_cannot_hold_the_report_however_many_it_drops(tmp_path, capsys, accounts):
+    """Found (my own attack on the inbox): a 32 MB export of 120,000 one-line attempts took 19 s to read,
+    before any grading budget applied, and an account may drop as many as it likes: thirty of them held
+    the report for ten minutes. Reading is now charged to the owning account by bytes, newest files first;
+    the rest are named and not read."""
+    alice, mallory, _ = accounts
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for number in range(3):
+        submitted(capsys, tmp_path, inbox, f"m{number}.json", mallory, mallory.pw_name,
+                  [("0.1", "1.75", "correct", number)])
+        os.utime(inbox / f"m{number}.json", (1_800_000_000 + number, 1_800_000_000 + number))
+    submitted(capsys, tmp_path, inbox, "a.json", alice, alice.pw_name, [("0.1", "1.75", "correct", 0)])
+    largest = max(path.stat().st_size for path in inbox.iterdir())
+    report = build_report(load_book(), [inbox], read_bytes_per_account=2 * largest)
+    rows = {s.account: s for s in report.students}
+    assert [Path(f).name for f in rows[mallory.pw_name].files] == ["m1.json", "m2.json"]   # the newest two
+    assert [Path(f).name for f in rows[alice.pw_name].files] == ["a.json"]
+    assert report.skipped == [f"{inbox / 'm0.json'}: not read: the files of {mallory.pw_name} come to more than "
+                              f"{2 * largest / 2**20:g} MB in all; their newest were read"]

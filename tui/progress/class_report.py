@@ -46,6 +46,10 @@ SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-[0-9a-f]{20})?(-\d+)?$")
 # second (answers the class shares are graded once); one stuffed with slow formulas stops at its share.
 GRADING_SECONDS_PER_ACCOUNT = 60.0
 GRADING_SECONDS_IN_ALL = 600.0
+# Bytes of exports read for one account, newest files first: reading costs about a second a megabyte
+# whatever the files hold, and an honest student's are well under a megabyte each. Where files have no
+# owner (Windows) there is no account to charge, and no allowance.
+READ_BYTES_PER_ACCOUNT = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -279,14 +283,16 @@ def export_files(paths: list[Path], skipped: list[str]) -> list[Path]:
 def build_report(book: Book, paths: list[Path], now: datetime | None = None,
                  grading_seconds: float = GRADING_SECONDS_PER_ACCOUNT, roster: Roster | None = None,
                  grading_seconds_in_all: float = GRADING_SECONDS_IN_ALL,
-                 grading_clock: Callable[[], float] = time.monotonic) -> ClassReport:
+                 grading_clock: Callable[[], float] = time.monotonic,
+                 read_bytes_per_account: int = READ_BYTES_PER_ACCOUNT) -> ClassReport:
     """The report on every export in `paths`, as of `now`; files that cannot be read are in `skipped`.
     Files are grouped by (student name, owning account); with a `roster` the name is the roster's for the
     owner. Each account's files may spend `grading_seconds` being graded, or an equal share of
     `grading_seconds_in_all` when that is less, fixed before any grading, so no file changes another's."""
     report = ClassReport(book, roster=roster)
     groups: dict[tuple[str, str], list[StudentFile]] = {}
-    for path in export_files(paths, report.skipped):
+    for path in _within_read_allowance(export_files(paths, report.skipped), read_bytes_per_account,
+                                       report.skipped):
         try:
             student_file = read_student_file(path)
         except UnreadableExport as exc:
@@ -322,6 +328,36 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None,
                 wrong.setdefault(attempt["exercise_id"], []).append((key, _wrong_kind(book, regrader, attempt)))
     report.failed = _most_failed(book, wrong)
     return report
+
+
+def _within_read_allowance(paths: list[Path], allowance: int, skipped: list[str]) -> list[Path]:
+    """The files to read: each account's newest files up to `allowance` bytes in all (as lstat gives them,
+    before anything is read); the rest are named in `skipped`, so one account's files cannot hold the
+    report however many it drops. A file that cannot be looked at is left to read_export to explain."""
+    by_owner: dict[str, list[tuple[float, Path, int]]] = {}
+    kept: list[Path] = []
+    for path in paths:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            kept.append(path)
+            continue
+        owner = file_owner(info.st_uid)
+        if owner:
+            by_owner.setdefault(owner, []).append((info.st_mtime, path, info.st_size))
+        else:
+            kept.append(path)
+    for owner, files in by_owner.items():
+        used = 0
+        for _, path, size in sorted(files, key=lambda f: (-f[0], str(f[1]))):
+            used += size
+            if used <= allowance:
+                kept.append(path)
+            else:
+                skipped.append(f"{path}: not read: the files of {owner} come to more than "
+                               f"{allowance / 2**20:g} MB in all; their newest were read")
+    order = {path: number for number, path in reversed(list(enumerate(paths)))}
+    return sorted(kept, key=order.__getitem__)
 
 
 def _shown_name(student_file: StudentFile, roster: Roster | None) -> str:
