@@ -57,7 +57,13 @@ DENIED_MODULES = frozenset({
     "ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing", "_multiprocessing", "socket", "_socket",
     "ssl", "_ssl", "select", "selectors", "asyncio", "sqlite3", "_sqlite3", "mmap", "pty", "fcntl", "termios", "syslog",
     "spwd", "_xxsubinterpreters", "_interpreters", "_xxinterpchannels", "_interpchannels", "_interpqueues",
-    "concurrent", "_winapi", "msvcrt", "winreg"})
+    "concurrent", "_winapi", "msvcrt", "winreg", "_posixshmem"})
+
+# What the guard cannot see, since it raises no audit event: reaching other processes (a signal through a
+# pidfd, their priority, scheduling and CPUs), and memfd_create, a file in memory that os.write fills and
+# an extension-module loader then runs as native code. Removed before learner code runs.
+UNAUDITED_CALLS = frozenset({"pidfd_open", "pidfd_send_signal", "setpriority", "sched_setscheduler",
+                             "sched_setparam", "sched_setaffinity", "setns", "unshare", "memfd_create"})
 
 UNSANDBOXED_EFFECT = ("Without a sandbox your code runs as you: ringbook still stops it writing files, starting "
                       "programs and using the network, but it can read any file you can.")
@@ -102,6 +108,15 @@ def harness():
 
     _imp.create_builtin = refuse_builtin
 
+    # Calls that raise no audit event, so no hook can refuse them (pidfd_send_signal kills as well as
+    # os.kill does; a library written to a memfd loads as native code): taken out of the modules that hold
+    # them (os copies posix's, signal copies _signal's), leaving no reference to them.
+    import posix, signal, _signal
+    for module in (os, posix, signal, _signal):
+        for unaudited in UNAUDITED_CALLS:
+            module.__dict__.pop(unaudited, None)
+    del module, unaudited
+
     # The rules are constants in the hook's own code (which cannot be changed without an audited
     # __code__ assignment) and it looks nothing up in globals or builtins, which learner code could
     # replace; "".join(...) turns a str subclass with its own methods back into a plain str.
@@ -115,8 +130,12 @@ def harness():
                              "sys.settrace", "sys.setprofile", "sys.monitoring", "code.__new__", "marshal.",
                              "cpython.", "winreg.", "msvcrt.")):
             raise PermissionError(f"{event} is not allowed in an exercise")
-        if event == "import" and "".join((args[0],)).partition(".")[0] in DENIED_MODULES:
+        # Every part of the name is checked: `x._ctypes` is _ctypes's own library under another name. A
+        # library from outside the Python installation (one written to /dev/shm) is native code of its own.
+        if event == "import" and not DENIED_MODULES.isdisjoint("".join((args[0],)).split(".")):
             raise PermissionError(f"importing {args[0]} is not allowed in an exercise")
+        if event == "import" and args[1] is not None and not "".join((args[1],)).startswith(PYTHON_FOLDERS):
+            raise PermissionError("loading a library from outside Python's own folders is not allowed in an exercise")
         if event == "open" and args[2] & WRITE_FLAGS:
             raise PermissionError("writing files is not allowed in an exercise")
         if event in ("object.__setattr__", "object.__delattr__") and "".join((args[1],)) == "__code__":
@@ -322,6 +341,13 @@ def sandbox_command(bwrap: str) -> list[str]:
     return command + ["--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
 
 
+def _installation_folders() -> tuple[str, ...]:
+    """The folders the child's Python loads its own modules and libraries from, each ending in a separator:
+    as named and as they really are."""
+    prefixes = (sys.base_prefix, sys.base_exec_prefix)
+    return tuple(sorted({os.path.join(folder, "") for p in prefixes for folder in (p, os.path.realpath(p))}))
+
+
 def _python_folders() -> list[str]:
     """Where the Python installation really lives (a venv's python is often a link into ~/.pyenv or uv's
     store): bound read-only as itself, never the home around it."""
@@ -362,6 +388,8 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
               "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
     harness = (_HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
                .replace("DENIED_MODULES", repr(set(DENIED_MODULES)))
+               .replace("UNAUDITED_CALLS", repr(sorted(UNAUDITED_CALLS)))
+               .replace("PYTHON_FOLDERS", repr(_installation_folders()))
                .replace("PRINTED_CHARS", str(PRINTED_CHARS)).replace("MEMORY_MB", str(MEMORY_BYTES // 2**20)))
     # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
     command = [*launcher, _python(sandboxed), "-I", "-S", "-c", harness, json.dumps(limits),

@@ -394,3 +394,34 @@ async def test_the_app_shows_the_store_notice(book, tmp_path):
         await pilot.pause()
         assert any("kept as" in str(n.message) for n in app._notifications)
     store.close()
+
+
+def test_restore_refuses_a_store_whose_table_was_rebuilt_without_rowid(tmp_path, capsys):
+    """Issue 22.6: same table name, columns and index, but WITHOUT ROWID. Compared by (type, name) it passed,
+    a backup was made, it was copied in, and the store crashed (`no such column: rowid`); the next start
+    moved the learner's progress aside as corrupt."""
+    data_dir = tmp_path / "data"
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.1", "1.75", "correct")
+    store.close()
+    ProgressStore.open(tmp_path / "other").close()
+    rebuilt = tmp_path / "rebuilt.sqlite3"
+    (tmp_path / "other" / FILE_NAME).replace(rebuilt)
+    with sqlite3.connect(rebuilt) as db:
+        (table_sql,), (index_sql,) = (db.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()
+                                      for name in ("attempts", "attempts_by_exercise"))
+        db.execute("DROP TABLE attempts")
+        db.execute(table_sql + " WITHOUT ROWID")
+        db.execute(index_sql)
+        db.execute("INSERT INTO attempts (uid, exercise_id, answer, status, created_utc, utc_offset_minutes, "
+                   "local_date) VALUES ('u1', '0.3', '12', 'correct', '2026-11-20T10:00:00', 60, '2026-11-20')")
+    assert main(["progress", "restore", str(rebuilt), "--data-dir", str(data_dir)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        f"ringbook: cannot restore {rebuilt}: it is not a readable ringbook progress file "
+        "(its table 'attempts' is not the one ringbook makes). Nothing was changed."], err
+    assert not list(data_dir.glob("progress.backup-*")), "a refused file still made a backup"
+    store = ProgressStore.open(data_dir)   # the next start reads the learner's own progress, not moved aside
+    assert not store.notice and not list(data_dir.glob("progress.corrupt-*"))
+    store.close()
+    assert answers(data_dir) == [("0.1", "1.75")]

@@ -6,6 +6,7 @@ names another Host (DNS rebinding), and must refuse it before any ringbook start
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -158,19 +159,24 @@ class Session:
             raise AssertionError(f"the session was still open after {timeout}s") from None
 
 
-async def test_page_and_two_tabs_each_their_own_ringbook(served):
-    """The printed address opens the page; the cookie it sets lets the page's websocket in, as in a browser."""
-    port, server, data_dir = served.port, served.server, served.data_dir
-    jar = aiohttp.CookieJar(unsafe=True)  # unsafe: keep cookies from an IP address, as a browser does
-    async with aiohttp.ClientSession(cookie_jar=jar) as http:
-        async with http.get(served.key_url) as response:
-            assert response.status == 200
-            page = await response.text()
-        assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+async def page_websocket(http: aiohttp.ClientSession, served: Served) -> str:
+    """What the page at the printed address has its script open: its websocket address (with the ticket
+    made for this page load), plus the size the script adds."""
+    async with http.get(served.key_url) as response:
+        assert response.status == 200
+        page = await response.text()
+    [url] = re.findall(r'data-session-websocket-url="([^"]+)"', page)
+    assert url.startswith(f"ws://127.0.0.1:{served.port}/ws/") and served.token not in url
+    return url + "?width=80&height=24"
 
-        url = f"ws://127.0.0.1:{port}/ws?width=80&height=24"  # what the page's script opens: no token in it
-        async with http.ws_connect(url, origin=served.origin) as first_socket, \
-                http.ws_connect(url, origin=served.origin) as second_socket:
+
+async def test_page_and_two_tabs_each_their_own_ringbook(served):
+    """The printed address opens the page, whose websocket address lets it in, as in a browser: two tabs."""
+    port, server, data_dir = served.port, served.server, served.data_dir
+    async with aiohttp.ClientSession() as http:
+        first_url, second_url = await page_websocket(http, served), await page_websocket(http, served)
+        async with http.ws_connect(first_url, origin=served.origin) as first_socket, \
+                http.ws_connect(second_url, origin=served.origin) as second_socket:
             first, second = Session(first_socket), Session(second_socket)
             await first.wait_for("Mastery 0 / ")
             await second.wait_for("Mastery 0 / ")
@@ -192,11 +198,8 @@ async def test_ctrl_c_ends_a_tab_that_will_not_quit_and_a_browser_that_does_not_
     """Stopping waited for each tab's ringbook to quit and for each browser to answer the websocket's close:
     ten seconds with a tab open, for ever with a ringbook that hangs. Now a ringbook that has not quit
     within a second is killed, and the server says that it is stopping."""
-    jar = aiohttp.CookieJar(unsafe=True)
-    async with aiohttp.ClientSession(cookie_jar=jar) as http:
-        async with http.get(served.key_url) as response:
-            assert response.status == 200
-        async with http.ws_connect(f"ws://127.0.0.1:{served.port}/ws?width=80&height=24", origin=served.origin) as tab:
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(await page_websocket(http, served), origin=served.origin) as tab:
             await Session(tab).wait_for("Mastery 0 / ")
             [ringbook] = descendants(served.server.pid)   # the tab's ringbook itself: the shell execs it
             os.kill(ringbook, signal.SIGSTOP)              # it can no longer quit; this client reads no more
@@ -289,16 +292,36 @@ async def test_another_host_is_refused_even_with_the_token(guarded):
     assert descendants(guarded.server.pid) == set()
 
 
-async def test_the_token_is_remembered_in_a_strict_http_only_cookie_and_never_logged(guarded):
+async def test_no_cookie_is_a_key_since_browsers_send_it_to_every_port(guarded):
+    """Issue 22.7: the token was kept in a cookie, and a browser sends 127.0.0.1's cookies to every port of
+    it (chromium did, see the report), so a page another account serves on 127.0.0.1 received it, and a
+    program of theirs could replay it with any Origin and run ringbook as the learner. Now no cookie is
+    set, and a request carrying only that cookie, as the other port received it, is refused."""
     async with aiohttp.ClientSession() as http, http.get(guarded.key_url) as response:
-        assert response.status == 200
-        cookie = response.cookies[f"ringbook-token-{guarded.port}"]
-        assert cookie.value == guarded.token
-        assert cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/"
-    reload = {"Cookie": f"ringbook-token-{guarded.port}={guarded.token}"}
-    status, page = await status_of(f"http://127.0.0.1:{guarded.port}/", headers=reload)
-    assert status == 200 and "data-session-websocket-url" in page
+        assert response.status == 200 and "Set-Cookie" not in response.headers
+        assert response.headers["Cache-Control"] == "no-store"
+    stolen = {"Cookie": f"ringbook-token-{guarded.port}={guarded.token}"}
+    status, text = await status_of(f"http://127.0.0.1:{guarded.port}/", headers=stolen)
+    assert status == 403 and "needs the token" in text
+    for path in ("/ws", "/ws/" + guarded.token, "/ws/any-ticket"):
+        assert await handshake_status(f"ws://127.0.0.1:{guarded.port}{path}?width=80&height=24",
+                                      origin=guarded.origin, headers=stolen) == 403, path
+    assert descendants(guarded.server.pid) == set(), "a ringbook was started for the cookie alone"
+    assert "refused GET /ws/TICKET: with a ticket this server did not give" in guarded.log.read_text()
 
+
+async def test_a_pages_websocket_ticket_lets_in_one_connection(served):
+    async with aiohttp.ClientSession() as http:
+        url = await page_websocket(http, served)
+        assert await handshake_status(url, origin="http://evil.example") == 403   # Origin is still checked
+        async with http.ws_connect(url, origin=served.origin) as tab:
+            await Session(tab).wait_for("Mastery 0 / ")
+            assert await handshake_status(url, origin=served.origin) == 403       # taken: a second tab needs a page
+    assert "with a ticket this server did not give, or has taken" in served.log.read_text()
+
+
+async def test_the_token_is_never_logged(guarded):
+    assert (await status_of(guarded.key_url))[0] == 200
     assert (await status_of(f"http://127.0.0.1:{guarded.port}/after-the-key"))[0] == 403
     deadline = time.monotonic() + 30
     while "/after-the-key" not in guarded.log.read_text():   # the refusal is logged after the key's request
@@ -309,11 +332,11 @@ async def test_the_token_is_remembered_in_a_strict_http_only_cookie_and_never_lo
 
 @pytest.mark.parametrize("name", ["localhost", "[::1]"])
 async def test_the_other_loopback_names_get_a_page_that_connects_back_to_them(guarded, name):
-    """Cookies belong to a name, so the page's websocket must go to the name the browser used."""
+    """The page's websocket goes to the name the browser used, which the Origin check expects."""
     host = f"{name}:{guarded.port}"
     status, page = await status_of(guarded.key_url, headers={"Host": host})
     assert status == 200
-    assert f'data-session-websocket-url="ws://{host}/ws"' in page
+    assert re.search(f'data-session-websocket-url="ws://{re.escape(host)}/ws/[A-Za-z0-9_-]{{43}}"', page)
 
 
 @pytest.mark.parametrize(("host", "accepted", "refused"), [
@@ -377,3 +400,25 @@ def test_a_port_that_is_no_port_is_refused_in_a_line(port):
     assert done.stderr.splitlines()[-1] == (f"ringbook serve: error: argument --port: '{port}' is not a port: "
                                             "give a number from 1 to 65535")
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+async def test_a_screenshot_reaches_the_browser_by_its_own_key_without_the_token(served):
+    """With no cookie, the page's download of a file the session delivers (Ctrl+S) carries no token: the
+    delivery's own random key, sent only to that tab, lets it through; any other key is refused."""
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(await page_websocket(http, served), origin=served.origin) as tab:
+            session = Session(tab)
+            await session.wait_for("Mastery 0 / ")
+            await session.press("\x13")   # Ctrl+S
+            async with asyncio.timeout(60):
+                while True:
+                    message = await tab.receive()
+                    if message.type == aiohttp.WSMsgType.TEXT and json.loads(message.data)[0] == "deliver_file_start":
+                        key = json.loads(message.data)[1]
+                        break
+                    assert message.type == aiohttp.WSMsgType.BINARY, message
+            async with http.get(f"{served.origin}/download/{key}") as download:   # as window.open does: no token
+                assert download.status == 200
+                assert (await download.read()).lstrip().startswith(b"<svg")
+    status, text = await status_of(f"{served.origin}/download/{key[:-1]}x")
+    assert status == 403 and "needs the token" in text

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -272,6 +274,7 @@ def test_fork_exec_without_an_audit_event_is_refused(mode, tmp_path):
 
 ESCAPES = """
 import os
+import shutil
 label = 'ringbook-escape-{tag}'
 started = 0
 for _ in range(200):
@@ -499,3 +502,118 @@ def test_modules_built_into_python_cannot_be_made_behind_the_guards_back(mode):
                 "return str(_imp.create_builtin(importlib.machinery.ModuleSpec('_posixsubprocess', None)))")
     assert got.startswith("ImportError") and "not allowed" in got
     assert probe("import gc, datetime, struct\nreturn 'imported'") == "imported"
+
+
+REACH_ANOTHER_PROCESS = """
+import os, signal
+done = []
+for name, act in (
+        ("pidfd_send_signal", lambda: signal.pidfd_send_signal(os.pidfd_open({pid}), signal.SIGKILL)),
+        ("setpriority", lambda: os.setpriority(os.PRIO_PROCESS, {pid}, 19)),
+        ("sched_setscheduler", lambda: os.sched_setscheduler({pid}, os.SCHED_IDLE, os.sched_param(0))),
+        ("sched_setaffinity", lambda: os.sched_setaffinity({pid}, {{0}}))):
+    try:
+        act()
+        done.append(name)
+    except BaseException as exc:
+        pass
+return done
+"""
+
+
+def test_code_cannot_signal_or_slow_another_process_of_the_learner(mode):
+    """Issue 22.6: os.kill is refused by the guard, but os.pidfd_open and signal.pidfd_send_signal raise no
+    audit event, so unsandboxed code killed another process of the learner's with them; setpriority and
+    the sched_* calls (no audit event either) could starve one. None of them is there for learner code."""
+    victim = subprocess.Popen(["sleep", "60"])
+    try:
+        before = (os.getpriority(os.PRIO_PROCESS, victim.pid), os.sched_getscheduler(victim.pid),
+                  os.sched_getaffinity(victim.pid))
+        assert probe(REACH_ANOTHER_PROCESS.format(pid=victim.pid)) == []
+        assert victim.poll() is None, "the learner's other process was killed"
+        assert (os.getpriority(os.PRIO_PROCESS, victim.pid), os.sched_getscheduler(victim.pid),
+                os.sched_getaffinity(victim.pid)) == before
+        assert probe("import os, posix, signal, _signal\nreturn [hasattr(m, n) for m in (os, posix) "
+                     "for n in ('pidfd_open', 'setpriority')] + [hasattr(signal, 'pidfd_send_signal'), "
+                     "hasattr(_signal, 'pidfd_send_signal')]") == [False] * 6
+    finally:
+        victim.kill()
+        victim.wait()
+
+
+NATIVE_FROM_MEMORY = r"""
+import base64, importlib.machinery, importlib.util, os
+fd = os.memfd_create("lib")
+os.write(fd, base64.b64decode({payload!r}))
+spec = importlib.util.spec_from_loader("evil", importlib.machinery.ExtensionFileLoader("evil", f"/proc/self/fd/{{fd}}"))
+importlib.util.module_from_spec(spec)
+return "loaded"
+"""
+
+
+NATIVE_FROM_SHARED_MEMORY = r"""
+import base64, importlib.machinery, importlib.util, os
+import _posixshmem
+fd = _posixshmem.shm_open("/ringbook-{tag}", os.O_CREAT | os.O_RDWR, 0o700)
+os.write(fd, base64.b64decode({payload!r}))
+spec = importlib.util.spec_from_loader("evil", importlib.machinery.ExtensionFileLoader("evil", "/dev/shm/ringbook-{tag}"))
+importlib.util.module_from_spec(spec)
+return "loaded"
+"""
+
+NATIVE_FROM_SHARED_MEMORY_BY_PATH = r"""
+import importlib.machinery, importlib.util
+spec = importlib.util.spec_from_loader("evil", importlib.machinery.ExtensionFileLoader("evil", {path!r}))
+importlib.util.module_from_spec(spec)
+return "loaded"
+"""
+
+CTYPES_UNDER_ANOTHER_NAME = r"""
+import importlib.machinery, importlib.util, os, sys
+folder = next(p for p in sys.path if p.endswith("lib-dynload"))
+library = next(os.path.join(folder, f) for f in os.listdir(folder) if f.startswith("_ctypes."))
+spec = importlib.util.spec_from_loader("x._ctypes", importlib.machinery.ExtensionFileLoader("x._ctypes", library))
+return str(importlib.util.module_from_spec(spec))
+"""
+
+
+@pytest.fixture
+def evil_library(tmp_path) -> tuple[Path, Path]:
+    """A shared library whose init function creates a marker file: (the library, the marker)."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler to build the library the attack loads")
+    marker = tmp_path / "native-code-ran"
+    source = tmp_path / "evil.c"
+    source.write_text(f'#include <stdio.h>\nvoid *PyInit_evil(void) {{ FILE *f = fopen("{marker}", "w"); '
+                      'if (f) fclose(f); return 0; }\n')
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", tmp_path / "evil.so", source], check=True)
+    return tmp_path / "evil.so", marker
+
+
+def test_native_code_cannot_be_written_to_memory_and_loaded(mode, evil_library):
+    """Found while attacking item 22.6: os.memfd_create and os.write raise no audit event, so code could
+    write a shared library into memory and load it as an extension module (the only event, `import`, names
+    a module the guard allows); its C code then ran with none of the guard's rules, here creating a file."""
+    library, marker = evil_library
+    got = probe(NATIVE_FROM_MEMORY.format(payload=base64.b64encode(library.read_bytes()).decode()))
+    assert not marker.exists(), "the library's code ran"
+    assert got.startswith("AttributeError") and "memfd_create" in got, got
+
+
+def test_no_library_from_shared_memory_or_under_another_name(mode, evil_library):
+    """Then _posixshmem.shm_open (no audit event either) wrote the library to /dev/shm, a file written past
+    the guard, and it loaded; and _ctypes's own library loaded as `x._ctypes`, since only the first part
+    of a name was checked. A library from outside Python's folders is refused however it got there."""
+    library, marker = evil_library
+    tag = uuid.uuid4().hex
+    got = probe(NATIVE_FROM_SHARED_MEMORY.format(payload=base64.b64encode(library.read_bytes()).decode(), tag=tag))
+    assert got.startswith("PermissionError") and "importing _posixshmem is not allowed" in got, got
+    assert not Path(f"/dev/shm/ringbook-{tag}").exists()
+    got = probe(NATIVE_FROM_SHARED_MEMORY_BY_PATH.format(path=str(library)))   # a library already on disk
+    assert got.startswith(("PermissionError", "ImportError")), got
+    if mode == "unsandboxed":   # in the sandbox the file is not there at all
+        assert "outside Python's own folders" in got, got
+    assert not marker.exists(), "the library's code ran"
+    got = probe(CTYPES_UNDER_ANOTHER_NAME)
+    assert got.startswith("PermissionError") and "importing x._ctypes is not allowed" in got, got

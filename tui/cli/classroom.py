@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from grader.safe_text import clipped, printable
-from tui.progress.class_report import (GRADING_SECONDS_PER_STUDENT, ClassReport, StudentReport, WrongAnswer,
-                                       build_report)
+from tui.progress.class_report import ClassReport, StudentReport, WrongAnswer, build_report
+from tui.progress.roster import UnreadableRoster, read_roster
 from tui.cli.common import load_or_report
 from tui.progress.export_file import inert_json
 
@@ -38,16 +38,21 @@ NAME_WIDTH = (7, 16)   # the student column grows with the names, within these b
 EXIT_CLEAN, EXIT_WARNINGS, EXIT_NOTHING = 0, 1, 2
 
 
-def run_class_report(paths: list[Path], form: str, content: Path | None) -> int:
+def run_class_report(paths: list[Path], form: str, content: Path | None, roster_file: Path | None = None) -> int:
     book = load_or_report(content)
     if book is None:
         return EXIT_NOTHING
-    report = build_report(book, paths)
+    try:
+        roster = read_roster(roster_file) if roster_file is not None else None
+    except UnreadableRoster as exc:
+        warn(f"{exc}; no report made.")
+        return EXIT_NOTHING
+    report = build_report(book, paths, roster=roster)
     for line in report.skipped:
         warn(f"skipped {line}")
     for student in report.students:
         for finding in findings(report, student, routine=False):
-            warn(f"{student.name}: {finding}")
+            warn(f"{student.label}: {finding}")
     if not report.students:
         warn("no readable progress exports; nothing to report.")
         return EXIT_NOTHING
@@ -75,11 +80,20 @@ def findings(report: ClassReport, student: StudentReport, routine: bool = True) 
                      f"(edited, or made with another version of the book; on {shown}); not counted")
     if v.conflicts:
         lines.append(f"{_n(v.conflicts, 'record')} differ between copies in their files; neither copy is counted")
-    if v.not_regraded:
-        lines.append(f"{_n(v.not_regraded, 'attempt')} could not be graded again within "
-                     f"{GRADING_SECONDS_PER_STUDENT:g} seconds; not counted")
+    for ungraded in v.ungraded_files:
+        lines.append(f"{_n(ungraded.attempts, 'attempt')} in {Path(ungraded.file).name} could not be graded again "
+                     f"within the {v.grading_seconds:g} seconds of grading charged to {v.charged_to}; not counted")
     for mismatch in v.owner_mismatches:
         lines.append(f"{Path(mismatch.file).name} names user {mismatch.declares!r} but belongs to {mismatch.owner}")
+    on_roster = " on the roster" if report.roster is not None else ""
+    for claim in v.name_claims:
+        lines.append(f"{Path(claim.file).name} names student {claim.name!r}, the name of account {claim.account}"
+                     f"{on_roster}, but belongs to {claim.owner}; its work is counted as {claim.owner}'s")
+    if v.name_shared_with:
+        lines.append(f"files under the name {student.name!r} come from {_n(len(v.name_shared_with) + 1, 'account')}: "
+                     f"{', '.join(sorted({student.account, *v.name_shared_with}))}; each account's are reported apart")
+    if v.off_roster:
+        lines.append(f"these files belong to {student.account}, who is not on the roster")
     if v.outside_book:
         lines.append(f"{_n(v.outside_book, 'attempt')} on exercises not in {report.book.title!r}; not counted "
                      "(is --content the book they used?)")
@@ -117,6 +131,12 @@ def _totals(report: ClassReport) -> str:
     mismatched = sum(len(x.owner_mismatches) for x in v)
     if mismatched:
         sentence += f" Files not owned by the user they name: {mismatched}."
+    claims = sum(len(x.name_claims) for x in v)
+    if claims:
+        sentence += f" Files naming another account's student: {claims}."
+    shared = sum(1 for x in v if x.name_shared_with)
+    if shared:
+        sentence += f" Students whose name is used by more than one account: {shared} rows, reported apart."
     return sentence
 
 
@@ -126,7 +146,7 @@ def as_table(report: ClassReport) -> str:
     count = len(report.students)
     lines = [_fit(f"Class report: {report.book.title} ({count} student{'s' if count != 1 else ''}, "
                   f"{report.files_read} file{'s' if report.files_read != 1 else ''})"), ""]
-    name_width = min(max(NAME_WIDTH[0], *(len(printable(s.name, one_line=True)) for s in report.students)),
+    name_width = min(max(NAME_WIDTH[0], *(len(printable(s.label, one_line=True)) for s in report.students)),
                      NAME_WIDTH[1])
     lines += _summary_rows(report.students, name_width) + [""]
     lines += _chapter_rows(report, name_width) + [""]
@@ -144,7 +164,7 @@ def _summary_rows(students: list[StudentReport], name_width: int) -> list[str]:
     for s in students:
         m = s.mastery
         active = s.last_active.strftime("%Y-%m-%d %H:%M") if s.last_active else "never"
-        rows.append(f"{_cut(s.name, name_width):<{name_width}}  {f'{m.solved}/{m.total}':>{solved_width}}  "
+        rows.append(f"{_cut(s.label, name_width):<{name_width}}  {f'{m.solved}/{m.total}':>{solved_width}}  "
                     f"{m.percent:>3}%  {m.after_reveal:>12}  {active:<16}  {s.streak.current:>6}  {s.streak.best:>4}")
     return rows
 
@@ -167,7 +187,7 @@ def _chapter_rows(report: ClassReport, name_width: int) -> list[str]:
                                                                for i in block))
         for s in report.students:
             cells = (s.mastery.chapters[i].solved or "·" for i in block)
-            rows.append(f"{_cut(s.name, name_width):<{name_width}}"
+            rows.append(f"{_cut(s.label, name_width):<{name_width}}"
                         + "".join(f"  {cell:>{widths[i]}}" for i, cell in zip(block, cells)))
         start = end
         if start < len(chapters):
@@ -181,7 +201,7 @@ def _quiz_rows(report: ClassReport, quiz: Quiz, name_width: int) -> list[str]:
         result = s.quizzes.get(quiz.id)
         taken = (f"{result.latest:g}/{result.out_of:g}   best {result.best:g}/{result.out_of:g}   "
                  f"{result.runs} run{'s' if result.runs != 1 else ''}") if result else "not taken"
-        rows.append(f"{_cut(s.name, name_width):<{name_width}}  {taken}")
+        rows.append(f"{_cut(s.label, name_width):<{name_width}}  {taken}")
     return rows
 
 
@@ -217,7 +237,7 @@ def _checked_rows(report: ClassReport, name_width: int) -> list[str]:
     indent = " " * (2 + name_width + 2)
     for s in report.students:
         for number, finding in enumerate(findings(report, s)):
-            label = _cut(s.name, name_width) if number == 0 else ""
+            label = _cut(s.label, name_width) if number == 0 else ""
             rows += textwrap.wrap(printable(finding, one_line=True), WIDTH, break_on_hyphens=False,
                                   initial_indent=f"  {label:<{name_width}}  ", subsequent_indent=indent)
     return rows + textwrap.wrap(_totals(report), WIDTH, break_on_hyphens=False)
@@ -240,21 +260,24 @@ def as_csv(report: ClassReport) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     chapters = report.book.chapters
-    writer.writerow(["student", "user", "host", "files", "attempts", "solved", "total", "after_reveal",
+    writer.writerow(["student", "account", "user", "host", "files", "attempts", "solved", "total", "after_reveal",
                      "last_active", "streak", "best_streak", *(f"chapter {c.id}" for c in chapters),
                      *(f"quiz {q.id} {which}" for q in report.book.quizzes for which in ("latest", "best")),
                      "confirmed", "build_not_rerun", "tampered", "conflicts", "not_graded_in_time", "not_in_book",
-                     "files_not_owned_by_user"])
+                     "files_not_owned_by_user", "files_naming_another_account", "name_used_by_other_accounts",
+                     "not_on_roster"])
     for s in report.students:
         quizzes = [s.quizzes.get(q.id) for q in report.book.quizzes]
         v = s.verification
-        writer.writerow([_csv_text(s.name), _csv_text(s.user), _csv_text(s.host), len(s.files), s.attempts,
+        writer.writerow([_csv_text(s.name), _csv_text(s.account), _csv_text(s.user), _csv_text(s.host), len(s.files),
+                         s.attempts,
                          s.mastery.solved, s.mastery.total,
                          s.mastery.after_reveal, s.last_active.isoformat() if s.last_active else "",
                          s.streak.current, s.streak.best, *(c.solved for c in s.mastery.chapters),
                          *(f"{getattr(q, which):g}" if q else "" for q in quizzes for which in ("latest", "best")),
                          v.confirmed, v.build_not_rerun, len(v.tampered), v.conflicts, v.not_regraded,
-                         v.outside_book, len(v.owner_mismatches)])
+                         v.outside_book, len(v.owner_mismatches), len(v.name_claims),
+                         _csv_text("; ".join(v.name_shared_with)), int(v.off_roster)])
     return out.getvalue()
 
 
@@ -298,5 +321,6 @@ def _student_json(s: StudentReport) -> dict[str, Any]:
         "retired_attempts": s.verification.outside_book,
         "quizzes": {quiz_id: asdict(result) for quiz_id, result in s.quizzes.items()},
         "owners": list(s.owners),
+        "account": s.account,
         "verification": asdict(s.verification),
     }

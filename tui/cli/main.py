@@ -134,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     report = class_commands.add_parser(
         "report", help="students x chapters mastery, last active, streak, most failed exercises",
         description="Aggregate `ringbook progress export`/`submit` files. A folder means every *.json in it. "
-                    "Files with the same student name are merged (each attempt counted once). Every answer "
+                    "Files with the same student name and owner are merged (each attempt counted once); one "
+                    "name from two accounts is reported apart. Every answer "
                     "is graded again against the book; build code is parsed, never run. Exit status: "
                     "0 every file was read and nothing was flagged, 1 the report was made with warnings "
                     "(files skipped, or students flagged; each a line on stderr), "
@@ -142,6 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("paths", nargs="+", type=Path, metavar="DIR|FILE")
     report.add_argument("--format", choices=("table", "csv", "json"), default="table",
                         help="table (80 columns, the default), csv (a row per student) or json (everything)")
+    report.add_argument("--roster", type=Path, metavar="FILE",
+                        help="which account each student is: a line per student, the login then the name to "
+                             "show; files are named by their owner's line, and a file naming another "
+                             "account's student is flagged")
     _content_option(report)
 
     serve = commands.add_parser(
@@ -224,7 +229,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "class":
         from tui.cli.classroom import run_class_report
 
-        return run_class_report(args.paths, args.format, content)
+        return run_class_report(args.paths, args.format, content, args.roster)
     if args.command == "serve":
         from tui.cli.serve import run_serve
 

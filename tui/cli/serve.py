@@ -6,6 +6,11 @@ the server means running code as them. Any web page open in their browser can se
 come from the server's own page (Origin), and the Host header must name the served address, which
 stops a page that points its own domain at 127.0.0.1 (DNS rebinding).
 
+No cookie holds the key: a browser sends a host's cookies to every port of it, so a page that another
+account serves on 127.0.0.1 at another port would receive it, and a program can send any Origin. The
+page is served only to its address with the token, and its websocket address carries a ticket made for
+that page load and good for one connection.
+
 The page is textual-serve's with its fonts served from here, so it works offline. Ctrl+C ends every tab
 within about a second: a tab's ringbook that has not quit by then is killed, and no browser is waited for.
 """
@@ -40,6 +45,9 @@ CLOSE_WAIT_SECONDS = 1.0
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
+
+# Pages loaded whose websocket has not connected yet; the oldest ticket is forgotten past this many.
+OPEN_TICKETS = 64
 
 NEEDS_TOKEN = ("This page needs the token that ringbook serve printed when it started. Open the full address "
                "it printed, the one that ends in ?token=...")
@@ -127,34 +135,34 @@ class RingbookServer(Server):
         self.token = token
         self.address = ServedAddress(host, port)
         self.key_url = f"{self.address.url}?token={token}"
-        self.cookie_name = f"ringbook-token-{port}"  # browsers share cookies across ports; two servers must not
+        self._tickets: dict[str, None] = {}   # each page load's websocket ticket, oldest first
         self._sessions: set[asyncio.Task] = set()
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
+        app.router.add_get("/ws/{ticket}", self.handle_websocket, name="ticketed_websocket")
         app.middlewares.append(self._guard)
         return app
 
     @web.middleware
     async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
         """Refuse a request with a plain 403 before any handler runs, so no ringbook starts for it."""
-        refusal = self._refusal(request)
+        refusal = await self._refusal(request)
         if refusal is not None:
             reason, text = refusal
-            print(f"ringbook serve: refused {request.method} {clipped(request.path, 60)}: {reason}",
+            shown = "/ws/TICKET" if request.match_info.route.name == "ticketed_websocket" else request.path
+            print(f"ringbook serve: refused {request.method} {clipped(shown, 60)}: {reason}",
                   file=sys.stderr, flush=True)
             return web.Response(status=403, text=text)
         response = await handler(request)
         if not response.prepared:  # a websocket has already sent its headers
             response.headers["Referrer-Policy"] = "no-referrer"
             response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
-            if self._is_token(request.query.get("token")):
-                # Remembered so that the page's own websocket and reloads carry it; the websocket URL the
-                # page builds has no room for it. Strict: a request started by another site never has it.
-                response.set_cookie(self.cookie_name, self.token, httponly=True, samesite="Strict", path="/")
+            if request.match_info.route.name == "index":
+                response.headers["Cache-Control"] = "no-store"   # it holds a ticket: going back fetches a new one
         return response
 
-    def _refusal(self, request: web.Request) -> tuple[str, str] | None:
+    async def _refusal(self, request: web.Request) -> tuple[str, str] | None:
         """(why, for the log; what to tell the browser) when the request must be refused, else None."""
         host = request.headers.get("Host", "")
         if not self.address.accepts_host(host):
@@ -166,9 +174,32 @@ class RingbookServer(Server):
             return f"sent from '{clipped(origin or 'no page', 60)}', not from ringbook's own page", OTHER_ORIGIN
         if route == "static":  # textual-serve's own scripts, styles and fonts: nothing of the learner's
             return None
-        if not (self._is_token(request.query.get("token")) or self._is_token(request.cookies.get(self.cookie_name))):
+        if route == "ticketed_websocket":
+            ticket = request.match_info["ticket"]
+            if ticket in self._tickets:
+                del self._tickets[ticket]   # good for one connection
+                return None
+            return "with a ticket this server did not give, or has taken", NEEDS_TOKEN
+        if route == "download" and await self._is_delivery(request.match_info["key"]):
+            return None   # a tab's file: its key, random, went only to that tab's page over its websocket
+        if not self._is_token(request.query.get("token")):
             return "without the token", NEEDS_TOKEN
         return None
+
+    async def _is_delivery(self, key: str) -> bool:
+        try:
+            await self.download_manager.get_download_metadata(key)
+        except KeyError:
+            return False
+        return True
+
+    def _ticket(self) -> str:
+        """A new page's websocket ticket; the oldest unused one is forgotten past OPEN_TICKETS."""
+        ticket = secrets.token_urlsafe(32)
+        self._tickets[ticket] = None
+        while len(self._tickets) > OPEN_TICKETS:
+            del self._tickets[next(iter(self._tickets))]
+        return ticket
 
     def _is_token(self, presented: str | None) -> bool:
         if presented is None:
@@ -178,11 +209,11 @@ class RingbookServer(Server):
     @aiohttp_jinja2.template("app_index.html")
     async def handle_index(self, request: web.Request) -> dict:
         """textual-serve's page, with its websocket at the address this page was loaded from (checked by
-        `_guard`), so the browser sends the cookie it was given there."""
+        `_guard`) and a ticket for one connection in its path (the page's script adds ?width=...)."""
         host = request.headers["Host"]
         return {
             "font_size": to_int(request.query.get("fontsize", "16"), 16),
-            "app_websocket_url": f"ws://{host}/ws",
+            "app_websocket_url": f"ws://{host}/ws/{self._ticket()}",
             "config": {"static": {"url": "/static/"}},
             "application": {"name": self.title},
         }

@@ -2,10 +2,13 @@
 
 An export is a file the student wrote, so nothing in it is taken on trust. Every attempt is graded
 again from its answer against the book, and one whose recorded result disagrees is reported and never
-counted. Exports with the same student name are merged by attempt uid, so work submitted twice or from
-two machines counts once; a uid recorded differently in two places counts in neither. Each file is
-compared with its owner on disk, since on a shared host the owner is who wrote it. A file that cannot be
-read, for whatever reason, is named with a one-line reason and left out; the rest is still reported.
+counted. A submission belongs to the account that owns the file (on a shared host, who wrote it): files
+with the same student name and the same owner are merged by attempt uid, so work submitted twice counts
+once, and a uid recorded differently in two places counts in neither; files of one name from different
+accounts are reported apart, each naming the other accounts. A file that names another account's student
+(by the instructor's roster, or by the host's logins) is flagged. Grading time is charged to the account
+that owns the file, and the whole report has a bound. A file that cannot be read, for whatever reason, is
+named with a one-line reason and left out; the rest is still reported.
 
 What is counted goes into a store of the student's own that lives in memory, so mastery and the day
 streak come out exactly as that student would see them for the same attempts.
@@ -14,6 +17,7 @@ streak come out exactly as that student would see them for the same attempts.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import time
 from collections import Counter
@@ -21,23 +25,31 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from grader.answer_label import label
 from grader.grade import MAX_INPUT, grade
 from grader.model import Book, Build, Exercise, NumericAnswer
 from grader.verdict import Verdict, invalid
 from tui.progress import clock
-from tui.progress.export_file import PARTS, UnreadableExport, local_time, read_export, reason_for
+from tui.progress.export_file import PARTS, UnreadableExport, file_owner, local_time, read_export, reason_for
 from tui.progress.mastery import Mastery, mastery
+from tui.progress.roster import Roster
 from tui.progress.store import EXPORT_FORMAT, SCHEMA_VERSION, ProgressStore
 from tui.progress.streak import Streak
 
 # What `progress submit` adds after the name: the time, a random token, and -2, -3 in older submissions.
 SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-[0-9a-f]{20})?(-\d+)?$")
-# Seconds of grading one student's answers may take. An honest export re-grades in well under a
-# second (answers the class shares are graded once); one stuffed with slow formulas stops here.
-GRADING_SECONDS_PER_STUDENT = 60.0
+# Seconds of grading the files of one account may take (files the instructor's own account owns, or
+# where files have no owner, are charged to the student they name), and the whole report: when many
+# accounts handed in, each gets an equal share of the whole. An honest export re-grades in well under a
+# second (answers the class shares are graded once); one stuffed with slow formulas stops at its share.
+GRADING_SECONDS_PER_ACCOUNT = 60.0
+GRADING_SECONDS_IN_ALL = 600.0
+# Bytes of exports read for one account, newest files first: reading costs about a second a megabyte
+# whatever the files hold, and an honest student's are well under a megabyte each. Where files have no
+# owner (Windows) there is no account to charge, and no allowance.
+READ_BYTES_PER_ACCOUNT = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,24 @@ class OwnerMismatch:
 
 
 @dataclass(frozen=True)
+class NameClaim:
+    """A file that names a student whose account, by the roster or the host's logins, is not its owner."""
+
+    file: str
+    name: str       # the student name the file gives
+    account: str    # whose name that is
+    owner: str
+
+
+@dataclass(frozen=True)
+class UngradedFile:
+    """A file whose attempts were left ungraded when its account's grading time ran out."""
+
+    file: str
+    attempts: int
+
+
+@dataclass(frozen=True)
 class Verification:
     """What checking a student's files found. Confirmed and build attempts are counted; the rest not."""
 
@@ -80,11 +110,18 @@ class Verification:
     not_regraded: int = 0       # left when the student's grading time ran out: not counted
     outside_book: int = 0       # exercises not in this book cannot be graded: not counted
     owner_mismatches: tuple[OwnerMismatch, ...] = ()
+    ungraded_files: tuple[UngradedFile, ...] = ()   # where the not_regraded attempts came from
+    grading_seconds: float = GRADING_SECONDS_PER_ACCOUNT   # the grading time charged_to had
+    charged_to: str = ""                     # whose grading time these files spent: "account mallory", "name 'cy'"
+    name_claims: tuple[NameClaim, ...] = ()
+    name_shared_with: tuple[str, ...] = ()   # other accounts with files under this student name: reported apart
+    off_roster: bool = False                 # a roster was given and the account owning the files is not on it
 
     @property
     def needs_attention(self) -> bool:
         """Something an instructor should look at, beyond the routine (build code, retired exercises)."""
-        return bool(self.tampered or self.conflicts or self.not_regraded or self.owner_mismatches)
+        return bool(self.tampered or self.conflicts or self.not_regraded or self.owner_mismatches
+                    or self.name_claims or self.name_shared_with or self.off_roster)
 
 
 @dataclass(frozen=True)
@@ -94,12 +131,18 @@ class StudentReport:
     host: str
     files: tuple[str, ...]
     owners: tuple[str, ...]     # the logins owning the files, as the file system says
+    account: str                # the account the files belong to (their owner); "" where files have no owner
     mastery: Mastery
     streak: Streak              # days with an answer re-graded correct; build attempts do not make a day
     last_active: datetime | None  # in the student's own time zone at that moment
     attempts: int               # attempts counted
     quizzes: dict[str, QuizResult]  # by quiz id; quizzes not taken are absent
     verification: Verification
+
+    @property
+    def label(self) -> str:
+        """The name, and the account where another account's files use the same name."""
+        return f"{self.name} ({self.account})" if self.verification.name_shared_with else self.name
 
 
 @dataclass(frozen=True)
@@ -130,6 +173,7 @@ class ClassReport:
     students: list[StudentReport] = field(default_factory=list)
     failed: list[FailedExercise] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # one line per file left out, naming it
+    roster: Roster | None = None
 
     @property
     def files_read(self) -> int:
@@ -166,10 +210,12 @@ class Regraded:
 
 class Regrader:
     """The book's verdict on recorded answers, each against the variant (seed) it answered. A class
-    repeats its answers, so each (exercise, seed, answer) is graded once for the whole report."""
+    repeats its answers, so each (exercise, seed, answer) is graded once for the whole report. `clock`
+    measures what grading costs (seconds, only differences matter)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._verdicts: dict[tuple[str, int, str], Regraded] = {}
+        self._clock = clock
 
     def regraded(self, exercise: Exercise, answer: str, time_left: GradingTime, seed: int = 0) -> Regraded | None:
         """The verdict on `answer` to variant `seed`; None when this student's grading time is spent."""
@@ -177,9 +223,9 @@ class Regrader:
         if key not in self._verdicts:
             if time_left.left <= 0:
                 return None
-            started = time.monotonic()
+            started = self._clock()
             self._verdicts[key] = _regrade(exercise, answer, seed)
-            time_left.left -= time.monotonic() - started
+            time_left.left -= self._clock() - started
         return self._verdicts[key]
 
     def status(self, exercise: Exercise, answer: str, time_left: GradingTime, seed: int = 0) -> str | None:
@@ -235,33 +281,119 @@ def export_files(paths: list[Path], skipped: list[str]) -> list[Path]:
 
 
 def build_report(book: Book, paths: list[Path], now: datetime | None = None,
-                 grading_seconds: float = GRADING_SECONDS_PER_STUDENT) -> ClassReport:
-    """The report on every export in `paths`, as of `now`; files that cannot be read are in `skipped`."""
-    report = ClassReport(book)
-    by_student: dict[str, list[StudentFile]] = {}
-    for path in export_files(paths, report.skipped):
+                 grading_seconds: float = GRADING_SECONDS_PER_ACCOUNT, roster: Roster | None = None,
+                 grading_seconds_in_all: float = GRADING_SECONDS_IN_ALL,
+                 grading_clock: Callable[[], float] = time.monotonic,
+                 read_bytes_per_account: int = READ_BYTES_PER_ACCOUNT) -> ClassReport:
+    """The report on every export in `paths`, as of `now`; files that cannot be read are in `skipped`.
+    Files are grouped by (student name, owning account); with a `roster` the name is the roster's for the
+    owner. Each account's files may spend `grading_seconds` being graded, or an equal share of
+    `grading_seconds_in_all` when that is less, fixed before any grading, so no file changes another's."""
+    report = ClassReport(book, roster=roster)
+    groups: dict[tuple[str, str], list[StudentFile]] = {}
+    for path in _within_read_allowance(export_files(paths, report.skipped), read_bytes_per_account,
+                                       report.skipped):
         try:
             student_file = read_student_file(path)
         except UnreadableExport as exc:
             report.skipped.append(f"{path}: {exc}")
         else:
-            by_student.setdefault(student_file.name, []).append(student_file)
+            groups.setdefault((_shown_name(student_file, roster), student_file.owner), []).append(student_file)
+    me = file_owner(os.getuid()) if hasattr(os, "getuid") else ""
+    payers = {key: _payer(key, me) for key in groups}
+    share = min(grading_seconds, grading_seconds_in_all / max(1, len(set(payers.values()))))
+    time_left = {payer: GradingTime(share) for payer in payers.values()}
+    accounts_of: dict[str, set[str]] = {}
+    for name, owner in groups:
+        accounts_of.setdefault(name.casefold(), set()).add(owner)
     moment = now or clock.now()
-    regrader = Regrader()
-    wrong: dict[str, list[tuple[str, WrongAnswer]]] = {}
-    for name in sorted(by_student, key=str.casefold):
-        files = by_student[name]
+    regrader = Regrader(grading_clock)
+    wrong: dict[str, list[tuple[tuple[str, str], WrongAnswer]]] = {}
+    for key in sorted(groups, key=lambda k: (k[0].casefold(), k[0], k[1])):
+        (name, owner), files = key, groups[key]
+        payer = payers[key]
+        identity = replace(Verification(), grading_seconds=share,
+                           charged_to=f"account {payer[1]}" if payer[0] == "account" else f"name {name!r}",
+                           name_claims=tuple(_name_claims(files, roster)),
+                           name_shared_with=tuple(sorted(accounts_of[name.casefold()] - {owner})),
+                           off_roster=bool(roster and owner and owner not in roster.names))
         try:
-            student, counted = _student_report(book, name, files, regrader, moment, GradingTime(grading_seconds))
+            student, counted = _student_report(book, name, files, regrader, moment, time_left[payer], identity)
         except Exception as exc:  # figures nobody foresaw failing: name this student's files, report the rest
             report.skipped += [f"{f.path}: {reason_for(exc)}" for f in files]
             continue
         report.students.append(student)
         for attempt in counted:
             if attempt["status"] == "incorrect":
-                wrong.setdefault(attempt["exercise_id"], []).append((name, _wrong_kind(book, regrader, attempt)))
+                wrong.setdefault(attempt["exercise_id"], []).append((key, _wrong_kind(book, regrader, attempt)))
     report.failed = _most_failed(book, wrong)
     return report
+
+
+def _within_read_allowance(paths: list[Path], allowance: int, skipped: list[str]) -> list[Path]:
+    """The files to read: each account's newest files up to `allowance` bytes in all (as lstat gives them,
+    before anything is read); the rest are named in `skipped`, so one account's files cannot hold the
+    report however many it drops. A file that cannot be looked at is left to read_export to explain."""
+    by_owner: dict[str, list[tuple[float, Path, int]]] = {}
+    kept: list[Path] = []
+    for path in paths:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            kept.append(path)
+            continue
+        owner = file_owner(info.st_uid)
+        if owner:
+            by_owner.setdefault(owner, []).append((info.st_mtime, path, info.st_size))
+        else:
+            kept.append(path)
+    for owner, files in by_owner.items():
+        used = 0
+        for _, path, size in sorted(files, key=lambda f: (-f[0], str(f[1]))):
+            used += size
+            if used <= allowance:
+                kept.append(path)
+            else:
+                skipped.append(f"{path}: not read: the files of {owner} come to more than "
+                               f"{allowance / 2**20:g} MB in all; their newest were read")
+    order = {path: number for number, path in reversed(list(enumerate(paths)))}
+    return sorted(kept, key=order.__getitem__)
+
+
+def _shown_name(student_file: StudentFile, roster: Roster | None) -> str:
+    """The roster's name for the file's owner; else the name the file gives."""
+    if roster is not None and student_file.owner in roster.names:
+        return roster.names[student_file.owner]
+    return student_file.name
+
+
+def _payer(key: tuple[str, str], me: str) -> tuple[str, str]:
+    """Whose grading time a group of files spends: its owner's, unless the files are the instructor's own
+    copies (owned by the account making the report) or have no owner; those are charged to their name."""
+    name, owner = key
+    return ("account", owner) if owner and owner != me else ("name", name.casefold())
+
+
+def _name_claims(files: list[StudentFile], roster: Roster | None) -> list[NameClaim]:
+    """Files that name a student whose account is not their owner: by the roster where there is one, else
+    where the name is another login of this host. (A file whose student.user is not its owner is an
+    owner mismatch already.)"""
+    claims = []
+    for f in files:
+        account = roster.account_named(f.name) if roster is not None else _host_login(f.name)
+        if f.owner and account and account not in (f.owner, f.user or f.name):
+            claims.append(NameClaim(str(f.path), f.name, account, f.owner))
+    return claims
+
+
+def _host_login(name: str) -> str | None:
+    """The login `name` is on this host, if it is one."""
+    try:
+        import pwd
+
+        return pwd.getpwnam(name).pw_name
+    except (ImportError, KeyError, ValueError, UnicodeError):   # no accounts here, no such login, a NUL in it
+        return None
 
 
 def read_student_file(path: Path) -> StudentFile:
@@ -282,13 +414,15 @@ def student_name(data: dict[str, Any], path: Path) -> str:
 
 
 def _student_report(book: Book, name: str, files: list[StudentFile], regrader: Regrader, moment: datetime,
-                    time_left: GradingTime) -> tuple[StudentReport, list[dict[str, Any]]]:
-    """The student's row, and the attempts counted for them."""
-    rows, conflicts = _merged(files)
+                    time_left: GradingTime, identity: Verification) -> tuple[StudentReport, list[dict[str, Any]]]:
+    """The student's row, and the attempts counted for them; `identity` holds what was found about whose
+    files these are, and the grading time they had."""
+    rows, conflicts, origin = _merged(files)
     confirmed: list[dict[str, Any]] = []
     build: list[dict[str, Any]] = []
     tampered: list[Tampered] = []
-    not_regraded = outside_book = 0
+    ungraded: Counter[str] = Counter()
+    outside_book = 0
     for attempt in rows["attempts"]:
         exercise = book.exercise(attempt["exercise_id"])
         if exercise is None:
@@ -301,7 +435,7 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
         else:
             status = regrader.status(exercise, attempt["answer"], time_left, attempt["seed"])
             if status is None:
-                not_regraded += 1
+                ungraded[origin[attempt["uid"]]] += 1
             elif status == attempt["status"]:
                 confirmed.append(attempt)
             else:
@@ -315,33 +449,38 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
     last = files[-1]
     student = StudentReport(
         name=name, user=last.user, host=last.host, files=tuple(str(f.path) for f in files),
-        owners=tuple(sorted({f.owner for f in files if f.owner})), mastery=mastery(book, states),
+        owners=tuple(sorted({f.owner for f in files if f.owner})), account=last.owner, mastery=mastery(book, states),
         streak=streak, last_active=_last_active(merged), attempts=len(merged["attempts"]),
         quizzes=_quiz_results(book, merged["entries"]),
-        verification=Verification(
-            confirmed=len(confirmed), build_not_rerun=len(build), tampered=tuple(tampered), conflicts=conflicts,
-            not_regraded=not_regraded, outside_book=outside_book,
-            owner_mismatches=tuple(_owner_mismatches(files))),
+        verification=replace(
+            identity, confirmed=len(confirmed), build_not_rerun=len(build), tampered=tuple(tampered),
+            conflicts=conflicts, not_regraded=sum(ungraded.values()), outside_book=outside_book,
+            owner_mismatches=tuple(_owner_mismatches(files)),
+            ungraded_files=tuple(UngradedFile(path, n) for path, n in ungraded.items())),
     )
     return student, merged["attempts"]
 
 
-def _merged(files: list[StudentFile]) -> tuple[dict[str, list[dict[str, Any]]], int]:
+def _merged(files: list[StudentFile]) -> tuple[dict[str, list[dict[str, Any]]], int, dict[str, str]]:
     """Every row of a student's files once, by uid; a uid whose rows differ is left out of all of
-    them and counted as a conflict, since either copy could be the forged one."""
+    them and counted as a conflict, since either copy could be the forged one. Also the file each
+    attempt's uid was first found in."""
     merged: dict[str, list[dict[str, Any]]] = {}
     conflicts = 0
+    origin: dict[str, str] = {}
     for part in PARTS:
         seen: dict[str, dict[str, Any]] = {}
         differing: set[str] = set()
         for student_file in files:
             for row in student_file.rows[part]:
                 first = seen.setdefault(row["uid"], row)
+                if part == "attempts":
+                    origin.setdefault(row["uid"], str(student_file.path))
                 if first != row:
                     differing.add(row["uid"])
         merged[part] = [row for uid, row in seen.items() if uid not in differing]
         conflicts += len(differing)
-    return merged, conflicts
+    return merged, conflicts, origin
 
 
 def _owner_mismatches(files: list[StudentFile]) -> list[OwnerMismatch]:
@@ -394,7 +533,7 @@ def _wrong_kind(book: Book, regrader: Regrader, attempt: dict[str, Any]) -> Wron
     return WrongAnswer(0, answer=answer, seed=attempt["seed"] if varies else None)   # an option by its text, not id
 
 
-def _most_failed(book: Book, wrong: dict[str, list[tuple[str, WrongAnswer]]]) -> list[FailedExercise]:
+def _most_failed(book: Book, wrong: dict[str, list[tuple[tuple[str, str], WrongAnswer]]]) -> list[FailedExercise]:
     """Exercises of the book with incorrect attempts: most failures first, then most students, then book order."""
     order = {e.id: i for i, e in enumerate(book.exercises)}
     failed = []

@@ -83,7 +83,7 @@ def read_export(path: Path) -> ExportFile:
         raise UnreadableExport(str(exc)) from None
     except Exception as exc:  # one file nobody foresaw must not cost the class its report
         raise UnreadableExport(reason_for(exc)) from None
-    return ExportFile(path, data, rows, _owner(info.st_uid), hour)
+    return ExportFile(path, data, rows, file_owner(info.st_uid), hour)
 
 
 def parse_export(raw: bytes) -> dict[str, Any]:
@@ -188,7 +188,8 @@ def _read_at_most(descriptor: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _owner(uid: int) -> str:
+def file_owner(uid: int) -> str:
+    """The login of the account with `uid`, as the report names a file's owner."""
     try:
         import pwd
     except ImportError:   # no Unix accounts (Windows): file owners say nothing

@@ -1024,11 +1024,14 @@ def _store_from_file(source: Path) -> sqlite3.Connection:
         _migrate(memory, None)
         _check_schema(memory)
         fresh = ProgressStore.in_memory()
-        made_here = set(_schema_objects(fresh._db)) | {("trigger", name) for name in WATERMARK_TRIGGERS}
+        made_here = _schema_objects(fresh._db) | {("trigger", name, sql) for name, sql in WATERMARK_TRIGGERS.items()}
         fresh.close()
-        foreign = [name for kind, name in _schema_objects(memory) if (kind, name) not in made_here]
+        foreign = sorted(_schema_objects(memory) - made_here)
         if foreign:
-            raise DamagedStore(f"it holds {foreign[0]!r}, which ringbook does not make")
+            kind, name, _ = foreign[0]
+            if any((kind, name) == (ours[0], ours[1]) for ours in made_here):
+                raise DamagedStore(f"its {kind} {name!r} is not the one ringbook makes")
+            raise DamagedStore(f"it holds {name!r}, which ringbook does not make")
     except StoreError:
         memory.close()
         raise
@@ -1038,8 +1041,11 @@ def _store_from_file(source: Path) -> sqlite3.Connection:
     return memory
 
 
-def _schema_objects(connection: sqlite3.Connection) -> list[tuple[str, str]]:
-    return connection.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+def _schema_objects(connection: sqlite3.Connection) -> set[tuple[str, str, str]]:
+    """Each table, index, view and trigger as (type, name, its SQL, as SQLite keeps it word for word): a table of
+    ours rebuilt WITHOUT ROWID, or with other constraints, has our name and columns but not our SQL."""
+    rows = connection.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    return {(kind, name, sql or "") for kind, name, sql in rows}
 
 
 def _move_aside(path: Path) -> Path:
