@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from grader.safe_text import printable, unsafe_characters
+from grader.safe_text import markup_tags, printable, unsafe_characters
 
 MAX_FILE_BYTES = 1_000_000      # the longest file of the built-in book is 36 kB
 MAX_DEPTH = 50                  # the built-in book nests 6 deep
@@ -45,9 +45,9 @@ def read_text(path: Path) -> str:
     return text
 
 
-def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[int, str]]]:
+def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[int, str]], list[tuple[int, str]]]:
     """A book YAML file's data, every string made printable, with (line, description) for each control
-    character it held. `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as
+    character it held and for each line of Textual markup in its strings. `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as
     `read_text` does, and yaml.YAMLError (with a mark) for invalid YAML, nesting too deep or aliases
     that repeat too much."""
     from yaml.reader import ReaderError
@@ -62,10 +62,10 @@ def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[i
     except ReaderError:
         if not raw:
             raise
-        return None, raw  # the parser refused a raw control character: say where each one is, not only the first
+        return None, raw, []  # the parser refused a raw control character: say where each one is, not only the first
     finally:
         reader.dispose()
-    return data, sorted(set(reader.unsafe_found))
+    return data, sorted(set(reader.unsafe_found)), sorted(set(reader.markup_found))
 
 
 class _Guarded:
@@ -75,6 +75,7 @@ class _Guarded:
         super().__init__(stream)
         self.unsafe_raw_lines: set[int] = set()          # lines where the file holds a control character
         self.unsafe_found: list[tuple[int, str]] = []     # (line, description) of each one found
+        self.markup_found: list[tuple[int, str]] = []     # (line, description) of each string's markup
         self._sizes: dict[int, int] = {}                  # id(node) -> nodes it stands for, aliases expanded
         self._repeated = 0
         self._depth = 0
@@ -112,6 +113,8 @@ class _Guarded:
             first, last = node.start_mark.line + 1, node.end_mark.line + 1
             if not any(first <= line <= last for line in self.unsafe_raw_lines):
                 self.unsafe_found.append((first, _described(value)))  # written as an escape, such as "\e"
+        below = node.start_mark.line + (1 if node.style in ("|", ">") else 0)  # a block's text starts a line down
+        self.markup_found.extend((below + line, message) for line, message in markup_tags(safe))
         return safe
 
 

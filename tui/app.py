@@ -10,6 +10,7 @@ from typing import Callable
 from textual import work
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from grader.model import Book, Chapter, Exercise, LabRef
@@ -92,6 +93,13 @@ class RingbookApp(App):
 
     def chapter_of(self, exercise: Exercise) -> Chapter:
         return self.book.chapter(exercise.chapter_id)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is shown as plain text, whoever asks (a screen's `notify` passes Textual's
+        default, markup on): its message carries book titles, error messages and learner output, and
+        markup there could carry an action (tui.plain)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def next_exercise(self, exercise: Exercise, step: int = 1) -> Exercise | None:
         exercises = self.book.exercises
