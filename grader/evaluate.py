@@ -140,10 +140,12 @@ PRECISE_DIGITS = 100
 _PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798")
 
 
-def evaluate_precisely(node: Node, env: Mapping[str, float]) -> Decimal:
-    """The value of `node` in 100-digit decimal arithmetic, at the same point (floats are exact in
-    Decimal); raises EvaluationError (or TooComplex) where `evaluate` would."""
-    context = decimal.Context(prec=PRECISE_DIGITS, Emax=10**6, Emin=-(10**6),
+def evaluate_precisely(node: Node, env: Mapping[str, float], digits: int = PRECISE_DIGITS) -> Decimal:
+    """The value of `node` in `digits`-digit decimal arithmetic (100 by default), at the same point (floats
+    are exact in Decimal); raises EvaluationError (or TooComplex) where `evaluate` would. pi and e carry
+    100 digits whatever `digits` is: an identity holds for their values as written as much as for the
+    true ones."""
+    context = decimal.Context(prec=digits, Emax=10**6, Emin=-(10**6),
                               traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow])
     try:
         with decimal.localcontext(context):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable, Mapping, Sequence
 
-from grader.evaluate import EvaluationError, TooComplex, evaluate, evaluate_precisely
+from grader.evaluate import PRECISE_DIGITS, EvaluationError, TooComplex, evaluate, evaluate_precisely
 from grader.parse import BinOp, Call, Neg, Node, Num
 from grader.sympy_proof import Proof
 
@@ -31,6 +31,9 @@ MIN_VALID_SAMPLES = 3  # fewer points with values on both sides: the formula can
 WIDELY_TESTED = 12  # points with values on both sides needed to call a formula correct without a proof
 EQUALITY_TOLERANCE = 1e-9  # relative
 TINY = 1e-250  # values this small have lost precision (or underflowed); they decide nothing
+# Every value is at most 1e300 (grader.evaluate.MAX_MAGNITUDE) and a result that decides is at least TINY,
+# so 800 digits leave more than 200 beyond whatever terms that large can cancel.
+CONFIRMING_DIGITS = 800
 POINTS_TO_DISPROVE = 3
 PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial"})
 
@@ -110,11 +113,26 @@ def compare(a: Node, b: Node, points: Points) -> Agreement:
 
 def _close_precisely(a: Node, b: Node, point: Mapping[str, float]) -> bool | None:
     """Floats that cancel (1 - x/(x+1) at x = 1e24) can differ where the formulas do not: the same
-    comparison in 100 digits; None when that cannot be computed."""
+    comparison in 100 digits, and a difference there again in CONFIRMING_DIGITS, since terms up to 1e300
+    that cancel leave nothing of 100 digits (`(M+N+1)^40 - (M+N+1)^40` at M+N = 10^6 was graded wrong).
+    A difference counts only when it holds at twice those digits with the same values; None when it
+    does not, or when the sides cannot be computed: the point decides nothing."""
     try:
-        return _close(evaluate_precisely(a, point), evaluate_precisely(b, point))
+        if _close(*_precise_sides(a, b, point, PRECISE_DIGITS)):
+            return True
+        confirming = _precise_sides(a, b, point, CONFIRMING_DIGITS)
+        if _close(*confirming):
+            return True
+        again = _precise_sides(a, b, point, 2 * CONFIRMING_DIGITS)
     except EvaluationError:
         return None
+    if all(_close(x, y) for x, y in zip(confirming, again)):
+        return False
+    return None
+
+
+def _precise_sides(a: Node, b: Node, point: Mapping[str, float], digits: int) -> tuple[Decimal, Decimal]:
+    return evaluate_precisely(a, point, digits), evaluate_precisely(b, point, digits)
 
 
 def _close(left: float | Decimal, right: float | Decimal) -> bool:
