@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from grader import book_cache
-from grader.book_files import BookFileError, load_yaml, read_text, yaml_loader
+from grader.book_files import BookFileError, load_yaml, narrative_cost, read_text, yaml_loader
 from grader.quiz import Quiz, quiz_from_raw, quiz_problems
 from grader.safe_text import markup_tags, unsafe_characters
 from grader.model import (
@@ -143,11 +143,12 @@ def _read_yaml(path: Path, problems: list[Problem]) -> Any:
 
 
 def _check_narrative(path: Path, problems: list[Problem]) -> None:
-    """A chapter's Markdown: there, readable within the size cap, free of control characters, and (a
-    warning) of Textual markup."""
+    """A chapter's Markdown: there, readable within the size cap, free of control characters, within
+    what one chapter may cost to show, and (a warning) free of Textual markup."""
     text = _read_or_report(path, problems, lambda: read_text(path), "chapter narrative is missing")
     if text is not None:
         problems.extend(Problem(path, line, message) for line, message in unsafe_characters(text))
+        problems.extend(Problem(path, line, message) for line, message in narrative_cost(text))
         problems.extend(Problem(path, line, message, warning=True) for line, message in markup_tags(text))
 
 
