@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from grader.safe_text import printable, unsafe_characters
+from grader.safe_text import markup_tags, printable, unsafe_characters
 
 MAX_FILE_BYTES = 1_000_000      # the longest file of the built-in book is 36 kB
 MAX_DEPTH = 50                  # the built-in book nests 6 deep
@@ -45,9 +45,9 @@ def read_text(path: Path) -> str:
     return text
 
 
-def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[int, str]]]:
+def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[int, str]], list[tuple[int, str]]]:
     """A book YAML file's data, every string made printable, with (line, description) for each control
-    character it held. `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as
+    character it held and for each line of Textual markup in its strings. `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as
     `read_text` does, and yaml.YAMLError (with a mark) for invalid YAML, nesting too deep or aliases
     that repeat too much."""
     from yaml.reader import ReaderError
@@ -62,10 +62,10 @@ def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[i
     except ReaderError:
         if not raw:
             raise
-        return None, raw  # the parser refused a raw control character: say where each one is, not only the first
+        return None, raw, []  # the parser refused a raw control character: say where each one is, not only the first
     finally:
         reader.dispose()
-    return data, sorted(set(reader.unsafe_found))
+    return data, sorted(set(reader.unsafe_found)), sorted(set(reader.markup_found))
 
 
 class _Guarded:
@@ -75,6 +75,7 @@ class _Guarded:
         super().__init__(stream)
         self.unsafe_raw_lines: set[int] = set()          # lines where the file holds a control character
         self.unsafe_found: list[tuple[int, str]] = []     # (line, description) of each one found
+        self.markup_found: list[tuple[int, str]] = []     # (line, description) of each string's markup
         self._sizes: dict[int, int] = {}                  # id(node) -> nodes it stands for, aliases expanded
         self._repeated = 0
         self._depth = 0
@@ -112,6 +113,8 @@ class _Guarded:
             first, last = node.start_mark.line + 1, node.end_mark.line + 1
             if not any(first <= line <= last for line in self.unsafe_raw_lines):
                 self.unsafe_found.append((first, _described(value)))  # written as an escape, such as "\e"
+        below = node.start_mark.line + (1 if node.style in ("|", ">") else 0)  # a block's text starts a line down
+        self.markup_found.extend((below + line, message) for line, message in markup_tags(safe))
         return safe
 
 
@@ -150,3 +153,34 @@ def yaml_loader(*mixins: type) -> type:
     loader = type("BookLoader", (*mixins, _Guarded, *base), {})
     loader.add_constructor("tag:yaml.org,2002:str", loader.construct_yaml_str)
     return loader
+
+
+MAX_TABLE_ROWS = 300    # in all of one chapter's tables; the built-in book's longest chapter has 10 rows
+MAX_BLOCKS = 1_000      # paragraphs, headings, list items and rows together; the built-in book has < 100
+
+
+def narrative_cost(text: str) -> list[tuple[int, str]]:
+    """(line, message) where a chapter's Markdown passes what one chapter may cost to show. Each block
+    and each table row becomes widgets: a table of 3,000 rows (85 kB) took 13.5 s and 577 MB to open,
+    and one of 31,000 rows kept the app from quitting for minutes, all within the size cap."""
+    rows = blocks = 0
+    fenced = after_blank = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if stripped.startswith("|"):
+            rows += 1
+            if rows > MAX_TABLE_ROWS:
+                return [(number, f"this chapter's tables have more than {MAX_TABLE_ROWS} rows, more than a "
+                                 "chapter may show; split the table or shorten it")]
+        if stripped and (after_blank or stripped[0] in "#|-*+>" or stripped[:1].isdigit()):
+            blocks += 1
+            if blocks > MAX_BLOCKS:
+                return [(number, f"this chapter has more than {MAX_BLOCKS:,} blocks (paragraphs, headings, "
+                                 "list items, table rows), more than a chapter may show; split it")]
+        after_blank = not stripped
+    return []

@@ -93,11 +93,23 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
         env = resolve_params(ex.params)
     except (ParseError, EvaluationError) as exc:
         return [(where("params"), f"params do not evaluate: {exc}")]
-    found = _answer_problems(ex, env, where)
+    found = _answer_problems(ex, env, where) + _unit_problems(ex, where)
     if ex.is_template and not found:
         from grader.variant_check import template_problems
 
         found = template_problems(ex, where)
+    return found
+
+
+def _unit_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
+    """The exercise's unit, and each size or bandwidth its texts write after a number (what a learner
+    copies into the box), must be read as what it means."""
+    from grader.units import misread_unit, size_spellings  # pint only when a book is checked
+
+    found = [(where("unit"), message) for message in [misread_unit(ex.unit)] if message]
+    spellings = sorted({spelling for text in ex.texts for spelling in size_spellings(text)} - {ex.unit})
+    found += [(where("prompt"), f"{message} (written in the exercise's text)")
+              for message in map(misread_unit, spellings) if message]
     return found
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import decimal
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from grader.parse import BinOp, Call, Name, Neg, Node, Num, ParseError, parse
 
@@ -102,10 +102,11 @@ def _eval(node: Node, env: Mapping[str, float], arithmetic: "_Arithmetic | None"
             return -_eval(operand, env, a)
         case BinOp(op, left, right):
             x, y = _eval(left, env, a), _eval(right, env, a)
-            if op == "+":
-                return x + y
-            if op == "-":
-                return x - y
+            if op in "+-":
+                total = x + y if op == "+" else x - y
+                if a.on_sum is not None:
+                    a.on_sum(x, y, total)
+                return total
             if op == "*":
                 return _bounded(x * y)
             if op == "/":
@@ -140,14 +141,17 @@ PRECISE_DIGITS = 100
 _PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798")
 
 
-def evaluate_precisely(node: Node, env: Mapping[str, float]) -> Decimal:
-    """The value of `node` in 100-digit decimal arithmetic, at the same point (floats are exact in
-    Decimal); raises EvaluationError (or TooComplex) where `evaluate` would."""
-    context = decimal.Context(prec=PRECISE_DIGITS, Emax=10**6, Emin=-(10**6),
+def evaluate_precisely(node: Node, env: Mapping[str, float], digits: int = PRECISE_DIGITS,
+                       on_sum: Callable[[Decimal, Decimal, Decimal], None] | None = None) -> Decimal:
+    """The value of `node` in `digits`-digit decimal arithmetic (100 by default), at the same point (floats
+    are exact in Decimal); raises EvaluationError (or TooComplex) where `evaluate` would. pi and e carry
+    100 digits whatever `digits` is: an identity holds for their values as written as much as for the
+    true ones. `on_sum` is told each sum and difference as it is computed, in this context."""
+    context = decimal.Context(prec=digits, Emax=10**6, Emin=-(10**6),
                               traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow])
     try:
         with decimal.localcontext(context):
-            value = _eval(node, env, _DECIMALS)
+            value = _eval(node, env, _DECIMALS if on_sum is None else replace(_DECIMALS, on_sum=on_sum))
     except decimal.Overflow:
         raise TooComplex() from None
     except ZeroDivisionError:  # decimal's DivisionByZero is one too
@@ -204,6 +208,7 @@ class _Arithmetic:
     number: Callable[[str | float], float | Decimal]
     constants: Mapping[str, float | Decimal]
     functions: Mapping[str, Callable]
+    on_sum: Callable[[Any, Any, Any], None] | None = None  # told each (x, y, x ± y), to see what cancels
 
 
 _FLOATS = _Arithmetic(float, _CONSTANTS, {name: fn for name, (_, _, fn) in _FUNCTIONS.items()})

@@ -443,7 +443,7 @@ def load_lab(path: Path, hw: Hardware = Hardware()) -> Lab:
     """Read a lab file; every named figure in its prose is filled in from the model. Raises LabError."""
     path = Path(path)
     try:
-        raw, _ = load_yaml(path)  # size-capped, alias-bounded, every string made printable
+        raw, *_ = load_yaml(path)  # size-capped, alias-bounded, every string made printable
     except OSError as exc:
         raise LabError(f"{path}: cannot read the lab ({exc.strerror or exc}).") from None
     except BookFileError as exc:

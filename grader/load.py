@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from grader import book_cache
-from grader.book_files import BookFileError, load_yaml, read_text, yaml_loader
+from grader.book_files import BookFileError, load_yaml, narrative_cost, read_text, yaml_loader
 from grader.quiz import Quiz, quiz_from_raw, quiz_problems
-from grader.safe_text import unsafe_characters
+from grader.safe_text import markup_tags, unsafe_characters
 from grader.model import (
     Book, Build, Chapter, CodeTest, Debug, Derive, Design, DesignItem, Exercise, LabRef, Mistake, Option,
     Source, Step, Trace,
@@ -136,16 +136,20 @@ def _read_yaml(path: Path, problems: list[Problem]) -> Any:
         return None
     if loaded is None:
         return None
-    data, unsafe = loaded
+    data, unsafe, markup = loaded
     problems.extend(Problem(path, line, message) for line, message in unsafe)
+    problems.extend(Problem(path, line, message, warning=True) for line, message in markup)
     return data
 
 
 def _check_narrative(path: Path, problems: list[Problem]) -> None:
-    """A chapter's Markdown: there, readable within the size cap, and free of control characters."""
+    """A chapter's Markdown: there, readable within the size cap, free of control characters, within
+    what one chapter may cost to show, and (a warning) free of Textual markup."""
     text = _read_or_report(path, problems, lambda: read_text(path), "chapter narrative is missing")
     if text is not None:
         problems.extend(Problem(path, line, message) for line, message in unsafe_characters(text))
+        problems.extend(Problem(path, line, message) for line, message in narrative_cost(text))
+        problems.extend(Problem(path, line, message, warning=True) for line, message in markup_tags(text))
 
 
 @lru_cache(maxsize=2)
@@ -333,7 +337,7 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
             continue
         found = len(problems)
         _read_yaml(lab.path, problems)  # its size, nesting, aliases and control characters, with their lines
-        if len(problems) > found:
+        if any(not problem.warning for problem in problems[found:]):
             continue
         try:
             load_lab(lab.path)

@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from grader.book_files import BookFileError, read_text
+from grader.book_files import BookFileError, narrative_cost, read_text
 from grader.safe_text import printable
 
 Kind = Literal["derive", "trace", "build", "debug", "design"]
@@ -336,10 +336,16 @@ class Chapter:
         return self.path / "chapter.md"
 
     def narrative(self) -> str:
-        """The chapter's Markdown with control characters shown, not sent; a file that cannot be read now
-        (changed since the book was checked) is said in its place instead of stopping the app."""
+        """The chapter's Markdown with control characters shown, not sent; a file that cannot be read now,
+        or would cost too much to show (changed since the book was checked), is said in its place instead
+        of stopping the app."""
         try:
-            return printable(read_text(self.narrative_path))
+            text = read_text(self.narrative_path)
+            too_costly = narrative_cost(text)
+            if too_costly:
+                line, message = too_costly[0]
+                raise BookFileError(f"line {line}: {message}")
+            return printable(text)
         except (OSError, BookFileError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             return (f"*This chapter cannot be shown: {printable(reason, one_line=True)}. "

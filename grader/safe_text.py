@@ -45,3 +45,28 @@ def clipped(text: str, width: int) -> str:
     escaping means a cut can never leave half an escape sequence for the terminal to finish."""
     safe = printable(text, one_line=True)
     return safe if len(safe) <= width else safe[: max(width - 1, 0)] + "…"
+
+
+# What Textual or Rich would read as markup rather than show: an action or a link (`[@click=...]`,
+# `[link=...]`), a closing tag (`[/]`, `[/bold]`), and an opening tag (`[bold]`, `[on red]`) in a text that
+# also closes one. Ordinary brackets, such as `[b·s, d]`, `[1, 2]` or `x[i]` in code, are left alone.
+_TAG = re.compile(r"(?<!\\)\[([A-Za-z@/#$][^\[\]\n]*)\]")
+_ACTION_OR_LINK = re.compile(r"^\s*(@|link\s*=)", re.IGNORECASE)
+_CLOSING = re.compile(r"^/[\w\s.-]*$")
+_STYLE_WORDS = re.compile(r"^[A-Za-z#$][\w\s#.-]*$")
+
+
+def markup_tags(text: str) -> list[tuple[int, str]]:
+    """(line number, description) for each line of `text` holding Textual/Rich markup, for content check:
+    the app shows book text literally (tui.plain), but markup there is an attack or a mistake."""
+    tags = [(match.start(), match.group(1)) for match in _TAG.finditer(text)]
+    closes = any(_CLOSING.match(tag) for _, tag in tags)
+    found = []
+    for start, tag in tags:
+        if _ACTION_OR_LINK.match(tag) or _CLOSING.match(tag) or (closes and _STYLE_WORDS.match(tag)):
+            line = text.count("\n", 0, start) + 1
+            shown = clipped(f"[{tag}]", 40)
+            if not found or found[-1][0] != line:
+                found.append((line, f"{shown} is Textual markup; the book shows text as written, so write "
+                                    f"it without tags"))
+    return found

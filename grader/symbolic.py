@@ -12,6 +12,7 @@ uses them is correct only when proven.
 
 from __future__ import annotations
 
+import decimal
 import math
 import os
 import random
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable, Mapping, Sequence
 
-from grader.evaluate import EvaluationError, TooComplex, evaluate, evaluate_precisely
+from grader.evaluate import PRECISE_DIGITS, EvaluationError, TooComplex, evaluate, evaluate_precisely
 from grader.parse import BinOp, Call, Neg, Node, Num
 from grader.sympy_proof import Proof
 
@@ -31,6 +32,8 @@ MIN_VALID_SAMPLES = 3  # fewer points with values on both sides: the formula can
 WIDELY_TESTED = 12  # points with values on both sides needed to call a formula correct without a proof
 EQUALITY_TOLERANCE = 1e-9  # relative
 TINY = 1e-250  # values this small have lost precision (or underflowed); they decide nothing
+KEPT_DIGITS = 30  # digits a value must keep through every sum for a difference in it to count
+MOST_DIGITS = 1000  # values are at most 1e300 (grader.evaluate.MAX_MAGNITUDE), results that decide at least TINY
 POINTS_TO_DISPROVE = 3
 PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial"})
 
@@ -110,11 +113,38 @@ def compare(a: Node, b: Node, points: Points) -> Agreement:
 
 def _close_precisely(a: Node, b: Node, point: Mapping[str, float]) -> bool | None:
     """Floats that cancel (1 - x/(x+1) at x = 1e24) can differ where the formulas do not: the same
-    comparison in 100 digits; None when that cannot be computed."""
+    comparison in 100 digits, or in as many more as the sums there lost (up to MOST_DIGITS). Big terms
+    that cancel take their digits with them: `(M+N+1)^40 - (M+N+1)^40` at M+N = 10^6 left nothing of
+    100 digits, and the attempt was graded wrong. A difference counts only where KEPT_DIGITS survived
+    every sum; None when they cannot, or when the sides cannot be computed: the point decides nothing."""
+    digits = PRECISE_DIGITS
     try:
-        return _close(evaluate_precisely(a, point), evaluate_precisely(b, point))
+        while True:
+            left, right, lost = _precise_sides(a, b, point, digits)
+            if _close(left, right):
+                return True
+            if lost + KEPT_DIGITS <= digits:
+                return False
+            if digits >= MOST_DIGITS:
+                return None
+            digits = MOST_DIGITS if math.isinf(lost) else min(MOST_DIGITS, max(2 * digits, int(lost) + KEPT_DIGITS))
     except EvaluationError:
         return None
+
+
+def _precise_sides(a: Node, b: Node, point: Mapping[str, float], digits: int) -> tuple[Decimal, Decimal, float]:
+    """Both sides in `digits` digits, and how many digits their sums lost to cancellation: a sum of
+    rounded terms loses the orders of magnitude between its largest term and itself (all of them when
+    it comes to 0); sums of exact terms, as in N - N, lose nothing."""
+    lost = 0.0
+
+    def on_sum(x: Decimal, y: Decimal, total: Decimal) -> None:
+        nonlocal lost
+        if not x or not y or not decimal.getcontext().flags[decimal.Inexact]:
+            return
+        lost += math.inf if not total else max(0, max(abs(x), abs(y)).adjusted() - total.adjusted())
+
+    return (evaluate_precisely(a, point, digits, on_sum), evaluate_precisely(b, point, digits, on_sum), lost)
 
 
 def _close(left: float | Decimal, right: float | Decimal) -> bool:

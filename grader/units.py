@@ -32,13 +32,32 @@ class UnitError(ValueError):
         self.incompatible = incompatible
 
 
+# pint's own definitions, changed where they would misread a data size: bits are information (pint makes
+# them dimensionless, and redefining `bit` afterwards leaves `b` and the byte half-converted), `b` is a
+# bit, not a barn, and `Gb` is a gigabit, not a gilbert (which made "3200 Gb/s" a current per second).
+_DEFINITION_CHANGES = (
+    (r"(?m)^bit = \[\]$", "bit = [information] = b"),
+    (r"(?m)^(barn = [^\n=]*?) = b$", r"\1"),
+    (r"(?m)^(gilbert = [^\n=]*?) = Gb$", r"\1"),
+)
+
+
 @lru_cache(maxsize=1)
 def registry():
-    """pint's registry, built once and only when an answer needs a conversion (it costs ~0.5 s)."""
+    """pint's registry, built once and only when an answer needs a conversion (it costs ~1 s)."""
+    from importlib.resources import files
+
     import pint
 
-    ureg = pint.UnitRegistry(cache_folder=None)
-    ureg.define("bit = [information] = b")
+    folder = files("pint")
+    text = (folder / "default_en.txt").read_text(encoding="utf-8")
+    text = text.replace("@import constants_en.txt", (folder / "constants_en.txt").read_text(encoding="utf-8"))
+    for pattern, replacement in _DEFINITION_CHANGES:
+        text, count = re.subn(pattern, replacement, text)
+        if count != 1:  # a pint release that moved a definition: fail loudly, never read bits as something else
+            raise RuntimeError(f"pint's definitions changed; cannot apply {pattern!r}")
+    ureg = pint.UnitRegistry(None, cache_folder=None)
+    ureg.load_definitions(text.splitlines())
     ureg.define("KB = kilobyte")  # what people type; pint reads K as kelvin
     return ureg
 
@@ -98,3 +117,25 @@ def convert(value: float, unit: str, box_unit: str) -> float:
 def _describe(unit) -> str:
     dimensionality = str(registry().Quantity(1, unit).dimensionality)
     return _DIMENSION_NAMES.get(dimensionality, "a " + dimensionality.replace("[", "").replace("]", ""))
+
+
+# A data size or a bandwidth as a book writes one after a number: `400 Gb/s`, `80 GB`, `112 MiB`.
+_SIZE_SPELLING = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?((?:[kKMGTPE]i?)?(?:B|b|bit|byte)s?(?:/s)?)(?![\w/])")
+
+
+def misread_unit(unit: str) -> str | None:
+    """Why `unit`, a spelling the book uses, would be read as something it does not mean, or None. A
+    unit pint knows must have a dimension the grader explains (a size, a time, a bandwidth, a plain
+    number): pint once read `Gb/s` as gilberts per second, a current, and graded "3200 Gb/s" wrong."""
+    parsed = _parse_unit(unit) if unit else None
+    if parsed is None:
+        return None  # a counting word (steps, GPUs), which the box compares as a word
+    dimensionality = str(registry().Quantity(1, parsed).dimensionality)
+    if dimensionality in _DIMENSION_NAMES:
+        return None
+    return f"the unit {unit!r} reads as {parsed} ({_describe(parsed)}), not a size, time or bandwidth"
+
+
+def size_spellings(text: str) -> set[str]:
+    """The data sizes and bandwidths `text` writes after a number (`Gb/s` in "400 Gb/s")."""
+    return {match.group(1) for match in _SIZE_SPELLING.finditer(text)}

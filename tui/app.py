@@ -6,10 +6,12 @@ import gc
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from grader.model import Book, Chapter, Exercise, LabRef
@@ -21,6 +23,7 @@ from tui.progress.streak import Streak
 
 
 THEME_KEY = "theme"
+WEB_SCHEMES = ("http", "https")  # what a link in a book may open
 
 
 class RingbookApp(App):
@@ -93,6 +96,23 @@ class RingbookApp(App):
 
     def chapter_of(self, exercise: Exercise) -> Chapter:
         return self.book.chapter(exercise.chapter_id)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is shown as plain text, whoever asks (a screen's `notify` passes Textual's
+        default, markup on): its message carries book titles, error messages and learner output, and
+        markup there could carry an action (tui.plain)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        """Only web addresses open: a link in a book is the author's, and `javascript:` would run in the
+        page `ringbook serve` shows, `file:` open a learner's file, and a custom scheme start whatever
+        program the system hands it to."""
+        if urlsplit(url).scheme.lower() not in WEB_SCHEMES:
+            self.notify(f"Not opened: {url}\nOnly http and https links open from a book.", title="Link",
+                        severity="warning")
+            return
+        super().open_url(url, new_tab=new_tab)
 
     def next_exercise(self, exercise: Exercise, step: int = 1) -> Exercise | None:
         exercises = self.book.exercises

@@ -5,6 +5,9 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+from tui.plain import plain
 
 
 class BookCommands(Provider):
@@ -26,11 +29,23 @@ class BookCommands(Provider):
     async def discover(self) -> Hits:
         for title, help_text, action in self._entries():
             if not title[0].isdigit():
-                yield DiscoveryHit(title, action, help=help_text)
+                yield DiscoveryHit(plain(title), action, text=title, help=plain(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, help_text, action in self._entries():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), action, help=help_text)
+                yield Hit(score, highlighted(matcher, title), action, text=title, help=plain(help_text))
+
+
+def highlighted(matcher, title: str) -> Content:
+    """`title` with the letters the query matched highlighted, as Textual's `Matcher.highlight` does, but read
+    as plain text: `highlight` parses its argument as markup, and titles come from the book."""
+    content = plain(title)
+    shown = content.plain
+    _, offsets = matcher.fuzzy_search.match(matcher.query, shown)
+    for offset in offsets:
+        if not shown[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content

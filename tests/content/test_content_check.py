@@ -419,3 +419,35 @@ def test_an_answer_the_empty_box_shows_as_an_example_is_reported(book_copy, caps
     code, out = run_check(book_copy, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line}: the answer equals {BOX_EXAMPLES[0]}, which the empty answer box shows" in out, out
+
+
+def test_markup_in_book_text_is_reported_with_path_and_line(book_copy, capsys):
+    """A book's text is shown as written (tests/face/test_book_markup.py); markup in it is an attack or a
+    slip, so content check says where, as a warning: the book still opens and shows the tags as text."""
+    book_yaml = book_copy / "book.yaml"
+    book_yaml.write_text(re.sub(r"(?m)^subtitle: .*$", "subtitle: \"[@click=app.screenshot('victim.txt','/tmp')]"
+                                "Click here to begin[/]\"", book_yaml.read_text()))
+    exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
+    text = exercises.read_text().replace("AllReduce (**N = {{N}}**). How many GB",
+                                         "AllReduce (**N = {{N}}**). [@click=app.simulate_key('q')]How many GB", 1)
+    exercises.write_text(text)
+    chapter = book_copy / "00-ring-allreduce" / "chapter.md"
+    chapter.write_text(chapter.read_text().replace("## The problem", "## [link='https://evil.example']The[/link] problem", 1))
+    code, out = run_check(book_copy, capsys)
+    assert code == 0, out
+    assert f"{book_yaml}:{line_of(book_yaml, 'subtitle:')}: warning: [@click=app.screenshot(" in out
+    assert f"{exercises}:{line_of(exercises, '[@click=')}: warning: [@click=app.simulate_key('q')] is Textual markup" in out
+    assert f"{chapter}:{line_of(chapter, '[link=')}: warning: [link='https://evil.example'] is Textual markup" in out
+
+
+def test_a_unit_read_as_something_else_is_reported_with_its_line(book_copy, capsys):
+    """Every unit spelling the book uses must read as a size, time, bandwidth or plain number: pint once
+    read the book's `Gb/s` as gilberts per second. A box in mA, or a prompt that writes `5 mA`, is refused."""
+    exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
+    text = exercises.read_text()
+    text = text.replace("    unit: GB\n", "    unit: mA\n", 1).replace("run a ring\n", "run a ring at 400 Gb/s, 2 Gb each\n", 1)
+    exercises.write_text(text)
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert f"{exercises}:{line_of(exercises, 'unit: mA')}: the unit 'mA' reads as milliampere (a current)" in out
+    assert "Gb" not in out

@@ -74,3 +74,33 @@ def test_mistake_feedback_wins_over_generic_messages():
 def test_parse_errors_name_the_column():
     verdict = grade(GB, "2 + (3")
     assert verdict.status == "invalid" and verdict.column == 5
+
+
+BANDWIDTH = exercise(answer="8*L/8", params={"L": 50}, unit="GB/s")              # 50 GB/s: a 400 Gb/s port
+
+
+@pytest.mark.parametrize("case, text", [
+    (BANDWIDTH, "400 Gb/s"), (BANDWIDTH, "0.4 Tb/s"), (BANDWIDTH, "400000 Mb/s"), (BANDWIDTH, "400 Gbit/s"),
+    (BANDWIDTH, "50 GB/s"), (BANDWIDTH, "400e9 b/s"), (GB, "14 Gb"), (GB, "14000 Mb"), (MB, "939.52 Mb"),
+])
+def test_bits_mean_bits(case, text):
+    """pint read `Gb` as the gilbert, a unit of magnetomotive force: "3200 Gb/s" was "a current / time"."""
+    verdict = grade(case, text)
+    assert verdict.status == "correct", verdict.message
+
+
+def test_the_books_own_bandwidth_answer_in_gigabits_is_right(book):
+    exercise = book.exercise("13.1")                # k ports of R Gb/s each: k*R Gb/s in all
+    verdict = grade(exercise, f"{exercise.params['k'] * exercise.params['R']} Gb/s")
+    assert exercise.unit == "GB/s" and verdict.status == "correct", verdict.message
+
+
+def test_every_unit_the_book_writes_reads_as_what_it_means(book):
+    """The box units and every size or bandwidth written after a number in an exercise's texts."""
+    from grader.units import misread_unit, registry, size_spellings
+
+    numeric = [e for e in book.exercises if hasattr(e, "unit")]
+    spellings = {e.unit for e in numeric} | {s for e in numeric for t in e.texts for s in size_spellings(t)}
+    assert {"Gb/s", "GB/s", "GB", "MB"} <= spellings
+    assert [(unit, misread_unit(unit)) for unit in sorted(spellings) if misread_unit(unit)] == []
+    assert str(registry().Quantity(1, "Gb/s").dimensionality) == "[information] / [time]"

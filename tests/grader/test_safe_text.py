@@ -4,7 +4,7 @@ from hypothesis import given, strategies as st
 
 import unicodedata
 
-from grader.safe_text import clipped, printable, unsafe_characters
+from grader.safe_text import clipped, markup_tags, printable, unsafe_characters
 
 # Defined independently of the module: what a terminal could act on or a reader be fooled by.
 REORDERING = {"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"}
@@ -45,3 +45,21 @@ def test_a_clipped_cell_is_printable_and_fits(text, width):
 def test_content_lines_with_control_characters_are_found_by_line():
     text = "# Fine\n# Title \x1b]2;x\x07\nplain\nlast \x9b\n"
     assert [line for line, _ in unsafe_characters(text)] == [2, 4]
+
+
+# --- markup: what Textual or Rich would obey instead of showing -----------------------------------------
+
+MARKUP = ["[@click=app.screenshot('victim.txt','/tmp')]Click here[/]", "[@click=app.simulate_key('q')]",
+          "[link='https://example.com']here[/link]", "[bold]loud[/bold]", "so [b]this[/] is", "end [/]"]
+ORDINARY = ["a [b·s, d] activation", "the list [1, 2]", "x[i] in code", "[s, d/t] per rank", "[E]",
+            "[TP, CP, PP, DP]", "a [link](https://example.com) in Markdown", "[false, true, false]", "a \\[bold] tag"]
+
+
+def test_markup_is_found_with_its_line():
+    for text in MARKUP:
+        assert [line for line, _ in markup_tags(f"first line\n{text}\n")] == [2], text
+
+
+def test_ordinary_brackets_are_not_markup():
+    for text in ORDINARY:
+        assert markup_tags(text) == [], text

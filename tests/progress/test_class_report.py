@@ -537,3 +537,17 @@ def test_each_attempt_is_regraded_against_its_own_variant_and_mistakes_are_group
     assert ana["solved"] == 1
     code, out, _ = run(capsys, "class", "report", drop)
     assert code == 1 and '"1.75" (seed 5)' in out and 'mistake "' in out
+
+
+def test_an_honest_identity_whose_big_terms_cancel_is_not_called_tampered(tmp_path, capsys):
+    """The report grades every attempt again at fresh random points. `(M+N+1)^40 - (M+N+1)^40` is 0, but
+    at a point where those terms are 10^240 floats and 100 digits lost the rest: the attempt, recorded
+    as correct, was graded incorrect again and its student shown as a tamperer."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    honest = "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40"
+    export_of(capsys, tmp_path, "dana", [("0.7", honest, "correct", 0)], drop / "dana.json")
+    code, out, err = run(capsys, "class", "report", drop, "--format", "json")
+    [dana] = json.loads(out)["students"]
+    assert dana["verification"]["tampered"] == [], err
+    assert dana["solved"] == 1

@@ -10,6 +10,7 @@ from grader.model import Derive, Exercise, NumericAnswer, Trace
 from grader.numeric import BOX_EXAMPLES
 from tui.answers.base import AnswerPanel
 from tui.widgets.answer_input import AnswerInput
+from tui.plain import plain
 
 
 def box_hint(exercise: NumericAnswer) -> tuple[str, str]:
@@ -35,7 +36,7 @@ class NumberPanel(AnswerPanel):
         placeholder, unit = box_hint(self.exercise)
         with Horizontal(id="answer-row"):
             yield AnswerInput(value=self.draft, placeholder=placeholder, id="answer")
-            yield Label(unit, id="unit")
+            yield Label(plain(unit), id="unit")
 
     def answer_text(self) -> str:
         return self.query_one("#answer", Input).value

@@ -8,6 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from tui.plain import plain
 
 
 class ContentsScreen(ModalScreen[str | None]):
@@ -23,7 +24,7 @@ class ContentsScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="contents"):
             yield Static("Contents", id="contents-title")
-            yield OptionList(*(Option(("  " * (level - 2)) + label, id=block_id)
+            yield OptionList(*(Option(plain(("  " * (level - 2)) + label), id=block_id)
                                for level, label, block_id in self.entries if block_id), id="sections")
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ from tui.progress.mastery import designs_saved, mastery, quiz_scores, unfinished
 from tui.progress.store import ExerciseState
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
+from tui.plain import plain
 
 
 class HomeScreen(Screen):
@@ -35,9 +36,9 @@ class HomeScreen(Screen):
         stats, continue_line, rows = self.progress()
         yield Header()
         with Vertical(id="home"):
-            yield Static(book.title, id="book-title")
+            yield Static(plain(book.title), id="book-title")
             if book.subtitle:
-                yield Static(book.subtitle, id="book-subtitle")
+                yield Static(plain(book.subtitle), id="book-subtitle")
             yield Static(stats, id="stats")
             yield Static(continue_line, id="continue")
             yield Static(id="review")

@@ -30,6 +30,7 @@ from tui.screens.lab_designs import LabDesignsScreen
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.stepper import Stepper
+from tui.plain import plain
 
 TABS = ("data-parallel", "three-d", "model")
 PLOT_M = (1, 4, 8, 32)
@@ -85,9 +86,9 @@ class LabScreen(Screen):
                     with VerticalScroll(id=f"{act.id}-scroll", classes="act"):
                         yield Static(Text(act.title, "bold"), classes="act-title")
                         if act is self.lab.acts[0]:
-                            yield Static(self.lab.intro, classes="intro")
-                        message = Static(act.message, classes="message")
-                        message.border_title = f"From: {act.sender}"
+                            yield Static(plain(self.lab.intro), classes="intro")
+                        message = Static(plain(act.message), classes="message")
+                        message.border_title = plain(f"From: {act.sender}")
                         yield message
                         yield ChoiceQuestion(act.prediction, id=f"{act.id}-prediction")
                         yield Static(Text.assemble(("Instruments locked. ", "bold"),

@@ -24,6 +24,7 @@ from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
+from tui.plain import plain
 
 
 class QuizScreen(Screen):
@@ -167,8 +168,8 @@ class QuizScreen(Screen):
             response = self.responses.get(question.id)
             points = response.points(question) if response else 0.0
             style = "green" if points == 1 else ("yellow" if points else "red")
-            table.add_row(str(n), question.topic, Text(f"{points:g}", style),
-                          "" if points == 1 else f"ch. {question.chapter}")
+            table.add_row(str(n), Text(question.topic), Text(f"{points:g}", style),
+                          Text("" if points == 1 else f"ch. {question.chapter}"))
         yield Static(table, id="quiz-table")
         yield Static(Text.assemble(("Ctrl+R", "bold"), " retake   ", ("Esc", "bold"), " back to the course"),
                      id="quiz-next")

@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from tui.plain import plain
 
 if TYPE_CHECKING:
     from grader.lab import LabOption, LabQuestion
@@ -59,7 +60,7 @@ class ChoiceQuestion(Vertical):
         self.chosen: LabOption | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(self.question.prompt, classes="question-prompt")
+        yield Static(plain(self.question.prompt), classes="question-prompt")
         yield OptionList(*(Option(labelled(f"{number(index)})", Text(option.text)), id=option.id)
                            for index, option in enumerate(self.question.options)))
         yield Static(classes="question-feedback")

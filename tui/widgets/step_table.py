@@ -9,6 +9,7 @@ from textual.widgets import Input, Label
 from grader.verdict import Verdict
 from grader.model import Step
 from tui.widgets.answer_input import AnswerInput
+from tui.plain import plain
 
 MARK = {"correct": "✓", "incorrect": "✗", "invalid": "?"}
 
@@ -38,10 +39,10 @@ class StepTable(Vertical):
     def compose(self) -> ComposeResult:
         for index, step in enumerate(self.steps):
             with Horizontal(classes="step-row"):
-                yield Label(step.label, classes="step-label")
+                yield Label(plain(step.label), classes="step-label")
                 value = self.draft[index] if index < len(self.draft) else ""
                 yield AnswerInput(value=value, id=f"step-{index}", placeholder="value")
-                yield Label(self.unit, classes="step-unit")
+                yield Label(plain(self.unit), classes="step-unit")
                 yield Label("", id=f"mark-{index}", classes="step-mark")
 
     @property
