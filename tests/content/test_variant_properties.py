@@ -90,21 +90,22 @@ REWORDED = {
              "A pipeline of p = 4 GPUs runs m = 12 micro-batches per step with 1F1B.\\nIt switches to the interleaved 1F1B schedule with v = 4 virtual\\nstages (model chunks) per GPU.")],
     "5.4": [("Keep p = 4, m = 12, v = 4, so",
              "An interleaved 1F1B pipeline has p = 4 GPUs, m = 12 micro-batches and\\nv = 4 virtual stages per GPU, so")],
-    "5.6": [("(7/141 = 4.96%)", "(7/141 = 4.965%)")],
+    "5.6": [("(7/141 = 4.96%)", "(7/141 = 4.965%)")],   # 3 figures show 15/601 as 2.5 %, the target itself
     "6.5": [("Same setup as 6.2: d = 8192, s = 4096, b = 1, FP16, TP = 8.",
              "A tensor-parallel model has d = 8192, s = 4096, b = 1, FP16\\nactivations and TP = 8."),
             ("Bytes per AllReduce per GPU are what you found in 6.2:",
              "Bytes per AllReduce per GPU, as in 6.2:"),
-            ("117.4e6 B / 600e9 B/s = 0.196 ms", "117.44e6 B / 600e9 B/s = 0.1957 ms"),
+            ("117.4e6 B / 600e9 B/s = 0.196 ms", "117.44e6 B / 600e9 B/s = 0.1957 ms"),   # 320 × 0.196 is 62.7
             ("320 × 0.196 ms =\\n62.6 ms", "320 × 0.1957 ms =\\n62.62 ms"),
             ("62.6 / 300 = 20.9 %", "62.62 / 300 = 20.9 %")],
-    "7.3": [("sqrt(2 × 0.02722 h × 24 h)", "sqrt(2 × 98/3600 h × 24 h)"),
-            ("loses about 34 minutes", "loses about 34.3 minutes")],
+    # 2 × 0.02722 × 24 is 1.3066, and the root of a rounded 1.3067 can round the other way from the exact one
+    "7.3": [("sqrt(2 × 0.02722 h × 24 h) = sqrt(1.3067 h²)", "sqrt(2 × 98/3600 h × 24 h) = sqrt(4704/3600 h²)"),
+            ("loses about 34 minutes", "loses about 34.3 minutes")],   # the 34.3 min the next sentence gives
     "14.2": [("Same job: each of the 64 ranks holds a 15.3 GB shard",
               "Each of a job's 64 ranks holds a 15.3 GB checkpoint shard")],
     "15.4": [("3.7 % + 9.3 % ≈ 13.0 %", "3.7 % + 9.3 % = 13.0 %")],
     "11.3": [("3 x 7168 x 2048   = 44.0 M", "3 x 7168 x 2048   = 44.04 M"),
-             ("232 x 44.0 M      =", "232 x 44.04 M     ="),
+             ("232 x 44.0 M      = 10.2 B", "232 x 44.04 M     = 10.22 B"),   # 2.55 B x 2 is 5.10 GB, not 5.11
              ("EP is what brings it down to 20.4 GB.",
               "EP is what brings it down to 20.4 GB, or 40.9 GB\\nwith the BF16 gradients, which leaves room on an 80 GB card."),
              ("EP gives each GPU only 256 / 64 = 4 experts per layer.",
