@@ -55,12 +55,14 @@ REWORDED = {
               "A: 8 routed, 3 dropped, 0 slots empty\\nB: 5 routed, 0 dropped, 0 slots empty\\n"
               "C: 2 routed, 0 dropped, 3 slots empty\\nD: 1 routed, 0 dropped, 4 slots empty")],
     "9.5": [("deadline by a month.", "deadline by as much again.")],
-    "9.3": [("sits in an **8-layer** pipeline stage and holds", "sits in a pipeline stage of **8 layers** and holds")],
+    "9.3": [("sits in an **8-layer** pipeline stage and holds", "sits in a pipeline stage of **8 layers** and holds"),
+            ("`126 x 3.188B = 401.6B`", "`126 x 3.18767B = 401.6B`")],   # 126 x 3.188 is 401.7
     "9.7": [("of an **8-layer** stage,", "of a stage of **8 layers**,"),
             ("with the same\\nlayer shape as before:", "each with\\nLlama 3 405B's shape:")],
     "16.5": [("asynchronous.\\n\\nWhat percentage", "asynchronous.\\n\\nThe cases pair a restart of 5 minutes or 30 seconds with a\\n"
               "save every 30 or 5 minutes. What percentage")],
-    "16.4": [("For the 128K phase Llama 3 ran", "Suppose a long-context phase of Llama 3 runs")],
+    "16.4": [("For the 128K phase Llama 3 ran", "Suppose a long-context phase of Llama 3 runs"),
+             ("x 4.19 MB", "x 4.194 MB")],   # 7 x 4.19 is 29.3, not 29.4
     "16.3": [("only a twenty-fifth of the", "only 1/25 of the")],
     "6.4": [("are now stored twice.", "are now stored 2 times.")],
     "9.6": [("half a stage, so the idle time halves.", "1/2 of a stage, so the idle time is divided by 2.")],
@@ -84,6 +86,7 @@ REWORDED = {
             ("The same 10B-parameter model (20 GB of FP16 gradients) now trains on\\n8 nodes",
              "A 10B-parameter model (20 GB of FP16 gradients) trains on\\n8 nodes")],
     "4.4": [("step of the 10B model", "step of a 10B model"),
+            ("ratio     = 350 / 242.4 = 1.44", "ratio     = 350 / (120 / 495 × 1000) = 1.44"),   # 350 / 222.2 is 1.58, not 1.57
             ("The cross-node AllReduce from exercise 4.3 takes",
              "The cross-node AllReduce of its gradients takes")],
     "5.3": [("The same pipeline (p = 4, m = 12) switches to the interleaved 1F1B\\nschedule with v = 4 virtual stages (model chunks) per GPU.",
@@ -104,6 +107,9 @@ REWORDED = {
     "14.2": [("Same job: each of the 64 ranks holds a 15.3 GB shard",
               "Each of a job's 64 ranks holds a 15.3 GB checkpoint shard")],
     "15.4": [("3.7 % + 9.3 % ≈ 13.0 %", "3.7 % + 9.3 % = 13.0 %")],
+    # an operand carries the figures its product needs (2 × 13.12 is 26.24, not 26.25; 15 x 16.8 MB is 252, not 251.7)
+    "1.5": [("= 13.78 GB", "= 13.78125 GB"), ("3 * 13.78 ", "3 * 13.78125 "), ("2 × 13.78 =", "2 × 13.78125 =")],
+    "10.2": [("= 67.1 MB\\n", "= 67.109 MB\\n"), ("x 67.1 MB", "x 67.109 MB")],
     "11.3": [("3 x 7168 x 2048   = 44.0 M", "3 x 7168 x 2048   = 44.04 M"),
              ("232 x 44.0 M      = 10.2 B", "232 x 44.04 M     = 10.22 B"),   # 2.55 B x 2 is 5.10 GB, not 5.11
              ("EP is what brings it down to 20.4 GB.",
