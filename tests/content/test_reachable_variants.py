@@ -113,6 +113,20 @@ def test_zero_model_states_per_gpu_leave_room_on_an_80_gb_card(exercise_id, shar
         assert per_gpu < CARD_GB - 10, (exercise_id, env["P"], env["N"], per_gpu)
 
 
+def test_zero_3_shards_of_the_traffic_exercise_fit_an_80_gb_card():
+    """1.5 ends on the ZeRO-3 memory of the run it times: 16 bytes per parameter of a Psi/2-B model over N."""
+    for env in reachable("1.5"):
+        params = env["Psi"] / 2 * 1e9
+        assert 16 * params / env["N"] / GB < CARD_GB - 10, (env["Psi"], env["N"])
+
+
+def test_activations_with_sequence_parallelism_leave_half_the_card():
+    """10.1: 34 s b h bytes per layer (24 in the TP regions, 10 outside), all divided by t = 8 with SP."""
+    for env in reachable("10.1"):
+        per_gpu = env["L"] * 34 * env["s"] * 1 * 8192 / 8 / GB
+        assert per_gpu <= CARD_GB / 2, (env["L"], env["s"], per_gpu)
+
+
 # --- worked steps follow from the operands they show ------------------------------------------------
 
 def shows(value: float, text: str) -> bool:
