@@ -44,7 +44,7 @@ def _mistake_warnings(ex: NumericAnswer, where) -> list[tuple[int, str]]:
     """Mistakes the grader cannot tell apart: the first one listed always wins (grader.kinds.derive), and
     an answer rounded to three significant figures may be up to one tolerance away from its exact value."""
     found: list[tuple[int, str]] = []
-    env = resolve_params(ex.params)
+    env = resolve_params(ex.params, ex.figures)
     if ex.is_formula:
         points = sample_points(ex.symbols, env, random.Random(ex.id))
         for j, later in enumerate(ex.mistakes):
@@ -90,7 +90,7 @@ def _line_feedback_warnings(ex: Debug, where) -> list[tuple[int, str]]:
 
 def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     try:
-        env = resolve_params(ex.params)
+        env = resolve_params(ex.params, ex.figures)
     except (ParseError, EvaluationError) as exc:
         return [(where("params"), f"params do not evaluate: {exc}")]
     found = _answer_problems(ex, env, where)
