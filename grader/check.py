@@ -45,10 +45,13 @@ def _mistake_warnings(ex: NumericAnswer, where) -> list[tuple[int, str]]:
     an answer rounded to three significant figures may be up to one tolerance away from its exact value."""
     found: list[tuple[int, str]] = []
     env = resolve_params(ex.params, ex.figures)
+    applicable = ex.applicable_mistakes  # a mistake whose `when` does not hold here is not graded here
     if ex.is_formula:
         points = sample_points(ex.symbols, env, random.Random(ex.id))
         for j, later in enumerate(ex.mistakes):
             for i, earlier in enumerate(ex.mistakes[:j]):
+                if later not in applicable or earlier not in applicable:
+                    continue
                 if _same_formula(earlier.answer, later.answer, points):
                     found.append((where("mistakes", j, "answer"),
                                   f"mistake {later.answer!r} is equivalent to mistake {earlier.answer!r} "
@@ -60,10 +63,14 @@ def _mistake_warnings(ex: NumericAnswer, where) -> list[tuple[int, str]]:
     values = [evaluate_text(m.answer, env) for m in ex.mistakes]
     for j, (later, value) in enumerate(zip(ex.mistakes, values)):
         line = where("mistakes", j, "answer")
+        if later not in applicable:
+            continue
         if _close(value, answer, 2 * ex.tolerance):      # within one tolerance is a problem, reported already
             found.append((line, f"mistake {later.answer!r} is within twice the tolerance of the answer "
                                 f"{ex.answer!r}: rounded to three significant figures, this slip can be graded correct"))
         for i, earlier in enumerate(ex.mistakes[:j]):
+            if earlier not in applicable:
+                continue
             if _close(value, values[i], ex.tolerance):
                 found.append((line, f"mistake {later.answer!r} gives the same value as mistake {earlier.answer!r} "
                                     f"(line {where('mistakes', i, 'answer')}): a learner who makes it is always "

@@ -89,7 +89,9 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
         print(f"ringbook: {problem}", file=sys.stderr)
         return 2
     params = getattr(exercise, "params", {})
-    numbers = ", ".join(f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
+    gpu = getattr(exercise, "gpu", None)
+    numbers = ", ".join(f"{name} = {gpu}" if name == "gpu" and gpu else
+                        f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
                         for name, value in params.items())
     print(printable(f"{exercise.id} · {exercise.title}" + (f"  (seed {seed or 0}: {numbers})" if numbers else ""),
                     one_line=True))
