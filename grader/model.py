@@ -13,6 +13,7 @@ chapter and a book name themselves by id.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -86,6 +87,7 @@ def evaluate_text(formula: str | float, env: dict[str, float]) -> float:
 
 
 FIGURES = ("memory", "nvlink", "network")  # GB per GPU; NVLink GB/s, both directions added; Gb/s per port
+_HARDWARE_NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_(?:memory|nvlink|network)\b")
 
 
 def hardware_figures(hardware: dict[str, dict[str, float]], gpu: str | None = None) -> dict[str, float]:
@@ -178,9 +180,20 @@ class NumericAnswer(Exercise):
         index = self.params.get("gpu", 0)
         return self.gpus[int(index)] if isinstance(index, (int, float)) and 0 <= index < len(self.gpus) else self.gpus[0]
 
+    @cached_property
+    def uses_hardware(self) -> bool:
+        """Whether it names a card or a hardware figure: only then do its formulas carry those names (a
+        check resolves each exercise's params hundreds of times)."""
+        if self.gpus:
+            return True
+        formulas = [*map(str, self.params.values()), str(self.answer), str(self.fits), str(self.overflows),
+                    *self.constraints, *(m.answer for m in self.mistakes), *(c for m in self.mistakes for c in m.when),
+                    *(s.answer for s in getattr(self, "steps", ())), *self.texts]
+        return any(_HARDWARE_NAME.search(formula) for formula in formulas)
+
     @property
     def figures(self) -> dict[str, float]:
-        return hardware_figures(self.hardware, self.gpu)
+        return hardware_figures(self.hardware, self.gpu) if self.uses_hardware else {}
 
     @cached_property
     def env(self) -> dict[str, float]:

@@ -160,11 +160,11 @@ def _plain(value: float) -> str:
 
 # --- grammar --------------------------------------------------------------------------------------
 
-_ARTICLE = re.compile(r"(?<![\w-])(?P<article>an|a|An|A)\s+(?P<stars>\**)(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d,]*\.?\d)")
+_ARTICLE = re.compile(r"(?<![\w-])(?P<article>an|a|An|A)[ \t]+(?P<stars>\**)(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d,]*\.?\d)")
 COUNT_NOUNS = ("minute", "hour", "second", "day", "week", "slot", "step", "GPU", "token", "node", "expert",
                "layer", "stage", "replica", "checkpoint", "failure")
-_ONE_PLURAL = re.compile(rf"(?<![\d.,])(?<![-+−×*/] )1\**\s+(?P<noun>(?:{'|'.join(COUNT_NOUNS)})s)\b")
-_MANY_SINGULAR = re.compile(rf"(?<![\d.,])(?P<number>\d[\d,]*(?:\.\d+)?)\**\s+(?P<noun>minute|hour|second|day|week|"
+_ONE_PLURAL = re.compile(rf"(?<![\d.,])(?<![-+−×*/] )1\**[ \t]+(?P<noun>(?:{'|'.join(COUNT_NOUNS)})s)\b")
+_MANY_SINGULAR = re.compile(rf"(?<![\d.,])(?P<number>\d[\d,]*(?:\.\d+)?)\**[ \t]+(?P<noun>minute|hour|second|day|week|"
                             rf"slot|step)\b(?![-s])")
 
 

@@ -101,7 +101,7 @@ def _is_number(value: Any) -> bool:
 def resolve(exercise: NumericAnswer, drawn: Mapping[str, float]) -> dict[str, float]:
     """Params in order, with `drawn` values in place of the written ones; a param written as a formula
     over earlier ones is computed from the drawn values, so derived figures follow the variant."""
-    env: dict[str, float] = hardware_figures(exercise.hardware)
+    env: dict[str, float] = hardware_figures(exercise.hardware) if exercise.uses_hardware else {}
     for name, written in exercise.params.items():
         env[name] = float(drawn[name]) if name in drawn else formula_value(written, env)
         if name == GPU_NAME:  # the card comes first, so the params after it may use its figures
