@@ -101,10 +101,31 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     except (ParseError, EvaluationError) as exc:
         return [(where("params"), f"params do not evaluate: {exc}")]
     found = _answer_problems(ex, env, where)
+    if not found:
+        found = _condition_problems(ex, env, where)
     if ex.is_template and not found:
         from grader.variant_check import template_problems
 
         found = template_problems(ex, where)
+    return found
+
+
+def _condition_problems(ex: Derive | Trace, env: dict[str, float], where) -> list[tuple[int, str]]:
+    """A mistake's `when` and the `fits` and `overflows` formulas must evaluate over the params (and `answer`)."""
+    from grader.variants import VariantError, check_constraint
+
+    names = dict(env, answer=evaluate_text(ex.answer, env)) if ex.answer is not None and not ex.is_formula else env
+    found: list[tuple[int, str]] = []
+    for i, mistake in enumerate(ex.mistakes):
+        for condition in mistake.when:
+            try:
+                check_constraint(condition, names)
+            except VariantError as exc:
+                found.append((where("mistakes", i, "when"), f"mistake {mistake.answer!r}: when {exc}"))
+    for key, formula in (("fits", ex.fits), ("overflows", ex.overflows)):
+        message = _formula_problem(formula, names) if formula is not None else None
+        if message:
+            found.append((where(key), f"{key} {formula!r}: {message}"))
     return found
 
 

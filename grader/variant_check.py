@@ -93,7 +93,8 @@ def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
             return [(line, f"the constraints are never satisfiable: {exc}", False)]
         shown = _numbers(written, variant.env)
         values = graded_values(written, variant.env)
-        names = names_for_text(written, variant.env)
+        one_number = written.answer is not None and not written.is_formula
+        names = dict(variant.env, answer=values[0]) if one_number else variant.env  # names_for_text, computed
         for i, mistake in enumerate(written.mistakes):
             applies[i] = applies[i] or mistake_applies(mistake, names)
         _memory_findings(written, names, seed, shown, where, found)

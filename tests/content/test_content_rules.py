@@ -215,6 +215,14 @@ def test_a_when_that_is_not_a_comparison_is_reported(book_copy, capsys):
     assert any("when" in row and str(path) in row for row in out.splitlines())
 
 
+def test_a_when_over_an_unknown_name_is_reported(book_copy, capsys):
+    path = edit(book_copy, "11-expert-parallelism", 'when: "nB > cap"', 'when: "nX > cap"')
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    messages = reported(out, path, line_of(path, 'when: "nX > cap"'))
+    assert len(messages) == 1 and messages[0].startswith("mistake 'nA+nB': when constraint 'nX > cap'")
+
+
 def _115_with(loads: tuple[int, int, int], T: int, f: float):
     """The first variant of 11.5 with these loads of A, B and C."""
     exercise = load_book().exercise("11.5")
