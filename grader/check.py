@@ -44,11 +44,14 @@ def _mistake_warnings(ex: NumericAnswer, where) -> list[tuple[int, str]]:
     """Mistakes the grader cannot tell apart: the first one listed always wins (grader.kinds.derive), and
     an answer rounded to three significant figures may be up to one tolerance away from its exact value."""
     found: list[tuple[int, str]] = []
-    env = resolve_params(ex.params)
+    env = resolve_params(ex.params, ex.figures)
+    applicable = ex.applicable_mistakes  # a mistake whose `when` does not hold here is not graded here
     if ex.is_formula:
         points = sample_points(ex.symbols, env, random.Random(ex.id))
         for j, later in enumerate(ex.mistakes):
             for i, earlier in enumerate(ex.mistakes[:j]):
+                if later not in applicable or earlier not in applicable:
+                    continue
                 if _same_formula(earlier.answer, later.answer, points):
                     found.append((where("mistakes", j, "answer"),
                                   f"mistake {later.answer!r} is equivalent to mistake {earlier.answer!r} "
@@ -60,10 +63,14 @@ def _mistake_warnings(ex: NumericAnswer, where) -> list[tuple[int, str]]:
     values = [evaluate_text(m.answer, env) for m in ex.mistakes]
     for j, (later, value) in enumerate(zip(ex.mistakes, values)):
         line = where("mistakes", j, "answer")
+        if later not in applicable:
+            continue
         if _close(value, answer, 2 * ex.tolerance):      # within one tolerance is a problem, reported already
             found.append((line, f"mistake {later.answer!r} is within twice the tolerance of the answer "
                                 f"{ex.answer!r}: rounded to three significant figures, this slip can be graded correct"))
         for i, earlier in enumerate(ex.mistakes[:j]):
+            if earlier not in applicable:
+                continue
             if _close(value, values[i], ex.tolerance):
                 found.append((line, f"mistake {later.answer!r} gives the same value as mistake {earlier.answer!r} "
                                     f"(line {where('mistakes', i, 'answer')}): a learner who makes it is always "
@@ -90,10 +97,12 @@ def _line_feedback_warnings(ex: Debug, where) -> list[tuple[int, str]]:
 
 def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     try:
-        env = resolve_params(ex.params)
+        env = resolve_params(ex.params, ex.figures)
     except (ParseError, EvaluationError) as exc:
         return [(where("params"), f"params do not evaluate: {exc}")]
     found = _answer_problems(ex, env, where) + _unit_problems(ex, where)
+    if not found:
+        found = _condition_problems(ex, env, where)
     if ex.is_template and not found:
         from grader.variant_check import template_problems
 
@@ -110,6 +119,25 @@ def _unit_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     spellings = sorted({spelling for text in ex.texts for spelling in size_spellings(text)} - {ex.unit})
     found += [(where("prompt"), f"{message} (written in the exercise's text)")
               for message in map(misread_unit, spellings) if message]
+    return found
+
+
+def _condition_problems(ex: Derive | Trace, env: dict[str, float], where) -> list[tuple[int, str]]:
+    """A mistake's `when` and the `fits` and `overflows` formulas must evaluate over the params (and `answer`)."""
+    from grader.variants import VariantError, check_constraint
+
+    names = dict(env, answer=evaluate_text(ex.answer, env)) if ex.answer is not None and not ex.is_formula else env
+    found: list[tuple[int, str]] = []
+    for i, mistake in enumerate(ex.mistakes):
+        for condition in mistake.when:
+            try:
+                check_constraint(condition, names)
+            except VariantError as exc:
+                found.append((where("mistakes", i, "when"), f"mistake {mistake.answer!r}: when {exc}"))
+    for key, formula in (("fits", ex.fits), ("overflows", ex.overflows)):
+        message = _formula_problem(formula, names) if formula is not None else None
+        if message:
+            found.append((where(key), f"{key} {formula!r}: {message}"))
     return found
 
 

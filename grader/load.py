@@ -10,6 +10,7 @@ would reach the reader's terminal is a problem here too.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -221,11 +222,12 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
 
 def _book_from_raw(root: Path, raw: dict[str, Any]) -> Book:
     chapters = []
+    hardware = _hardware(raw["book"], root / "book.yaml", [])
     for entry in raw["book"]["chapters"]:
         chapter_dir = root / entry["dir"]
         stored = raw["chapters"][entry["dir"]]
         path = chapter_dir / "exercises.yaml"
-        exercises = tuple(_build(exercise, entry["id"], Source(path, line))
+        exercises = tuple(_build(exercise, entry["id"], Source(path, line), hardware)
                           for exercise, line in zip(stored["exercises"], stored["lines"]))
         chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises, str(entry.get("part", ""))))
     data = raw["book"]
@@ -251,6 +253,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         problems.append(Problem(book_path, 1, "book.yaml needs a title (string) and chapters (a list)"))
         return None, problems
     chapters = []
+    hardware = _hardware(data, book_path, problems)
     seen_ids: dict[str, Source] = {}
     chapter_ids: set[str] = set()
     for index, entry in enumerate(data["chapters"]):
@@ -267,7 +270,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         _check_narrative(chapter_dir / "chapter.md", problems)
         raw_chapter: dict[str, Any] = {}
         exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema,
-                                  raw_chapter)
+                                  raw_chapter, hardware)
         chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises), str(entry.get("part", ""))))
         if collect is not None:
             collect.setdefault("chapters", {})[entry["dir"]] = raw_chapter
@@ -279,6 +282,30 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         collect["book"] = data
     book = Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters), quizzes, labs)
     return book, problems
+
+
+def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str, dict[str, float]]:
+    """book.yaml's `hardware`: per product (a name formulas can use, such as H100), its memory in GB, its
+    NVLink in GB/s (both directions added) and its network port in Gb/s (one direction)."""
+    from grader.model import FIGURES
+
+    table = data.get("hardware", {})
+    if not isinstance(table, dict):
+        problems.append(Problem(book_path, _line_of(data, ["hardware"]), "hardware must map product names to figures"))
+        return {}
+    good: dict[str, dict[str, float]] = {}
+    for name, figures in table.items():
+        line = _line_of(data, ["hardware", name])
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
+            problems.append(Problem(book_path, line, f"hardware {name!r}: a product name is a capital letter, then "
+                                                     "letters and digits (H100, B200), so formulas can say H100_memory"))
+        elif (not isinstance(figures, dict) or set(figures) != set(FIGURES)
+              or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in figures.values())):
+            problems.append(Problem(book_path, line, f"hardware {name}: give memory (GB), nvlink (GB/s, both "
+                                                     "directions added) and network (Gb/s per port), positive numbers"))
+        else:
+            good[name] = {figure: float(figures[figure]) for figure in FIGURES}
+    return good
 
 
 def _entries(data: dict, key: str, book_path: Path, problems: list[Problem]) -> list[dict]:
@@ -349,7 +376,8 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
 
 
 def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids: dict[str, Source],
-                  validate_schema: bool, raw_chapter: dict[str, Any]) -> list[Exercise]:
+                  validate_schema: bool, raw_chapter: dict[str, Any],
+                  hardware: dict[str, dict[str, float]]) -> list[Exercise]:
     from grader.check import exercise_problems, exercise_warnings  # only when reading files, not from the cache
 
     data = _read_yaml(path, problems)
@@ -365,7 +393,7 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
     for index, raw in enumerate(data.get("exercises", []) if isinstance(data, dict) else []):
         source = Source(path, _line_of(data, ["exercises", index]))
         try:
-            exercise = _build(raw, chapter_id, source)
+            exercise = _build(raw, chapter_id, source, hardware)
         except (KeyError, TypeError, ValueError) as exc:
             problems.append(Problem(path, source.line, f"malformed exercise ({exc})"))
             continue
@@ -376,11 +404,12 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
             seen_ids[exercise.id] = source
         if not exercise.id.startswith(chapter_id + "."):
             problems.append(Problem(path, where("id"), f"exercise id {exercise.id!r} should start with the chapter id {chapter_id + '.'!r}"))
-        errors = [Problem(path, line, message) for line, message in exercise_problems(exercise, where)]
+        errors = [Problem(path, line, message) for line, message in _gpu_problems(raw, hardware, where)]
+        errors = errors or [Problem(path, line, message) for line, message in exercise_problems(exercise, where)]
         problems.extend(errors)
         if not errors:
             problems.extend(Problem(path, line, message, warning=True) for line, message in exercise_warnings(exercise, where))
-        if not errors and validate_schema and getattr(exercise, "vary", None):
+        if not errors and validate_schema and isinstance(exercise, (Derive, Trace)):
             from grader.variant_check import sampled_findings  # a full check only: it draws many variants
 
             problems.extend(Problem(path, line, message, warning) for line, message, warning
@@ -392,7 +421,26 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
     return exercises
 
 
-def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
+def _gpu_problems(raw: dict, hardware: dict[str, dict[str, float]], where) -> list[tuple[int, str]]:
+    """An exercise's `gpu` names products of book.yaml's hardware; `fits` and `overflows` need one."""
+    gpus = _gpus(raw.get("gpu"))
+    unknown = [g for g in gpus if g not in hardware]
+    if unknown:
+        return [(where("gpu"), f"gpu {', '.join(unknown)} is not in book.yaml's hardware "
+                               f"({', '.join(hardware) or 'none declared'})")]
+    if not gpus and ("fits" in raw or "overflows" in raw):
+        key = "fits" if "fits" in raw else "overflows"
+        return [(where(key), f"{key} compares with the card's memory: name the card with gpu (e.g. gpu: H100)")]
+    if gpus and "gpu" in raw.get("params", {}):
+        return [(where("params", "gpu"), "gpu is the card's name; give the param another name")]
+    return []
+
+
+def _gpus(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _build(raw: dict, chapter_id: str, source: Source, hardware: dict[str, dict[str, float]] | None = None) -> Exercise:
     common = dict(
         id=str(raw["id"]), title=raw["title"], prompt=raw["prompt"], hints=tuple(raw.get("hints", ())),
         explanation=raw["explanation"], chapter_id=chapter_id, source=source,
@@ -401,11 +449,19 @@ def _build(raw: dict, chapter_id: str, source: Source) -> Exercise:
         common["tolerance"] = float(raw["tolerance"])
     kind = raw["kind"]
     if kind in ("derive", "trace"):
+        gpus, params, vary = _gpus(raw.get("gpu")), dict(raw.get("params", {})), dict(raw.get("vary", {}))
+        if gpus:  # the card is param `gpu`, an index into `gpus`, drawn like any other when there are several
+            params = {"gpu": 0, **params}
+            if len(gpus) > 1:
+                vary["gpu"] = {"choices": list(range(len(gpus)))}
         numeric = dict(
-            params=dict(raw.get("params", {})), answer=_formula(raw.get("answer")), unit=str(raw.get("unit", "")),
+            params=params, answer=_formula(raw.get("answer")), unit=str(raw.get("unit", "")),
             symbols=tuple(raw.get("symbols", ())),
-            mistakes=tuple(Mistake(_formula(m["answer"]), m["feedback"]) for m in raw.get("mistakes", ())),
-            vary=dict(raw.get("vary", {})), constraints=tuple(str(c) for c in raw.get("constraints", ())),
+            mistakes=tuple(Mistake(_formula(m["answer"]), m["feedback"], _conditions(m.get("when")))
+                           for m in raw.get("mistakes", ())),
+            vary=vary, constraints=tuple(str(c) for c in raw.get("constraints", ())),
+            hardware=hardware or {}, gpus=gpus, fits=_formula(raw.get("fits")),
+            overflows=_formula(raw.get("overflows")),
         )
         shown = raw.get(CANONICAL_TEXTS)
         if kind == "derive":
@@ -456,6 +512,10 @@ def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
 
     problems = [message for _, message in exercise_problems(exercise, lambda *keys: 1)]
     return (None, problems) if problems else (exercise, [])
+
+
+def _conditions(value: Any) -> tuple[str, ...]:
+    return () if value is None else (str(value),) if isinstance(value, (str, int, float)) else tuple(map(str, value))
 
 
 def _formula(value: Any) -> str | None:

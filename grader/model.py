@@ -13,6 +13,7 @@ chapter and a book name themselves by id.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -86,10 +87,13 @@ def fixed_shuffle(things: tuple, seed: str, avoid: tuple[str, ...] = ()) -> tupl
 
 @dataclass(repr=False)
 class Mistake:
-    """A wrong answer an author foresaw (a formula over the params) and what to say to whoever gives it."""
+    """A wrong answer an author foresaw (a formula over the params) and what to say to whoever gives it;
+    `when` (comparisons over the params and `answer`, all of which must hold) says in which variants the
+    slip it describes can be made at all: elsewhere the grader does not use it."""
 
     answer: str
     feedback: str
+    when: tuple[str, ...] = ()
 
 
 def evaluate_text(formula: str | float, env: dict[str, float]) -> float:
@@ -99,9 +103,33 @@ def evaluate_text(formula: str | float, env: dict[str, float]) -> float:
     return evaluate(formula, env)
 
 
-def resolve_params(params: dict[str, Any]) -> dict[str, float]:
-    """Evaluate params in order; each may be a formula over the ones before it."""
-    env: dict[str, float] = {}
+FIGURES = ("memory", "nvlink", "network")  # GB per GPU; NVLink GB/s, both directions added; Gb/s per port
+_HARDWARE_NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_(?:memory|nvlink|network)\b")
+
+
+def hardware_figures(hardware: dict[str, dict[str, float]], gpu: str | None = None) -> dict[str, float]:
+    """The names the book's hardware gives formulas: `H100_memory`, `B200_nvlink`, ... for every product,
+    and `gpu_memory`, `gpu_nvlink`, `gpu_network` for `gpu`, the card an exercise (or variant) runs on."""
+    if not hardware:
+        return {}
+    kept = _FIGURE_NAMES.get((id(hardware), gpu))
+    if kept is not None and kept[0] is hardware:  # variants resolve it thousands of times in a check
+        return dict(kept[1])
+    names = {f"{product}_{figure}": float(value) for product, figures in hardware.items()
+             for figure, value in figures.items() if figure in FIGURES}
+    if gpu is not None and gpu in hardware:
+        names.update({f"gpu_{figure}": float(hardware[gpu][figure]) for figure in FIGURES})
+    _FIGURE_NAMES[(id(hardware), gpu)] = (hardware, names)
+    return dict(names)
+
+
+_FIGURE_NAMES: dict[tuple[int, str | None], tuple[dict, dict[str, float]]] = {}
+
+
+def resolve_params(params: dict[str, Any], figures: dict[str, float] | None = None) -> dict[str, float]:
+    """Evaluate params in order; each may be a formula over the ones before it (and over `figures`, the
+    hardware's names, which come first)."""
+    env: dict[str, float] = dict(figures or {})
     for name, value in params.items():
         env[name] = evaluate_text(value, env)
     return env
@@ -118,6 +146,10 @@ class NumericAnswer(Exercise):
     mistakes: tuple[Mistake, ...] = ()
     vary: dict[str, Any] = field(default_factory=dict)   # param -> {choices: [...]} or {from, to, step}
     constraints: tuple[str, ...] = ()                      # comparisons every variant must satisfy
+    hardware: dict[str, dict[str, float]] = field(default_factory=dict)  # the book's products and figures
+    gpus: tuple[str, ...] = ()     # the card(s) it runs on: the book's own first; more than one varies it
+    fits: str | None = None        # GB each GPU holds, which must fit on the card in every variant
+    overflows: str | None = None   # GB that must exceed the card in every variant (about not fitting)
     written: NumericAnswer | None = field(default=None, compare=False, repr=False)  # texts with placeholders
 
     @property
@@ -140,7 +172,8 @@ class NumericAnswer(Exercise):
         rest = iter(texts[2 + hints + mistakes:-1])
         changes: dict[str, Any] = dict(
             title=texts[-1], prompt=texts[0], explanation=texts[1], hints=tuple(texts[2:2 + hints]),
-            mistakes=tuple(Mistake(m.answer, f) for m, f in zip(self.mistakes, texts[2 + hints:])), written=self)
+            mistakes=tuple(Mistake(m.answer, f, m.when) for m, f in zip(self.mistakes, texts[2 + hints:])),
+            written=self)
         steps, options = getattr(self, "steps", ()), getattr(self, "options", ())
         if steps:
             labels = [next(rest) for _ in steps]
@@ -156,9 +189,32 @@ class NumericAnswer(Exercise):
         """Whether its numbers vary or its texts hold placeholders: then it is posed through grader.variants."""
         return bool(self.vary) or any("{{" in text for text in self.texts)
 
+    @property
+    def gpu(self) -> str | None:
+        """The card of these numbers: the book's own, or the one a variant drew (param `gpu`, an index)."""
+        if not self.gpus:
+            return None
+        index = self.params.get("gpu", 0)
+        return self.gpus[int(index)] if isinstance(index, (int, float)) and 0 <= index < len(self.gpus) else self.gpus[0]
+
+    @cached_property
+    def uses_hardware(self) -> bool:
+        """Whether it names a card or a hardware figure: only then do its formulas carry those names (a
+        check resolves each exercise's params hundreds of times)."""
+        if self.gpus:
+            return True
+        formulas = [*map(str, self.params.values()), str(self.answer), str(self.fits), str(self.overflows),
+                    *self.constraints, *(m.answer for m in self.mistakes), *(c for m in self.mistakes for c in m.when),
+                    *(s.answer for s in getattr(self, "steps", ())), *self.texts]
+        return any(_HARDWARE_NAME.search(formula) for formula in formulas)
+
+    @property
+    def figures(self) -> dict[str, float]:
+        return hardware_figures(self.hardware, self.gpu) if self.uses_hardware else {}
+
     @cached_property
     def env(self) -> dict[str, float]:
-        return resolve_params(self.params)
+        return resolve_params(self.params, self.figures)
 
     @cached_property
     def value(self) -> float:
@@ -171,6 +227,18 @@ class NumericAnswer(Exercise):
     def mistake_values(self) -> tuple[float, ...]:
         """Each mistake's number (numeric exercises only), computed once."""
         return tuple(evaluate_text(m.answer, self.env) for m in self.mistakes)
+
+    @cached_property
+    def applicable_mistakes(self) -> tuple[Mistake, ...]:
+        """The mistakes whose `when` holds with these numbers: the only slips the grader names."""
+        if not any(m.when for m in self.mistakes):
+            return self.mistakes
+        from grader.variants import mistake_applies
+
+        names = dict(self.env)
+        if self.answer is not None and not self.is_formula:
+            names["answer"] = self.value
+        return tuple(m for m in self.mistakes if mistake_applies(m, names))
 
 
 @dataclass(kw_only=True, repr=False)

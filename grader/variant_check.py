@@ -12,12 +12,13 @@ import dataclasses
 import math
 from typing import Callable
 
-from grader.evaluate import EvaluationError
+from grader.evaluate import EvaluationError, evaluate
 from grader.model import NumericAnswer
-from grader.parse import ParseError
+from grader.parse import Call, Node, ParseError, parse
+from grader.text_check import arithmetic_problems, grammar_problems, hardware_problems
 from grader.variants import (
-    VariantError, check_constraint, choices_of, draw, formula_value, graded_values, names_for_text, render, rendered,
-    resolve,
+    VariantError, check_constraint, choices_of, draw, formula_value, gpu_of, graded_values, mistake_applies,
+    names_for_text, render, rendered, resolve,
 )
 
 SAMPLED_SEEDS = 200
@@ -75,19 +76,34 @@ def sampled_findings(ex: NumericAnswer, where: Where, seeds: int = SAMPLED_SEEDS
 
 
 def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
+    """Every rule over seed 0 (the book's own numbers) and, for an exercise that varies, seeds 1..`seeds`:
+    the first seed that breaks each rule (per text, for the rules on rendered texts)."""
     written = ex.written or ex
-    if not written.vary:
-        return []
     found: dict[str, tuple[int, str, bool]] = {}
-    canonical_values = graded_values(written, resolve(written, {}))
-    for seed in range(1, seeds + 1):
+    canonical_env = resolve(written, {})
+    canonical_values = graded_values(written, canonical_env)
+    branches = _Branches(written, names_for_text(written, canonical_env))
+    applies = [False] * len(written.mistakes)
+    checked: set[tuple[tuple, str]] = set()   # a text renders the same in many variants: read it once
+    for seed in range(0, seeds + 1) if written.vary else [0]:
         try:
             variant = draw(written, seed)
         except VariantError as exc:
             line = where("constraints") if written.constraints else where("vary")
             return [(line, f"the constraints are never satisfiable: {exc}", False)]
-        shown = _numbers(variant.env)
+        shown = _numbers(written, variant.env)
         values = graded_values(written, variant.env)
+        one_number = written.answer is not None and not written.is_formula
+        names = dict(variant.env, answer=values[0]) if one_number else variant.env  # names_for_text, computed
+        for i, mistake in enumerate(written.mistakes):
+            applies[i] = applies[i] or mistake_applies(mistake, names)
+        _memory_findings(written, names, seed, shown, where, found)
+        if seed and written.answer is not None and not written.is_formula:
+            branches.findings(names, seed, shown, where, found)
+        posed = rendered(written, variant.env) if written.is_template else written
+        _text_findings(posed, seed, shown, where, found, checked)
+        if not seed:
+            continue
         for value, old in zip(values, canonical_values):
             if "absurd" not in found and _absurd(value, old):
                 found["absurd"] = (where("answer") if written.answer is not None else where("steps"),
@@ -96,18 +112,135 @@ def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
         if values and written.answer is not None and written.mistakes:
             _mistake_findings(written, variant.env, values[0], seed, shown, where, found)
         if "unrendered" not in found:
-            posed = rendered(written, variant.env)
             for keys, text in _texts_with_keys(posed):
                 if "}}" in text:   # what is left of any placeholder; no need to scan for PLACEHOLDER itself
                     found["unrendered"] = (where(*keys), f"{_field(keys)}: seed {seed} leaves a placeholder unrendered", False)
                     break
+    for i, mistake in enumerate(written.mistakes):
+        if mistake.when and not applies[i]:
+            found[f"never {i}"] = (where("mistakes", i, "when"),
+                                   f"mistake {mistake.answer!r} applies in none of the variants checked (seeds 0-"
+                                   f"{seeds if written.vary else 0}): its `when` never holds", False)
     return list(found.values())
+
+
+def _memory_findings(ex: NumericAnswer, names: dict[str, float], seed: int, shown: str, where: Where,
+                     found: dict) -> None:
+    """`fits`: what each GPU holds fits on the card; `overflows`: an exercise about not fitting does not."""
+    gpu = gpu_of(ex, names)
+    if gpu is None:
+        return
+    card = names["gpu_memory"]
+    for key, formula in (("fits", ex.fits), ("overflows", ex.overflows)):
+        if formula is None or key in found:
+            continue
+        try:
+            held = formula_value(formula, names)
+        except (ParseError, EvaluationError) as exc:
+            found[key] = (where(key), f"{key} {formula!r} does not evaluate with seed {seed}: {exc}", False)
+            continue
+        if key == "fits" and held > card:
+            found[key] = (where(key), f"seed {seed} ({shown}): each GPU holds {held:.4g} GB ({formula}), more than "
+                                      f"the {gpu}'s {card:g} GB: add a constraint such as `{formula} <= gpu_memory`, "
+                                      "or mark an exercise about not fitting with overflows", False)
+        elif key == "overflows" and held <= card:
+            found[key] = (where(key), f"seed {seed} ({shown}): {held:.4g} GB ({formula}) fits on the {gpu}'s "
+                                      f"{card:g} GB, but the exercise is about not fitting (overflows)", False)
+
+
+def _text_findings(posed: NumericAnswer, seed: int, shown: str, where: Where, found: dict,
+                   checked: set[tuple[tuple, str]]) -> None:
+    """Worked steps, grammar and hardware figures in every text the learner reads with these numbers
+    (each distinct text once: `checked` holds those read already)."""
+    for keys, text in [*_texts_with_keys(posed), (("title",), posed.title)]:
+        if (keys, text) in checked:
+            continue
+        checked.add((keys, text))
+        rules = (("arithmetic", arithmetic_problems(text)), ("grammar", grammar_problems(text)),
+                 ("hardware", hardware_problems(text, posed.hardware)))
+        for rule, messages in rules:
+            key = f"{rule} {keys}"
+            if messages and key not in found:
+                numbers = f"seed {seed} ({shown})" if seed else "the book's own numbers"
+                found[key] = (where(*keys), f"{_field(keys)}: with {numbers}, {messages[0]}", False)
+
+
+class _Branches:
+    """Which argument each max() and min() of the answer takes. A mistake is written for the book's own
+    case; where a variant's answer takes another branch (expert B no longer over capacity), a mistake
+    that does not follow the branches itself describes a slip those numbers may not allow, unless its
+    `when` says where it applies."""
+
+    def __init__(self, ex: NumericAnswer, names: dict[str, float]):
+        self.ex = ex
+        self.calls: list[Call] = []
+        self.watched: list[int] = []
+        if ex.answer is None or ex.is_formula:
+            return
+        try:
+            self.calls = _choosers(parse(ex.answer, names))
+            self.watched = [i for i, m in enumerate(ex.mistakes)
+                            if not m.when and not _choosers(parse(m.answer, names)) and set(_names(m.answer, names))]
+            self.canonical = self._taken(names)
+        except (ParseError, EvaluationError):
+            self.calls = []
+
+    def _taken(self, names: dict[str, float]) -> tuple[tuple[int, ...], ...]:
+        taken = []
+        for call in self.calls:
+            values = [evaluate(arg, names) for arg in call.args]
+            best = max(values) if call.func == "max" else min(values)
+            taken.append(tuple(i for i, v in enumerate(values) if math.isclose(v, best, rel_tol=1e-9, abs_tol=1e-12)))
+        return tuple(taken)
+
+    def findings(self, names: dict[str, float], seed: int, shown: str, where: Where, found: dict) -> None:
+        if not self.calls or not self.watched:
+            return
+        try:
+            taken = self._taken(names)
+        except EvaluationError:
+            return
+        changed = next((i for i, (a, b) in enumerate(zip(taken, self.canonical)) if a != b), None)
+        if changed is None:
+            return
+        for i in self.watched:
+            key = f"branch {i}"
+            if key not in found:
+                mistake = self.ex.mistakes[i]
+                found[key] = (where("mistakes", i, "answer"),
+                              f"seed {seed} ({shown}): the answer's {self.calls[changed].func}() number {changed + 1} "
+                              f"takes another branch than with the book's own numbers, so mistake {mistake.answer!r}, "
+                              "written for the book's case, may describe a slip these numbers do not allow: "
+                              "say where it applies with `when`", False)
+
+
+def _choosers(node: Node) -> list[Call]:
+    """The max() and min() calls of a formula, outermost first."""
+    found: list[Call] = []
+    stack = [node]
+    while stack:
+        current = stack.pop(0)
+        if isinstance(current, Call) and current.func in ("max", "min"):
+            found.append(current)
+        stack.extend(getattr(current, name) for name in ("operand", "left", "right") if hasattr(current, name))
+        stack.extend(getattr(current, "args", ()))
+    return found
+
+
+def _names(formula: str, names: dict[str, float]) -> set[str]:
+    from grader.parse import names_in
+
+    return names_in(parse(formula, names))
 
 
 def _mistake_findings(ex: NumericAnswer, env: dict[str, float], answer: float, seed: int, shown: str,
                       where: Where, found: dict) -> None:
     values = []
+    names = dict(env, answer=answer)
     for i, mistake in enumerate(ex.mistakes):
+        if not mistake_applies(mistake, names):
+            values.append(math.nan)
+            continue
         try:
             value = formula_value(mistake.answer, env)
         except (ParseError, EvaluationError):
@@ -141,8 +274,9 @@ def _absurd(value: float, canonical: float) -> bool:
     return (value > 0) != (canonical > 0) or not 1 / ABSURD_RATIO <= abs(value / canonical) <= ABSURD_RATIO
 
 
-def _numbers(env: dict[str, float]) -> str:
-    return ", ".join(f"{name}={value:g}" for name, value in env.items())
+def _numbers(ex: NumericAnswer, env: dict[str, float]) -> str:
+    """The params of a variant, its card by name."""
+    return ", ".join(f"gpu={gpu_of(ex, env)}" if name == "gpu" else f"{name}={env[name]:g}" for name in ex.params)
 
 
 def _texts_with_keys(ex: NumericAnswer) -> list[tuple[tuple, str]]:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from grader.evaluate import EvaluationError, evaluate
-from grader.model import Exercise, NumericAnswer, Step
+from grader.model import Exercise, Mistake, NumericAnswer, Step, hardware_figures
 from grader.parse import Node, ParseError, names_in, parse
 
 CANONICAL_SEED = 0
@@ -24,6 +24,7 @@ MAX_TRIES = 500            # draws per variant before the constraints are called
 DEFAULT_FIGURES = 4        # significant figures of a placeholder without a format
 
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)  # search only up to the last "}}": see closed_part
+GPU_NAME = "gpu"           # `{{gpu}}` is the name of the card a variant runs on, not its index
 _FORMAT = re.compile(r"^(?P<comma>,)?(?:(?P<figures>[1-9][0-9]?)|\.(?P<decimals>[0-9]{1,2}))?(?P<scientific>e)?$")
 _COMPARISON = re.compile(r"(<=|>=|==|!=|<|>)")
 _COMPARE = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "==": lambda a, b: math.isclose(a, b),
@@ -100,10 +101,25 @@ def _is_number(value: Any) -> bool:
 def resolve(exercise: NumericAnswer, drawn: Mapping[str, float]) -> dict[str, float]:
     """Params in order, with `drawn` values in place of the written ones; a param written as a formula
     over earlier ones is computed from the drawn values, so derived figures follow the variant."""
-    env: dict[str, float] = {}
+    env: dict[str, float] = hardware_figures(exercise.hardware) if exercise.uses_hardware else {}
     for name, written in exercise.params.items():
         env[name] = float(drawn[name]) if name in drawn else formula_value(written, env)
+        if name == GPU_NAME:  # the card comes first, so the params after it may use its figures
+            env.update(hardware_figures(exercise.hardware, gpu_of(exercise, env)))
     return env
+
+
+def gpu_of(exercise: NumericAnswer, env: Mapping[str, float]) -> str | None:
+    """The product name of the card these numbers run on (`gpu` in env is its index in `exercise.gpus`)."""
+    if not exercise.gpus:
+        return None
+    index = int(env.get(GPU_NAME, 0))
+    return exercise.gpus[index] if 0 <= index < len(exercise.gpus) else None
+
+
+def mistake_applies(mistake: Mistake, names: Mapping[str, float]) -> bool:
+    """Whether every comparison of the mistake's `when` holds with these params (and `answer`)."""
+    return all(check_constraint(condition, names) for condition in mistake.when)
 
 
 def graded_values(exercise: NumericAnswer, env: Mapping[str, float]) -> tuple[float, ...]:
@@ -210,18 +226,53 @@ def format_number(value: float, spec: str = "") -> str:
     return "0" if text == "-0" else text
 
 
+_WORD = re.compile(r"^[A-Za-z][A-Za-z-]*(/[A-Za-z][A-Za-z-]*)?$")
+
+
+def article(number: str) -> str:
+    """"a" or "an" for a number as it is read aloud: an 8, an 11, an 18, an 80, an 8,192, an 11,000;
+    a 1, a 7, a 110 (a hundred and ten), a 1,100."""
+    digits = number.lstrip("-").split(".")[0].split("e")[0].replace(",", "")
+    if digits.startswith("8"):
+        return "an"
+    leading = len(digits) % 3 or 3  # the digits before the first thousands separator: "eleven thousand"
+    return "an" if leading == 2 and digits[:2] in ("11", "18") else "a"
+
+
+def with_word(number: str, helper: str) -> str:
+    """`{{N|a}}` "an 8", `{{N|A}}` "An 8" (a sentence's first word), `{{N|slot}}` "1 slot" / "3 slots",
+    `{{N|child/children}}` "1 child" / "2 children"."""
+    if helper in ("a", "A"):
+        word = article(number)
+        return f"{word.capitalize() if helper == 'A' else word} {number}"
+    if not _WORD.match(helper):
+        raise VariantError(f"after | write a (an article), A (one that starts a sentence), a noun (slot) or "
+                           f"singular/plural (child/children), not {helper!r}")
+    one, _, many = helper.partition("/")
+    return f"{number} {one if number == '1' else many or one + 's'}"
+
+
+def _formula_and_format(inside: str) -> tuple[str, str, str]:
+    """`2*M:3|a` -> ("2*M", "3", "a"): the formula, its format spec and its grammar helper."""
+    value, _, helper = inside.partition("|")
+    formula, _, spec = value.rpartition(":") if ":" in value else (value, "", "")
+    return formula.strip(), spec.strip(), helper.strip()
+
+
 def render(template: str, names: Mapping[str, float], shown: dict[str, str] | None = None) -> str:
-    """`template` with every `{{formula}}` or `{{formula:spec}}` replaced by its value; raises
-    VariantError naming the first placeholder that does not evaluate. `shown` remembers placeholders
-    already rendered with these `names`, as one exercise's texts repeat them."""
+    """`template` with every `{{formula}}`, `{{formula:spec}}` or `{{formula:spec|helper}}` replaced by
+    its value (and a helper's article or noun); raises VariantError naming the first placeholder that
+    does not evaluate. `shown` remembers placeholders already rendered with these `names`, as one
+    exercise's texts repeat them."""
     shown = {} if shown is None else shown
 
     def one(match: re.Match) -> str:
         inside = match.group(1)
         if inside not in shown:
-            formula, _, spec = inside.rpartition(":") if ":" in inside else (inside, "", "")
+            formula, spec, helper = _formula_and_format(inside)
             try:
-                shown[inside] = format_number(formula_value(formula.strip(), names), spec.strip())
+                number = format_number(formula_value(formula, names), spec)
+                shown[inside] = with_word(number, helper) if helper else number
             except (ParseError, EvaluationError, VariantError) as exc:
                 raise VariantError(f"placeholder {match.group(0)!r}: {exc}") from exc
         return shown[inside]
@@ -241,9 +292,8 @@ def placeholder_names(template: str) -> set[str]:
     """The names the placeholders of `template` use, for checking them against the params."""
     found: set[str] = set()
     for match in PLACEHOLDER.finditer(closed_part(template)[0]):
-        formula = match.group(1).rpartition(":")[0] if ":" in match.group(1) else match.group(1)
         try:
-            found |= names_in(parse(formula.strip()))
+            found |= names_in(parse(_formula_and_format(match.group(1))[0]))
         except ParseError:
             pass
     return found
@@ -254,6 +304,9 @@ def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer
     their numbers, and `written` keeping the templates for the next variant."""
     written = exercise.written or exercise
     names, shown = names_for_text(written, env), {}
+    gpu = gpu_of(written, env)
+    if gpu is not None:
+        shown[GPU_NAME] = gpu
     changes: dict[str, Any] = dict(
         params={name: env[name] for name in written.params}, title=render(written.title, names, shown),
         prompt=render(written.prompt, names, shown), explanation=render(written.explanation, names, shown),

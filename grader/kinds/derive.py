@@ -47,8 +47,9 @@ def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
     if near.kind is Closeness.PERCENT_AS_FRACTION:  # not counted: the number was right, the form was not
         return invalid(f"This box is in percent: write {display(value * 100)} (or {display(value * 100)}%), "
                        f"not {display(value)}.")
+    applicable = exercise.applicable_mistakes
     for mistake, wrong in zip(exercise.mistakes, exercise.mistake_values):
-        if within(value, wrong, exercise.tolerance):
+        if mistake in applicable and within(value, wrong, exercise.tolerance):
             return incorrect(f"Not quite: {shown} is a common slip.", feedback=mistake.feedback, value=value)
     written = exercise.written  # the book's own numbers, for a one-number exercise posed with others
     if written is not None and written.answer is not None and within(value, written.value, exercise.tolerance):
@@ -95,7 +96,7 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
         return invalid(f"Couldn't confirm that formula. It matches the answer at every value tried, but {reason}; "
                        "and the algebra could not show that it is the same formula. Write it with plain "
                        "arithmetic and try again.", value=typed, method="numeric")
-    for mistake in exercise.mistakes:
+    for mistake in exercise.applicable_mistakes:
         if same_function(tree, parse(mistake.answer, known), points):
             return incorrect("Not quite: that is a common slip.", feedback=mistake.feedback, value=typed,
                              method="numeric")

@@ -44,6 +44,20 @@ def _a2a_bytes(T, k, h, b, P):
 cap = 1.25 * 16 * 1 / 4
 dropped_115 = sum(max(0, n - cap) for n in (8, 5, 2, 1))   # 3
 
+
+
+def dropped(T, f, loads, E=4, k=1):
+    """11.5 in any variant: each expert drops what exceeds its own capacity f T k / E."""
+    capacity = f * T * k / E
+    return sum(max(0, n - capacity) for n in loads)
+
+
+def drop_whole_experts(T, f, loads, E=4, k=1):
+    """11.5's named slip: every token of each over-full expert dropped, not only the overflow."""
+    capacity = f * T * k / E
+    return sum(n for n in loads if n > capacity)
+
+
 NUMERIC = {
     "11.1": capacity_111,
     "11.2": a2a_112,

@@ -50,6 +50,11 @@ def _tp_allreduce_bytes(b, s, d, t):
     return 2 * sends_per_pass * chunk
 
 
+# 6.6's slips, typed as a learner would: one ring pass of a {w}-byte tensor, and both passes of the
+# tensor counted in values instead of bytes.
+ONE_PASS_FORMULA = "{w} b s d (t - 1)/t"
+VALUES_NOT_BYTES_FORMULA = "2 b s d (t - 1)/t"
+
 FORMULAS = {
     "6.6": _tp_allreduce_bytes,
 }

@@ -7,6 +7,7 @@ like any other book and an author edits what they will later write.
 from __future__ import annotations
 
 import json
+from itertools import repeat
 import shutil
 import sys
 from pathlib import Path
@@ -72,8 +73,10 @@ def content_list(content: Path | None, *, as_json: bool) -> int:
     return 0
 
 
-def content_show(content: Path | None, exercise_id: str, seed: int | None, *, explain: bool) -> int:
-    """An exercise as a learner reads it, with the numbers of `seed`, so an author can proofread a variant."""
+def content_show(content: Path | None, exercise_id: str, seed: int | None, *, explain: bool,
+                 as_json: bool = False) -> int:
+    """An exercise as a learner reads it, with the numbers of `seed`, so an author can proofread a variant
+    (or, `as_json`, audit variants by script)."""
     from tui.cli.check import EXIT_UNKNOWN_ID, posed
 
     book = load_or_report(content)
@@ -88,8 +91,13 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
     if exercise is None:
         print(f"ringbook: {problem}", file=sys.stderr)
         return 2
+    if as_json:
+        print(json.dumps(_shown_as_data(exercise, seed or 0), indent=2, ensure_ascii=False))
+        return 0
     params = getattr(exercise, "params", {})
-    numbers = ", ".join(f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
+    gpu = getattr(exercise, "gpu", None)
+    numbers = ", ".join(f"{name} = {gpu}" if name == "gpu" and gpu else
+                        f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
                         for name, value in params.items())
     print(printable(f"{exercise.id} · {exercise.title}" + (f"  (seed {seed or 0}: {numbers})" if numbers else ""),
                     one_line=True))
@@ -121,3 +129,32 @@ def _answer_line(exercise) -> str:
         return ""
     unit = f" {exercise.unit}" if exercise.unit else ""
     return printable(f"Answer: {format_number(exercise.value)}{unit}", one_line=True)
+
+
+def _shown_as_data(exercise, seed: int) -> dict:
+    """One posed exercise as data: what `content show` prints, plus each mistake's value and whether its
+    `when` lets the grader use it with these numbers."""
+    from grader.model import NumericAnswer
+
+    data: dict = {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title,
+                  "prompt": exercise.prompt, "hints": list(exercise.hints), "explanation": exercise.explanation}
+    if not isinstance(exercise, NumericAnswer):
+        return data
+    env = exercise.env
+    data["gpu"] = exercise.gpu
+    data["params"] = {name: (exercise.gpu if name == "gpu" else env[name]) for name in exercise.params}
+    data["unit"] = exercise.unit
+    number = exercise.answer is not None and not exercise.is_formula
+    data["answer"] = {"formula": exercise.answer, "value": exercise.value if number else None,
+                      "symbols": list(exercise.symbols)}
+    applicable = exercise.applicable_mistakes
+    data["mistakes"] = [{"answer": m.answer, "value": value if number else None, "when": list(m.when),
+                         "applies": m in applicable, "feedback": m.feedback}
+                        for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(None))]
+    options = getattr(exercise, "presented_options", ())
+    data["options"] = [{"letter": letter, "id": o.id, "text": o.text, "correct": o.correct, "feedback": o.feedback}
+                       for letter, o in zip("ABCDEF", options)]
+    steps = getattr(exercise, "steps", ())
+    data["steps"] = [{"label": s.label, "answer": s.answer, "value": v, "feedback": s.feedback}
+                     for s, v in zip(steps, exercise.step_values)] if steps else []
+    return data

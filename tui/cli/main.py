@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("exercise_id", metavar="EXERCISE_ID")
     _seed_option(show)
     show.add_argument("--explain", action="store_true", help="also print the worked explanation and the answer")
+    show.add_argument("--json", action="store_true",
+                      help="print one JSON object instead: the drawn params (and card), the rendered prompt, hints, "
+                           "options, explanation, each mistake with its value and whether it applies, and the answer")
     _content_option(show)
     new = content_commands.add_parser(
         "new", help="start a new book in DIR: one chapter with an exercise of each kind",
@@ -240,7 +243,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.content_command == "check":
             return content_check(content)
         if args.content_command == "show":
-            return content_show(content, args.exercise_id, args.seed, explain=args.explain)
+            return content_show(content, args.exercise_id, args.seed, explain=args.explain, as_json=args.json)
         if args.content_command == "new":
             return content_new(args.folder)
         return content_list(content, as_json=args.json)

@@ -1,0 +1,232 @@
+"""What a rendered text says that its own numbers contradict, found before a learner reads it.
+
+A variant renders the same sentences with other numbers, so a sentence true of the book's own numbers can
+turn false: a worked step whose shown result no longer follows from its shown operands, "a 8" or "1
+minutes", or a product named with another product's figures. Each function takes one rendered text and
+returns what is wrong with it, in words an author can act on; grader.variant_check runs them over the
+sampled variants.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+from grader.variants import DEFAULT_FIGURES, article
+
+# --- worked steps ---------------------------------------------------------------------------------
+
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[+-]?\d+)?"
+UNITS = ("ms", "s", "min", "h", "hours", "days", "KB", "MB", "GB", "TB", "PB", "B", "bytes", "GB/s", "Gb/s", "TB/s",
+         "B/s", "GPUs", "tokens", "steps", "FLOPs", "TFLOPS", "PFLOPS")
+_UNIT = rf"(?:\s?%|\s(?:{'|'.join(sorted(map(re.escape, UNITS), key=len, reverse=True))})(?![\w/]))?"  # 0.13 ms, 6.5 %
+_OPERATOR = r"\s*[×*/+]\s*|\s+[x\-−]\s+"
+_STEP = re.compile(
+    rf"(?<![\w.,^])(?P<chain>(?:{_NUMBER}){_UNIT}(?:(?:{_OPERATOR})(?:{_NUMBER}){_UNIT})+)"
+    rf"\s*(?P<relation>=|≈)\s*(?P<result>{_NUMBER})(?P<percent>\s?%)?(?![\d.]*\s*(?:[×*/+^(]|[x\-−]\s+\d))")
+_PARTS = re.compile(rf"(?P<number>{_NUMBER})(?P<unit>{_UNIT})|(?P<operator>{_OPERATOR})")
+_BEFORE_BAD = "×*/+-−^)"   # a step that continues an expression on its left is only part of one
+
+
+def arithmetic_problems(text: str) -> list[str]:
+    """Each worked step "a × b = c" (also x, *, /, +, -, ≈) whose shown c does not follow from the shown a
+    and b. A result is good within half a unit of its last digit, widened by how much the operands' own
+    rounding moves it. The book drops trailing zeros, so a number showing fewer than 3 figures reads as
+    exact: an operand such as 0.13 is taken as exact to DEFAULT_FIGURES figures ("320 × 0.13 ms = 41.8
+    ms" is wrong), and a result after `=` that is a 3-figure rounding with its last figure dropped
+    claims too much ("15/601 = 2.5%" says 2.500% of 2.496%). A result a power of ten (or of 1,024)
+    away is a change of unit (16e9 x 2 bytes = 32 GB), not a slip."""
+    found = []
+    if "=" not in text and "≈" not in text:
+        return found
+    for match in _STEP.finditer(text):
+        before = text[:match.start()].rstrip(" *`")
+        if before.endswith(tuple(_BEFORE_BAD)) or re.search(r"\sx$", before):
+            continue
+        numbers, operators = [], []
+        for part in _PARTS.finditer(match["chain"]):
+            if part["operator"]:
+                operators.append(part["operator"].strip().replace("×", "*").replace("x", "*").replace("−", "-"))
+            else:
+                numbers.append((part["number"], "%" in part["unit"]))
+        if len(operators) != len(numbers) - 1:
+            continue
+        result_text = match["result"]
+        result = _value(result_text) / (100 if match["percent"] else 1)
+        exact = _evaluate([_value(n) / (100 if pct else 1) for n, pct in numbers], operators)
+        if exact is None or result == 0 or _change_of_unit(exact, result):
+            continue
+        low, high = _interval(numbers, operators)
+        scale = 100 if match["percent"] else 1
+        strict = match["relation"] == "=" and _figures(result_text) < 3 and _hides_a_digit(exact * scale, result_text)
+        half = _half_unit(result_text, figures=DEFAULT_FIGURES if strict else None) / scale
+        slack = half + 1e-9 * abs(result)
+        if not low - slack <= result <= high + slack:
+            shown = " ".join(match.group(0).split())
+            found.append(f"the worked step \"{shown}\" does not follow from its numbers: they give "
+                         f"{_plain(exact * scale)}{'%' if match['percent'] else ''}"
+                         + (" (write ≈, or show more figures)" if strict and abs(result - exact) <= 10 * half else ""))
+    return found
+
+
+def _value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _figures(text: str) -> int:
+    digits = text.replace(",", "").split("e")[0].replace(".", "").lstrip("0")
+    return len(digits.rstrip("0") if "." not in text else digits) or 1
+
+
+def _half_unit(text: str, figures: int | None = None) -> float:
+    """Half a unit of the last digit shown (or of the `figures`-th significant figure, if that is finer)."""
+    plain = text.replace(",", "")
+    mantissa, _, exponent = plain.partition("e")
+    scale = 10.0 ** int(exponent or 0)
+    if "." in mantissa:
+        unit = 10.0 ** -len(mantissa.split(".")[1])
+    else:
+        unit = 10.0 ** (len(mantissa) - len(mantissa.rstrip("0")))
+    value = float(mantissa)
+    if figures is not None and value:
+        unit = min(unit, 10.0 ** (math.floor(math.log10(abs(value))) - figures + 1))
+    return unit * scale / 2
+
+
+def _operand_half_unit(text: str) -> float:
+    """How far an operand may be from what it stands for, as a reader takes it: 0.196 is rounded (half a
+    unit of its last digit), while 0.13 or 8 reads as exact (the book drops trailing zeros, and shows 3
+    figures or more of a rounded value unless told otherwise), so to DEFAULT_FIGURES figures."""
+    return _half_unit(text, figures=DEFAULT_FIGURES if _figures(text) < 3 else None)
+
+
+def _hides_a_digit(exact: float, shown: str) -> bool:
+    """Whether `shown` is `exact` rounded to 3 figures with its last (zero) figure dropped: "2.5" for
+    2.496, which reads as exactly 2.5."""
+    if exact == 0:
+        return False
+    rounded = float(f"{exact:.3g}")
+    return math.isclose(rounded, _value(shown), rel_tol=1e-12) and not math.isclose(exact, rounded, rel_tol=1e-4)
+
+
+def _evaluate(values: list[float], operators: list[str]) -> float | None:
+    """`values` joined by `operators`, * and / before + and -."""
+    terms, signs, current = [], [], values[0]
+    for operator, value in zip(operators, values[1:]):
+        if operator == "*":
+            current *= value
+        elif operator == "/":
+            if value == 0:
+                return None
+            current /= value
+        else:
+            terms.append(current)
+            signs.append(operator)
+            current = value
+    terms.append(current)
+    total = terms[0]
+    for sign, term in zip(signs, terms[1:]):
+        total = total + term if sign == "+" else total - term
+    return total
+
+
+def _interval(numbers: list[tuple[str, bool]], operators: list[str]) -> tuple[float, float]:
+    """The least and greatest result over the operands' rounding (every corner: the steps are short)."""
+    ranges = []
+    for text, percent in numbers:
+        scale = 100 if percent else 1
+        value, half = _value(text) / scale, _operand_half_unit(text) / scale
+        ranges.append((value - half, value + half))
+    results = [_evaluate(list(corner), operators) for corner in itertools.product(*ranges)]
+    results = [r for r in results if r is not None]
+    return min(results), max(results)
+
+
+def _change_of_unit(exact: float, shown: float) -> bool:
+    if exact == 0 or (exact > 0) != (shown > 0):
+        return False
+    ratio = abs(exact / shown)
+    for base in (10.0, 1024.0):
+        power = round(math.log(ratio, base))
+        if power != 0 and math.isclose(ratio, base ** power, rel_tol=0.02):
+            return True
+    return False
+
+
+def _plain(value: float) -> str:
+    return f"{value:.6g}"
+
+
+# --- grammar --------------------------------------------------------------------------------------
+
+_ARTICLE = re.compile(r"(?<![\w-])(?P<article>an|a|An|A)[ \t]+(?P<stars>\**)(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d,]*\.?\d)")
+COUNT_NOUNS = ("minute", "hour", "second", "day", "week", "slot", "step", "GPU", "token", "node", "expert",
+               "layer", "stage", "replica", "checkpoint", "failure")
+_ONE_PLURAL = re.compile(rf"(?<![\d.,])(?<![-+−×*/] )1\**[ \t]+(?P<noun>(?:{'|'.join(COUNT_NOUNS)})s)\b")
+_MANY_SINGULAR = re.compile(rf"(?<![\d.,])(?P<number>\d[\d,]*(?:\.\d+)?)\**[ \t]+(?P<noun>minute|hour|second|day|week|"
+                            rf"slot|step)\b(?![-s])")
+
+
+def grammar_problems(text: str) -> list[str]:
+    """"a 8", "An 1", "1 minutes", "3 slot": an article the number does not take, a plural after 1, a
+    singular count noun after another number (templates have helpers for these: {{N|a}}, {{N|slot}})."""
+    found = []
+    for match in _ARTICLE.finditer(text):
+        written, number = match["article"], match["number"]
+        if written[0] == "A" and text[:match.start()].rstrip(" *_#>-").rstrip()[-1:] not in ("", ".", "!", "?", ":"):
+            continue  # "expert A 8": a name, not an article
+        right = article(number)
+        if written.lower() != right:
+            found.append(f"\"{written} {number}\" should be \"{right.capitalize() if written[0] == 'A' else right} "
+                         f"{number}\" (write {{{{N|a}}}})")
+    for match in _ONE_PLURAL.finditer(text):
+        found.append(f"\"1 {match['noun']}\" should be \"1 {match['noun'][:-1]}\" (write {{{{N|{match['noun'][:-1]}}}}})")
+    for match in _MANY_SINGULAR.finditer(text):
+        if match["number"] not in ("1", "1.0"):
+            found.append(f"\"{match['number']} {match['noun']}\" should be \"{match['number']} {match['noun']}s\" "
+                         f"(write {{{{N|{match['noun']}}}}})")
+    return found
+
+
+# --- hardware -------------------------------------------------------------------------------------
+
+_FIGURE = re.compile(r"(?<![\w.,])(?P<number>\d[\d,]*(?:\.\d+)?)\**\s?(?P<unit>GB/s|Gb/s|GB)(?![\w/])")
+
+
+def hardware_problems(text: str, hardware: dict[str, dict[str, float]]) -> list[str]:
+    """A paragraph that names products (H100) and quotes a figure of another product that none of those
+    has: "An H100 data sheet lists NVLink at 600 GB/s" (600 GB/s is the A100's). GB/s is compared with
+    NVLink (as printed, or per direction), Gb/s with the network port, GB with the memory."""
+    if not hardware:
+        return []
+    found = []
+    names = [name for name in sorted(hardware, key=len, reverse=True) if name in text]
+    if not names:
+        return found
+    for paragraph in re.split(r"\n\s*\n", text):
+        named = [name for name in names if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", paragraph)]
+        if not named:
+            continue
+        for match in _FIGURE.finditer(paragraph):
+            value, unit = _value(match["number"]), match["unit"]
+            owners = [name for name in hardware if value in _figures_in(hardware[name], unit)]
+            if owners and not set(owners) & set(named):
+                found.append(f"\"{match.group(0).replace('*', '')}\" is the {'/'.join(owners)}'s "
+                             f"{_FIGURE_WORD[unit]}, in a paragraph about the {'/'.join(named)} "
+                             f"({_said(hardware, named, unit)})")
+    return found
+
+
+_FIGURE_WORD = {"GB/s": "NVLink bandwidth", "Gb/s": "network port", "GB": "memory"}
+
+
+def _figures_in(figures: dict[str, float], unit: str) -> tuple[float, ...]:
+    if unit == "GB/s":
+        return figures["nvlink"], figures["nvlink"] / 2
+    return (figures["network"],) if unit == "Gb/s" else (figures["memory"],)
+
+
+def _said(hardware: dict[str, dict[str, float]], named: list[str], unit: str) -> str:
+    return ", ".join(f"{name}: " + " or ".join(f"{_plain(v)} {unit}" for v in _figures_in(hardware[name], unit))
+                     for name in named)
