@@ -179,7 +179,7 @@ def grammar_problems(text: str) -> list[str]:
         right = article(number)
         if written.lower() != right:
             found.append(f"\"{written} {number}\" should be \"{right.capitalize() if written[0] == 'A' else right} "
-                         f"{number}\" (write {{{{N|a}}}})")
+                         f"{number}\" (write its placeholder with |a: {{{{N|a}}}})")
     for match in _ONE_PLURAL.finditer(text):
         found.append(f"\"1 {match['noun']}\" should be \"1 {match['noun'][:-1]}\" (write {{{{N|{match['noun'][:-1]}}}}})")
     for match in _MANY_SINGULAR.finditer(text):

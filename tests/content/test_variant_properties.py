@@ -47,7 +47,7 @@ REWORDED = {
              ("The node has eight.", "The node has 8.")],
     "13.4": [("almost ten times slower\\n(600 / 62.2 = 9.6)", "9.6 times slower\\n(600 / 62.2)"),
              ("Now the same 16 GB gradient is all-reduced by a flat ring over **16**\\nGPUs in **two** nodes. Most ring hops use NVLink, but",
-              "A **16 GB** gradient is all-reduced by a flat ring over **16**\\nGPUs in **two** H100 nodes. Most ring hops use NVLink (450 GB/s per\\ndirection), but")],
+              "A gradient of **16 GB** is all-reduced by a flat ring over **16**\\nGPUs in **two** H100 nodes. Most ring hops use NVLink (450 GB/s per\\ndirection), but")],
     "15.2": [("almost six years on average becomes an every-three-hours\\nevent at this scale. That is close to the 3.09 hours Llama 3 saw,\\nthough its",
               "5.7 years on average fails every 3.05 hours\\nat this scale. Llama 3 on 16,384 GPUs saw an interruption every 3.09 hours;\\nits")],
     "16.6": [("1 + 10/16 = 1.63", "1 + 10/16 = 1.625")],   # 1.625 to 4 figures, not rounded half-up by hand
@@ -72,11 +72,11 @@ REWORDED = {
     # issue 21: every exercise stands alone on a review card (no "same setup" pointing at another one),
     # and a worked step's result follows from the operands it shows
     "1.2": [("The same **7B** model, now with **ZeRO Stage 1** over **N = 64** GPUs.\\nHow many GB of model states does each GPU hold?",
-             "A **7B**-parameter model is trained with mixed-precision Adam and\\n**ZeRO Stage 1** over **N = 64** GPUs. How many GB of model states\\n(weights, gradients and optimizer state) does each GPU hold? Use\\n1 GB = 10^9 bytes.")],
+             "A model of **7B** parameters is trained with mixed-precision Adam and\\n**ZeRO Stage 1** over **N = 64** GPUs. How many GB of model states\\n(weights, gradients and optimizer state) does each GPU hold? Use\\n1 GB = 10^9 bytes.")],
     "1.3": [("The same **7B** model with **ZeRO Stage 2** over **N = 64** GPUs. How\\nmany GB of model states does each GPU hold?",
-             "A **7B**-parameter model is trained with mixed-precision Adam and\\n**ZeRO Stage 2** over **N = 64** GPUs. How many GB of model states\\n(weights, gradients and optimizer state) does each GPU hold? Use\\n1 GB = 10^9 bytes.")],
+             "A model of **7B** parameters is trained with mixed-precision Adam and\\n**ZeRO Stage 2** over **N = 64** GPUs. How many GB of model states\\n(weights, gradients and optimizer state) does each GPU hold? Use\\n1 GB = 10^9 bytes.")],
     "1.4": [("The same **7B** model with **ZeRO Stage 3** over **N = 64** GPUs. How\\nmany GB of *persistent* model states does each GPU hold (its shards\\nonly, not the layer weights gathered temporarily during compute)?",
-             "A **7B**-parameter model is trained with mixed-precision Adam and\\n**ZeRO Stage 3** over **N = 64** GPUs. How many GB of *persistent*\\nmodel states does each GPU hold (its shards only, not the layer\\nweights gathered temporarily during compute)? Use 1 GB = 10^9 bytes.")],
+             "A model of **7B** parameters is trained with mixed-precision Adam and\\n**ZeRO Stage 3** over **N = 64** GPUs. How many GB of *persistent*\\nmodel states does each GPU hold (its shards only, not the layer\\nweights gathered temporarily during compute)? Use 1 GB = 10^9 bytes.")],
     "2.2": [("Same setup: on 8 GPUs, 64 micro-batch rounds make up one batch of\\n2048 sequences.",
              "8 GPUs run data parallel with micro-batches of 4 sequences, and\\n64 micro-batch rounds make up one batch of 2048 sequences.")],
     "3.2": [("Same move: **3e-4** at batch **256**, now batch **2048**. What\\nlearning rate does the square-root rule give?",
