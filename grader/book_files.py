@@ -101,6 +101,8 @@ class _Guarded:
             node = super().compose_node(parent, index)
         finally:
             self._depth -= 1
+        if node.id == "mapping":
+            _refuse_repeated_keys(node)
         children = (node.value if node.id == "sequence" else
                     [part for pair in node.value for part in pair] if node.id == "mapping" else [])
         self._sizes[id(node)] = 1 + sum(self._sizes[id(child)] for child in children)
@@ -116,6 +118,21 @@ class _Guarded:
         below = node.start_mark.line + (1 if node.style in ("|", ">") else 0)  # a block's text starts a line down
         self.markup_found.extend((below + line, message) for line, message in markup_tags(safe))
         return safe
+
+
+def _refuse_repeated_keys(node) -> None:
+    """YAML keeps the last of two equal keys and drops the first without a word: two `constraints:` in one
+    exercise (one from each of two edits) silently lost the first list. A book must say each key once."""
+    from yaml.composer import ComposerError
+
+    first: dict[str, int] = {}
+    for key, _ in node.value:
+        if key.id != "scalar":
+            continue
+        if key.value in first:
+            raise ComposerError(None, None, f"the key {key.value!r} is written twice in one mapping (first at line "
+                                f"{first[key.value]}); YAML would keep only this one, so merge them", key.start_mark)
+        first[key.value] = key.start_mark.line + 1
 
 
 def _described(text: str) -> str:

@@ -69,6 +69,19 @@ def test_undefined_name_in_formula_is_reported(book_copy, capsys):
     assert "uses undefined name(s) Q" in out
 
 
+def test_a_key_written_twice_in_one_exercise_is_reported_at_the_second(book_copy, capsys):
+    """Two `constraints:` in one exercise (from two branches' edits) made YAML drop the first list silently:
+    the 11.3, 1.2 and 14.1 variants that the first list kept out came back."""
+    path = book_copy / CHAPTER0
+    text = path.read_text()
+    first = line_of(path, "unit:")
+    path.write_text(text.replace("    unit:", "    unit: GB\n    unit:", 1))
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert f"{CHAPTER0}:{first + 1}: invalid YAML" in out and "'unit' is written twice" in out, out
+    assert f"first at line {first}" in out
+
+
 def test_duplicate_id_is_reported_at_the_second(book_copy, capsys):
     path = book_copy / CHAPTER0
     text = path.read_text()

@@ -48,8 +48,10 @@ def reported(out: str, path: Path, line: int) -> list[str]:
 # --- realism as data --------------------------------------------------------------------------------
 
 def test_a_variant_whose_memory_exceeds_its_card_is_reported(book_copy, capsys):
-    """1.2 as it was: ZeRO-1 model states of 283 GB per GPU on an 80 GB A100."""
-    path = edit(book_copy, "01-zero-stages", '    constraints:\n      - "answer <= gpu_memory"   # the run fits on its cards\n', "")
+    """1.2 as it was: 34B and 70B among its models and no constraint, so ZeRO-1 model states of 283 GB per
+    GPU on an 80 GB A100."""
+    path = edit(book_copy, "01-zero-stages", "P: {choices: [7, 8, 13]}", "P: {choices: [7, 8, 13, 34, 70]}")
+    path = edit(book_copy, "01-zero-stages", '    constraints: ["answer < 70"]    # fits an 80 GB card', "    # was")
     code, out = run_check(book_copy, capsys)
     assert code == 1
     messages = reported(out, path, line_of(path, "fits: answer", after='id: "1.2"'))
@@ -69,7 +71,8 @@ def test_an_exercise_about_not_fitting_is_reported_where_a_variant_fits(book_cop
 
 def test_constraints_may_name_the_books_hardware(book_copy, capsys):
     """`H100_memory` is a name the formula grammar reads; the 1.2 constraint written with it still holds."""
-    path = edit(book_copy, "01-zero-stages", '"answer <= gpu_memory"   # the run', '"answer <= A100_memory"   # the run')
+    path = edit(book_copy, "01-zero-stages", 'constraints: ["answer < 70"]    # fits an 80 GB card',
+                'constraints: ["answer <= A100_memory"]    # fits an 80 GB card')
     code, out = run_check(book_copy, capsys)
     assert reported(out, path, line_of(path, "fits: answer", after='id: "1.2"')) == []
 
@@ -171,13 +174,13 @@ def test_right_grammar_is_not_reported(text):
 
 
 def test_grammar_under_variants_is_reported_with_its_seed(book_copy, capsys):
-    """0.4 as it was: "Ring or tree for a 8 GB gradient?"."""
-    path = edit(book_copy, "00-ring-allreduce", "title: Ring or tree for {{M|a}} GB gradient?",
-                "title: Ring or tree for a {{M}} GB gradient?")
+    """0.4 as it was: "... GPUs for a 8 GB gradient"."""
+    path = edit(book_copy, "00-ring-allreduce", "for **{{M|a}} GB**", "for a **{{M}} GB**")
     code, out = run_check(book_copy, capsys)
-    messages = reported(out, path, line_of(path, "title: Ring or tree"))
+    messages = reported(out, path, line_of(path, "prompt:", after='id: "0.4"'))
     assert code == 1 and len(messages) == 1
-    assert messages[0].startswith("title: with seed ") and '"a 8" should be "an 8" (write {{N|a}})' in messages[0]
+    assert messages[0].startswith("prompt: with seed ") and '"a 8" should be "an 8"' in messages[0]
+    assert "|a" in messages[0]
 
 
 # --- mistakes that hold -----------------------------------------------------------------------------
