@@ -100,7 +100,7 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
         env = resolve_params(ex.params, ex.figures)
     except (ParseError, EvaluationError) as exc:
         return [(where("params"), f"params do not evaluate: {exc}")]
-    found = _answer_problems(ex, env, where) + _unit_problems(ex, where)
+    found = _answer_problems(ex, env, where)
     if not found:
         found = _condition_problems(ex, env, where)
     if ex.is_template and not found:
@@ -110,9 +110,10 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     return found
 
 
-def _unit_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
+def unit_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     """The exercise's unit, and each size or bandwidth its texts write after a number (what a learner
-    copies into the box), must be read as what it means."""
+    copies into the box), must be read as what it means. A full check only (`ringbook content check`): it
+    loads pint, which grading a plain number never needs."""
     from grader.units import misread_unit, size_spellings  # pint only when a book is checked
 
     found = [(where("unit"), message) for message in [misread_unit(ex.unit)] if message]

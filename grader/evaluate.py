@@ -8,6 +8,7 @@ tree (`9^9^9`, `factorial(10^9)`) from costing more than a few operations. Where
 from __future__ import annotations
 
 import decimal
+import re
 import math
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -223,4 +224,20 @@ def evaluate_text(text: str | float | int, env: Mapping[str, float]) -> float:
     return evaluate(parse(str(text), env.keys()), env)
 
 
-__all__ = ["EvaluationError", "TooComplex", "ParseError", "evaluate", "evaluate_precisely", "evaluate_text"]
+_COMPARISON = re.compile(r"(<=|>=|==|!=|<|>)")
+_COMPARE = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "==": lambda a, b: math.isclose(a, b),
+            "!=": lambda a, b: not math.isclose(a, b), "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+
+
+def holds(condition: str, value: Callable[[str], float]) -> bool:
+    """`m >= p` or `answer < 80` (a variant's constraint, a mistake's `when`): two formulas and one
+    comparison, each side turned into a number by `value`, never eval'd. Raises ValueError when the text is
+    not one comparison, and what `value` raises."""
+    parts = _COMPARISON.split(condition)
+    if len(parts) != 3:
+        raise ValueError("write one comparison, such as `M >= P` or `answer < 80`")
+    left, operator, right = parts
+    return _COMPARE[operator](value(left.strip()), value(right.strip()))
+
+
+__all__ = ["EvaluationError", "TooComplex", "ParseError", "evaluate", "evaluate_precisely", "evaluate_text", "holds"]

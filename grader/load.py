@@ -410,8 +410,10 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
         if not errors:
             problems.extend(Problem(path, line, message, warning=True) for line, message in exercise_warnings(exercise, where))
         if not errors and validate_schema and isinstance(exercise, (Derive, Trace)):
+            from grader.check import unit_problems
             from grader.variant_check import sampled_findings  # a full check only: it draws many variants
 
+            problems.extend(Problem(path, line, message) for line, message in unit_problems(exercise, where))
             problems.extend(Problem(path, line, message, warning) for line, message, warning
                             in sampled_findings(exercise, where))
         exercises.append(exercise)

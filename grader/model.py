@@ -233,12 +233,13 @@ class NumericAnswer(Exercise):
         """The mistakes whose `when` holds with these numbers: the only slips the grader names."""
         if not any(m.when for m in self.mistakes):
             return self.mistakes
-        from grader.variants import mistake_applies
+        from grader.evaluate import evaluate_text, holds
 
         names = dict(self.env)
         if self.answer is not None and not self.is_formula:
             names["answer"] = self.value
-        return tuple(m for m in self.mistakes if mistake_applies(m, names))
+        return tuple(m for m in self.mistakes
+                     if all(holds(c, lambda formula: evaluate_text(formula, names)) for c in m.when))
 
 
 @dataclass(kw_only=True, repr=False)

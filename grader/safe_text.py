@@ -58,7 +58,7 @@ _STYLE_WORDS = re.compile(r"^[A-Za-z#$][\w\s#.-]*$")
 
 def markup_tags(text: str) -> list[tuple[int, str]]:
     """(line number, description) for each line of `text` holding Textual/Rich markup, for content check:
-    the app shows book text literally (tui.plain), but markup there is an attack or a mistake."""
+    the app shows book text literally (tui.widgets.plain), but markup there is an attack or a mistake."""
     tags = [(match.start(), match.group(1)) for match in _TAG.finditer(text)]
     closes = any(_CLOSING.match(tag) for _, tag in tags)
     found = []

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Mapping
 
-from grader.evaluate import EvaluationError, evaluate
+from grader.evaluate import EvaluationError, evaluate, holds
 from grader.model import Exercise, Mistake, NumericAnswer, Step, hardware_figures
 from grader.parse import Node, ParseError, names_in, parse
 
@@ -26,9 +26,6 @@ DEFAULT_FIGURES = 4        # significant figures of a placeholder without a form
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)  # search only up to the last "}}": see closed_part
 GPU_NAME = "gpu"           # `{{gpu}}` is the name of the card a variant runs on, not its index
 _FORMAT = re.compile(r"^(?P<comma>,)?(?:(?P<figures>[1-9][0-9]?)|\.(?P<decimals>[0-9]{1,2}))?(?P<scientific>e)?$")
-_COMPARISON = re.compile(r"(<=|>=|==|!=|<|>)")
-_COMPARE = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "==": lambda a, b: math.isclose(a, b),
-            "!=": lambda a, b: not math.isclose(a, b), "<": lambda a, b: a < b, ">": lambda a, b: a > b}
 
 
 class VariantError(ValueError):
@@ -141,13 +138,9 @@ def names_for_text(exercise: NumericAnswer, env: Mapping[str, float]) -> dict[st
 
 def check_constraint(constraint: str, names: Mapping[str, float]) -> bool:
     """`m >= p` or `answer < 80`: two formulas and one comparison, each side evaluated, never eval'd."""
-    parts = _COMPARISON.split(constraint)
-    if len(parts) != 3:
-        raise VariantError(f"constraint {constraint!r}: write one comparison, such as `M >= P` or `answer < 80`")
-    left, operator, right = parts
     try:
-        return _COMPARE[operator](formula_value(left.strip(), names), formula_value(right.strip(), names))
-    except (ParseError, EvaluationError) as exc:
+        return holds(constraint, lambda formula: formula_value(formula, names))
+    except (ParseError, EvaluationError, ValueError) as exc:
         raise VariantError(f"constraint {constraint!r}: {exc}") from exc
 
 

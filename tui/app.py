@@ -101,7 +101,7 @@ class RingbookApp(App):
                timeout: float | None = None, markup: bool = False) -> None:
         """Every notification is shown as plain text, whoever asks (a screen's `notify` passes Textual's
         default, markup on): its message carries book titles, error messages and learner output, and
-        markup there could carry an action (tui.plain)."""
+        markup there could carry an action (tui.widgets.plain)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def open_url(self, url: str, *, new_tab: bool = True) -> None:

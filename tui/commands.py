@@ -7,7 +7,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from tui.plain import plain
+from tui.widgets.plain import plain
 
 
 class BookCommands(Provider):

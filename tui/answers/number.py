@@ -10,7 +10,7 @@ from grader.model import Derive, Exercise, NumericAnswer, Trace
 from grader.numeric import BOX_EXAMPLES
 from tui.answers.base import AnswerPanel
 from tui.widgets.answer_input import AnswerInput
-from tui.plain import plain
+from tui.widgets.plain import plain
 
 
 def box_hint(exercise: NumericAnswer) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from tui.progress.mastery import designs_saved, mastery, quiz_scores, unfinished
 from tui.progress.store import ExerciseState
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
-from tui.plain import plain
+from tui.widgets.plain import plain
 
 
 class HomeScreen(Screen):

@@ -30,7 +30,7 @@ from tui.screens.lab_designs import LabDesignsScreen
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.stepper import Stepper
-from tui.plain import plain
+from tui.widgets.plain import plain
 
 TABS = ("data-parallel", "three-d", "model")
 PLOT_M = (1, 4, 8, 32)

@@ -24,7 +24,7 @@ from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
-from tui.plain import plain
+from tui.widgets.plain import plain
 
 
 class QuizScreen(Screen):

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
-from tui.plain import plain
+from tui.widgets.plain import plain
 
 if TYPE_CHECKING:
     from grader.lab import LabOption, LabQuestion

@@ -9,7 +9,7 @@ from textual.widgets import Input, Label
 from grader.verdict import Verdict
 from grader.model import Step
 from tui.widgets.answer_input import AnswerInput
-from tui.plain import plain
+from tui.widgets.plain import plain
 
 MARK = {"correct": "✓", "incorrect": "✗", "invalid": "?"}
 
