@@ -85,12 +85,17 @@ def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
     branches = _Branches(written, names_for_text(written, canonical_env))
     applies = [False] * len(written.mistakes)
     checked: set[tuple[tuple, str]] = set()   # a text renders the same in many variants: read it once
+    posed_before: set[tuple] = set()          # most exercises have fewer variants than seeds: judge each once
     for seed in range(0, seeds + 1) if written.vary else [0]:
         try:
             variant = draw(written, seed)
         except VariantError as exc:
             line = where("constraints") if written.constraints else where("vary")
             return [(line, f"the constraints are never satisfiable: {exc}", False)]
+        numbers = tuple(variant.env.items())
+        if numbers in posed_before:
+            continue   # the same numbers break the same rules, and an earlier seed was reported for them
+        posed_before.add(numbers)
         shown = _numbers(written, variant.env)
         values = graded_values(written, variant.env)
         one_number = written.answer is not None and not written.is_formula
