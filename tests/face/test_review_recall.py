@@ -130,17 +130,22 @@ async def test_every_kind_of_review_card_hides_earlier_answers_until_it_is_answe
     assert store.draft("0.1") == "12345" and store.draft("0.5") == book.exercise("0.5").solution
 
 
+async def review_card(app, pilot, exercise_id: str):
+    """The review started with r, moved on to the card of `exercise_id`: its screen."""
+    await settle(app, pilot)
+    await pilot.press("r")
+    await settle(app, pilot)
+    while app.screen.exercise.id != exercise_id:
+        app.next_review()
+        await settle(app, pilot)
+    return app.screen
+
+
 async def test_a_build_card_brings_back_the_learners_code_with_o_only_after_it_is_answered(book, store):
     study_the_chapter(book, store)
     app = RingbookApp(book, store, clock=lambda: LATER, warm=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        while app.screen.exercise.id != "0.5":
-            app.next_review()
-            await settle(app, pilot)
-        screen = app.screen
+        screen = await review_card(app, pilot, "0.5")
         editor = screen.query_one("#editor", TextArea)
         await pilot.press("escape", "o")                    # leaves the editor; o is not a key here yet
         await pilot.pause()
@@ -163,13 +168,7 @@ async def test_a_design_card_deals_its_items_afresh(book, store):
     study_the_chapter(book, store)
     app = RingbookApp(book, store, clock=lambda: LATER, warm=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        while app.screen.exercise.id != "0.8":
-            app.next_review()
-            await settle(app, pilot)
-        screen = app.screen
+        screen = await review_card(app, pilot, "0.8")
         shown = list(screen.query_one("#order").order)
         chapter = [item.id for item in book.exercise("0.8").presented]
         assert shown == [item.id for item in pose(book.exercise("0.8"), screen.seed).presented]
