@@ -35,6 +35,7 @@ TINY = 1e-250  # values this small have lost precision (or underflowed); they de
 KEPT_DIGITS = 30  # digits a value must keep through every sum for a difference in it to count
 MOST_DIGITS = 1000  # values are at most 1e300 (grader.evaluate.MAX_MAGNITUDE), results that decide at least TINY
 POINTS_TO_DISPROVE = 3
+TYPICAL_LOW, TYPICAL_HIGH = 1.5, 9.5   # where typical values are drawn
 PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial"})
 
 
@@ -64,7 +65,9 @@ def sample_points(symbols: Iterable[str], env: Mapping[str, float], rng: random.
     """Fresh points for one grade (params as given): unpredictable unless `rng` is passed."""
     rng = rng or random.Random(os.urandom(16))
     names = sorted(symbols)
-    typical = tuple({**env, **{s: rng.uniform(1.5, 9.5) for s in names}} for _ in range(TYPICAL_SAMPLES))
+    highest = {**env, **{s: TYPICAL_HIGH for s in names}}   # M^400 is too large here on every grade, not only
+    typical = (highest, *({**env, **{s: rng.uniform(TYPICAL_LOW, TYPICAL_HIGH) for s in names}}  # when a draw
+                          for _ in range(TYPICAL_SAMPLES - 1)))                                  # reached it
     wide = tuple({**env, **{s: wide_value(rng) for s in names}} for _ in range(WIDE_SAMPLES))
     return Points(typical, wide)
 

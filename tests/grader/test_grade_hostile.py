@@ -170,3 +170,20 @@ def test_what_a_test_printed_is_shown_and_a_memory_error_explained(book):
     assert all(len(row.split("printed: ", 1)[1]) <= 210 and row.endswith("…") for row in rows)   # kept short
     failed = [row for row in rows if row.startswith("✗")]
     assert failed and all("MemoryError: it needed more memory than a run may use (512 MB)" in row for row in failed)
+
+
+def test_a_formula_too_large_at_typical_values_is_refused_whatever_the_draw():
+    """M^400 passes 1e300 only for M above 5.6. Typical values were all drawn from [1.5, 9.5], so about one
+    grade in 200 drew none that high and called "M" * 400 incorrect instead of too complex (seen once on a
+    clean clone). The highest typical value is now always among the points."""
+    import random
+
+    from grader.evaluate import TooComplex
+    from grader.parse import parse
+    from grader.symbolic import compare, sample_points
+
+    names = {"M", "N"}
+    huge, answer = parse("M" * 400, names), parse("2*M*(N-1)/N", names)
+    for seed in range(2000):
+        with pytest.raises(TooComplex):
+            compare(huge, answer, sample_points(names, {}, random.Random(seed)))
