@@ -95,6 +95,14 @@ class Mistake:
     feedback: str
     when: tuple[str, ...] = ()
 
+    def applies(self, names: dict[str, float], value=None) -> bool:
+        """Whether every comparison of `when` holds with these params (and `answer`); `value` turns a side's
+        formula into a number (by default parsed afresh; a caller that checks many variants passes a cached one)."""
+        from grader.evaluate import holds
+
+        value = value or (lambda formula: evaluate_text(formula, names))
+        return all(holds(condition, value) for condition in self.when)
+
 
 def evaluate_text(formula: str | float, env: dict[str, float]) -> float:
     """A formula's value; the evaluator loads on first use, so building a book from its cache stays cheap."""
@@ -233,13 +241,10 @@ class NumericAnswer(Exercise):
         """The mistakes whose `when` holds with these numbers: the only slips the grader names."""
         if not any(m.when for m in self.mistakes):
             return self.mistakes
-        from grader.evaluate import evaluate_text, holds
-
         names = dict(self.env)
         if self.answer is not None and not self.is_formula:
             names["answer"] = self.value
-        return tuple(m for m in self.mistakes
-                     if all(holds(c, lambda formula: evaluate_text(formula, names)) for c in m.when))
+        return tuple(m for m in self.mistakes if m.applies(names))
 
 
 @dataclass(kw_only=True, repr=False)

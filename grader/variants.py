@@ -115,8 +115,11 @@ def gpu_of(exercise: NumericAnswer, env: Mapping[str, float]) -> str | None:
 
 
 def mistake_applies(mistake: Mistake, names: Mapping[str, float]) -> bool:
-    """Whether every comparison of the mistake's `when` holds with these params (and `answer`)."""
-    return all(check_constraint(condition, names) for condition in mistake.when)
+    """`mistake.applies`, with each formula parsed once for all the variants checked."""
+    try:
+        return mistake.applies(dict(names), lambda formula: formula_value(formula, names))
+    except (ParseError, EvaluationError, ValueError) as exc:
+        raise VariantError(f"when {mistake.when!r}: {exc}") from exc
 
 
 def graded_values(exercise: NumericAnswer, env: Mapping[str, float]) -> tuple[float, ...]:
