@@ -123,7 +123,18 @@ class RingbookApp(App):
         from tui.screens.chapter import ChapterScreen
 
         self.store_position(chapter.id)
+        if tab == "read" and not self.store.read_only:
+            try:
+                self.store.set_chapter_opened(chapter.id)
+            except StoreError:
+                pass  # navigation: the store has said it cannot write
         self.show(ChapterScreen(chapter, tab=tab))
+
+    def open_chapter_end(self, chapter: Chapter) -> None:
+        """The end of a chapter, in place of its last exercise (reached with n, as the next exercise is)."""
+        from tui.screens.chapter_end import ChapterEndScreen
+
+        self.show(ChapterEndScreen(chapter), replace=True)
 
     def open_exercise(self, exercise: Exercise, *, replace: bool = False, stepping: bool = False) -> None:
         """`stepping`: arrived by n or p, so the keyboard stays on commands until the learner answers."""

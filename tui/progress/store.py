@@ -99,6 +99,7 @@ TABLES = {**LOGS, "drafts": ("exercise_id", "text", "updated_utc"), "state": ("k
 
 
 REPLAYED_PREFIX = "replayed:"   # state keys of review cards replayed from the log (tui.progress.review)
+CHAPTER_OPENED_PREFIX = "opened:chapter:"   # state keys of the chapters whose opening was shown
 
 
 def _watermark_triggers() -> dict[str, str]:
@@ -553,6 +554,15 @@ class ProgressStore:
     def last_opened(self) -> tuple[str, str]:
         """(chapter id, exercise id) last opened; empty strings when nothing was."""
         return self.state("last_chapter"), self.state("last_exercise")
+
+    def set_chapter_opened(self, chapter_id: str) -> None:
+        """Keep that the learner has had this chapter's opening (its text) on screen: Continue offers a
+        chapter's opening until then. Navigation, like last_opened: a state, not part of the log."""
+        self.set_state(CHAPTER_OPENED_PREFIX + chapter_id, "1")
+
+    def chapters_opened(self) -> set[str]:
+        """The ids of the chapters whose opening the learner has had on screen."""
+        return {key.removeprefix(CHAPTER_OPENED_PREFIX) for key in self.states(CHAPTER_OPENED_PREFIX)}
 
     @property
     def day_boundary_hour(self) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -46,6 +47,19 @@ def split_for_first_paint(markdown: str, size: int = OPENING) -> tuple[str, str]
     if cut is None:
         return markdown, ""
     return markdown[:cut], markdown[cut:]
+
+
+def exercise_row(mark: tuple[str, str], exercise_id: str, id_width: int, title: str, described: str,
+                 described_width: int) -> Table:
+    """One exercise of a chapter's list: its mark, id and title, and its kind and status in a column of its
+    own, aligned down the list; a title too long for the row wraps inside its own column."""
+    symbol, style = mark
+    row = Table.grid(expand=True, padding=(0, 2, 0, 0))
+    row.add_column(width=1 + id_width + 2, no_wrap=True)
+    row.add_column(ratio=1)
+    row.add_column(width=described_width, no_wrap=True)
+    row.add_row(Text.assemble((f"{symbol} ", style), (exercise_id, "bold")), Text(title), Text(described, "dim"))
+    return row
 
 
 class ChapterScreen(Screen):
@@ -97,21 +111,25 @@ class ChapterScreen(Screen):
             self.refresh_exercises()
 
     def refresh_exercises(self) -> None:
+        """The list as the store has it, highlighting the exercise last opened when it is one of this
+        chapter's (n and p move through them), else the row highlighted before."""
         states = self.app.store.exercise_states()
-        rows, solved = [], 0
-        for exercise in self.chapter.exercises:
-            state = states.get(exercise.id)
-            mark = state.mark if state else "new"
-            solved += mark.startswith("solved")
-            symbol, style = MARKS[mark]
-            rows.append(Option(Text.assemble(
-                (f"{symbol} ", style), (f"{exercise.id:<5}", "bold"), f"{exercise.title}  ",
-                (f"{exercise.kind} · {mark}", "dim")), id=exercise.id))
+        exercises = self.chapter.exercises
+        marks = [states[e.id].mark if e.id in states else "new" for e in exercises]
+        solved = sum(mark.startswith("solved") for mark in marks)
+        kind_width = max((len(e.kind) for e in exercises), default=0)
+        id_width = max((len(e.id) for e in exercises), default=0)
+        descriptions = [f"{e.kind:<{kind_width}} · {mark}" for e, mark in zip(exercises, marks)]
+        rows = [Option(exercise_row(MARKS[mark], exercise.id, id_width, exercise.title, described,
+                                    max(map(len, descriptions))), id=exercise.id)
+                for exercise, mark, described in zip(exercises, marks, descriptions)]
         listing = self.query_one("#exercise-list", OptionList)
         highlighted = listing.highlighted
+        ids = [e.id for e in exercises]
+        last = self.app.store.last_opened()[1]
         listing.clear_options()
         listing.add_options(rows)
-        listing.highlighted = highlighted if highlighted is not None else 0
+        listing.highlighted = ids.index(last) if last in ids else highlighted if highlighted is not None else 0
         self.query_one("#exercises-heading", Static).update(Text.assemble(
             ("Exercises", "bold"), f"   {solved} of {len(self.chapter.exercises)} solved   ",
             ("(Enter opens one)", "dim")))

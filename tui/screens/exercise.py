@@ -272,8 +272,12 @@ class ExerciseScreen(Screen):
             self.app.next_review(step)
             return
         target = self.app.next_exercise(self.book_exercise, step)
+        if step > 0 and (target is None or target.chapter_id != self.book_exercise.chapter_id):
+            self.save_draft()
+            self.app.open_chapter_end(self.app.chapter_of(self.book_exercise))   # a chapter ends: a moment
+            return
         if target is None:
-            self.notify("That was the last exercise in the book." if step > 0 else "This is the first exercise.")
+            self.notify("This is the first exercise.")
             return
         self.save_draft()
         self.app.open_exercise(target, replace=True, stepping=True)

@@ -100,8 +100,11 @@ class HomeScreen(Screen):
         if overall.after_reveal:
             stats.append(f"   {overall.after_reveal} after reveal", "dim")
         target = self.continue_target(states)
-        label = (f"▶ Continue: {target.id} {target.title}" if hasattr(target, "kind")
-                 else f"▶ Start: Chapter {target.id} · {target.title}")
+        if hasattr(target, "kind"):
+            label = f"▶ Continue: {target.id} {target.title}"
+        else:
+            started = "Continue" if target.id in self.app.store.chapters_opened() else "Start"
+            label = f"▶ {started}: Chapter {target.id} · {target.title}"
         return stats, Text.assemble((label, "bold"), "   (c)"), self.course_rows(overall)
 
     def course_rows(self, overall) -> list[Option]:
@@ -153,6 +156,15 @@ class HomeScreen(Screen):
                       id=f"lab:{lab.id}")
 
     def continue_target(self, states: dict[str, ExerciseState]):
+        """Where Continue goes: where the learner left off (where_left_off), or its chapter's opening while the
+        learner has not had that chapter's text on screen (so n past a chapter's end, or a chapter entered
+        at an exercise, never skips the text)."""
+        target = self.where_left_off(states)
+        if hasattr(target, "kind") and target.chapter_id not in self.app.store.chapters_opened():
+            return self.app.chapter_of(target)
+        return target
+
+    def where_left_off(self, states: dict[str, ExerciseState]):
         """The last exercise opened if it is unsolved, else the next unsolved one after it (the book
         wraps round); else the last chapter opened; else the first unsolved exercise of a learner who has
         answered something; else the first chapter."""

@@ -14,7 +14,9 @@ from textual import widgets
 from textual.app import ComposeResult
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.content import Content
 from textual.widgets._footer import FooterKey
+from textual.widgets._header import HeaderTitle
 
 
 def forget_watchers(reactable: DOMNode, gone) -> None:
@@ -24,7 +26,21 @@ def forget_watchers(reactable: DOMNode, gone) -> None:
 
 
 class Header(widgets.Header):
-    """Textual's header, which lets go of the app's title when its screen closes."""
+    """Textual's header, which lets go of the app's title when its screen closes, and leaves out the
+    sub-title (the book's title) when the two do not fit: "Chapter 8: Mixed Precision Training" whole,
+    not "… — Distributed Training, D…" at 80 columns."""
+
+    SIDES = 8 + 10   # Textual's icon and clock space, either side of the title
+
+    def format_title(self) -> Content:
+        title, sub_title = self.screen_title, self.screen_sub_title
+        room = self.app.size.width - self.SIDES
+        if sub_title and len(title) + len(" — ") + len(sub_title) > room:
+            return self.app.format_title(title, "")
+        return self.app.format_title(title, sub_title)
+
+    def on_resize(self) -> None:
+        self.query_one(HeaderTitle).update(self.format_title())
 
     def on_unmount(self) -> None:
         forget_watchers(self.app, lambda owner: owner is self)
