@@ -14,6 +14,7 @@ import pytest
 from grader.load import check_book, load_book
 from grader.quiz import Response, score
 from tui.app import RingbookApp
+from tui.screens.chapter import ChapterScreen
 from tui.screens.quiz import QuizScreen
 from tui.progress.store import ProgressStore
 
@@ -137,7 +138,17 @@ def visible_text(screen) -> str:
     console = Console(width=76, record=True, file=io.StringIO())
     for widget in screen.query("Static"):
         console.print(widget.content)
+    for listing in screen.query("#quiz-results"):
+        for index in range(listing.option_count):
+            console.print(listing.get_option_at_index(index).prompt)
     return console.export_text()
+
+
+def in_view(screen, selector: str) -> bool:
+    """Whether the widget is wholly inside the quiz page's visible part."""
+    page = screen.query_one("#quiz")
+    region = screen.query_one(selector).virtual_region
+    return page.scroll_y <= region.y and region.bottom <= page.scroll_y + page.scrollable_content_region.height
 
 
 async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, data_dir):
@@ -244,3 +255,57 @@ async def test_the_home_row_of_a_run_in_progress_fits_80_columns(book, data_dir,
         assert "1/20 in progress" in str(row)
         assert ("best 14.5/20" in str(row)) == bool(finished_runs)
         assert row.cell_len <= rows.scrollable_content_region.width
+
+
+async def test_the_rating_just_given_and_the_next_key_are_in_view_at_80x24(book, data_dir):
+    quiz = book.quiz("readiness")
+    at = next(i for i, q in enumerate(quiz.questions) if q.style == "reveal")
+    earlier = [{"question_id": q.id, "choice": q.presented_options[0].id} for q in quiz.questions[:at]]
+    store = ProgressStore.open(data_dir)
+    store.set_state("quiz:readiness", json.dumps({"responses": earlier}))
+    store.close()
+    app = RingbookApp(book, ProgressStore.open(data_dir), warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(quiz)
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("r")
+        await pilot.pause()
+        assert not in_view(screen, "#quiz-rating")       # the model answer fills the page: the rating is below
+        await pilot.press("2")
+        await pilot.pause()
+        await pilot.pause()
+        assert in_view(screen, "#quiz-rating") and in_view(screen, "#quiz-next")
+        rating = screen.query_one("#quiz-rating")
+        assert "(✓)" in str(rating.get_option("partly").prompt)
+        await pilot.press("n")                              # a choice question: its feedback in view
+        await pilot.pause()
+        question = screen.question
+        assert question.style == "choice"
+        await pilot.press("abcdef"[question.presented_options.index(question.correct_option)])
+        await pilot.pause()
+        await pilot.pause()
+        assert in_view(screen, "#quiz-feedback")
+
+
+async def test_a_results_row_opens_the_chapter_that_teaches_it(quiz_book, data_dir):
+    app = app_on(quiz_book, data_dir)
+    quiz = app.book.quiz("small")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(quiz)
+        await pilot.pause()
+        screen = app.screen
+        for keys in (("a", "n"), ("a", "n"), ("r", "3", "n")):
+            await pilot.press(*keys)
+            await pilot.pause()
+        results = screen.query_one("#quiz-results")
+        assert app.focused is results and results.option_count == 3
+        await pilot.press("down", "enter")                  # q2 is taught in chapter 5
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen) and app.screen.chapter.id == "5"
+        await pilot.press("escape")                         # back to the results, as they were
+        await pilot.pause()
+        assert app.screen is screen and screen.question is None
+        await pilot.click("#quiz-results", offset=(4, 3))   # the third row, by mouse: chapter 7
+        await pilot.pause()
+        assert isinstance(app.screen, ChapterScreen) and app.screen.chapter.id == "7"

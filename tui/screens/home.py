@@ -156,12 +156,15 @@ class HomeScreen(Screen):
                       id=f"lab:{lab.id}")
 
     def continue_target(self, states: dict[str, ExerciseState]):
-        """Where Continue goes: where the learner left off (where_left_off), or its chapter's opening while the
-        learner has not had that chapter's text on screen (so n past a chapter's end, or a chapter entered
-        at an exercise, never skips the text)."""
+        """Where Continue goes: where the learner left off (where_left_off), or, when that is an exercise of
+        a chapter not yet begun (its text never on screen, none of its exercises tried), the chapter's
+        opening, so the text of a new chapter is never skipped."""
         target = self.where_left_off(states)
-        if hasattr(target, "kind") and target.chapter_id not in self.app.store.chapters_opened():
-            return self.app.chapter_of(target)
+        if hasattr(target, "kind"):
+            chapter = self.app.chapter_of(target)
+            begun = chapter.id in self.app.store.chapters_opened() or any(e.id in states for e in chapter.exercises)
+            if not begun:
+                return chapter
         return target
 
     def where_left_off(self, states: dict[str, ExerciseState]):

@@ -27,6 +27,17 @@ from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.plain import plain
 
 
+def results_row(number: Text, topic: Text, points: Text, chapter: Text, style: str = "") -> Table:
+    """One row of the results, in columns that line up with the heading's."""
+    row = Table.grid(expand=True, padding=(0, 1, 0, 0))
+    row.add_column(width=3)
+    row.add_column(ratio=1)
+    row.add_column(justify="right", width=6)
+    row.add_column(width=8)
+    row.add_row(number, topic, points, chapter, style=style)
+    return row
+
+
 class QuizScreen(Screen):
     """Taking a quiz, from the first question to the results."""
 
@@ -42,6 +53,7 @@ class QuizScreen(Screen):
         Binding("3", "rate('missed')", "Missed it"),
         Binding("n", "next", "Next"),
         Binding("ctrl+r", "retake", "Retake"),
+        Binding("enter", "open_chapter", "Open chapter", priority=True),   # only on the results (check_action)
     ]
 
     def __init__(self, quiz: Quiz):
@@ -159,20 +171,19 @@ class QuizScreen(Screen):
         yield Static(Text.assemble((f"{self.quiz.title}: {result.points:g} / {result.out_of}", "bold"),
                                    f"  ({result.percent:.0f}%)"), id="quiz-score")
         yield Static(self.verdict_line(result.percent), id="quiz-verdict")
-        table = Table(box=None, pad_edge=False, expand=True)
-        table.add_column("#", style="dim", width=3)
-        table.add_column("Topic", ratio=1)
-        table.add_column("Points", justify="right", width=6)
-        table.add_column("Review", width=8)
+        yield Static(results_row(Text("#"), Text("Topic"), Text("Points"), Text("Chapter"), style="bold"),
+                     id="quiz-results-heading")
+        rows = []
         for n, question in enumerate(self.quiz, 1):
             response = self.responses.get(question.id)
             points = response.points(question) if response else 0.0
             style = "green" if points == 1 else ("yellow" if points else "red")
-            table.add_row(str(n), Text(question.topic), Text(f"{points:g}", style),
-                          Text("" if points == 1 else f"ch. {question.chapter}"))
-        yield Static(table, id="quiz-table")
-        yield Static(Text.assemble(("Ctrl+R", "bold"), " retake   ", ("Esc", "bold"), " back to the course"),
-                     id="quiz-next")
+            rows.append(Option(results_row(Text(str(n), "dim"), Text(question.topic), Text(f"{points:g}", style),
+                                           Text(f"ch. {question.chapter}", "dim" if points == 1 else "bold")),
+                               id=question.id))
+        yield OptionList(*rows, id="quiz-results")
+        yield Static(Text.assemble(("Enter", "bold"), " opens a row's chapter   ", ("Ctrl+R", "bold"), " retake   ",
+                                   ("Esc", "bold"), " back to the course"), id="quiz-next")
 
     @staticmethod
     def verdict_line(percent: float) -> Text:
@@ -193,7 +204,7 @@ class QuizScreen(Screen):
     def focus_current(self) -> None:
         """Focus the options to pick from, if any. The notes box is focused only on request (w): keys
         typed there are text, so `r` would not reveal."""
-        found = self.query("#quiz-options, #quiz-rating")
+        found = self.query("#quiz-options, #quiz-rating, #quiz-results")
         if found and not self.answered:
             found.first().focus(scroll_visible=False)  # the page stays at its top, where the question starts
         else:
@@ -215,6 +226,15 @@ class QuizScreen(Screen):
             await self.respond(Response(self.question.id, choice=event.option.id))
         elif event.option_list.id == "quiz-rating":
             await self.action_rate(event.option.id)
+        elif event.option_list.id == "quiz-results":
+            self.open_chapter_of(event.option.id)
+
+    def open_chapter_of(self, question_id: str | None) -> None:
+        """The chapter that teaches a question, over the results (Esc comes back to them)."""
+        question = next((q for q in self.quiz if q.id == question_id), None)
+        chapter = self.app.book.chapter(question.chapter) if question else None
+        if chapter is not None:
+            self.app.open_chapter(chapter)
 
     def on_descendant_focus(self) -> None:
         self.refresh_bindings()  # typing in the notes box hides the letter keys from the footer
@@ -231,6 +251,9 @@ class QuizScreen(Screen):
         self.responses[response.question_id] = response
         self.save_run()
         await self.redraw()
+        # The response just given in view at 80x24: the feedback on a pick, the rating and "n" on a card.
+        newest = "#quiz-feedback" if response.choice else "#quiz-next"
+        self.query_one("#quiz", Page).reveal(self.query_one(newest))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         question = self.question
@@ -246,7 +269,7 @@ class QuizScreen(Screen):
             return question is not None and self.revealed and not self.answered and not typing
         if action == "next":
             return self.answered
-        if action == "retake":
+        if action in ("retake", "open_chapter"):
             return question is None
         return True
 
@@ -288,6 +311,11 @@ class QuizScreen(Screen):
             self.app.store.set_state(quiz_run_key(self.quiz.id), "")
         except StoreError as exc:
             self.notify(str(exc), title="Result not saved", severity="error")
+
+    def action_open_chapter(self) -> None:
+        results = self.query_one("#quiz-results", OptionList)
+        if results.highlighted is not None:
+            self.open_chapter_of(results.get_option_at_index(results.highlighted).id)
 
     async def action_retake(self) -> None:
         self.index, self.responses, self.revealed, self.notes = 0, {}, False, ""
