@@ -13,7 +13,7 @@ from tui.screens.home import HomeScreen
 
 async def test_home_lists_every_part_of_the_course_under_its_heading(book, store):
     app = RingbookApp(book, store, warm=False)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 40)) as pilot:         # tall enough for the headings (not at 24 rows)
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         rows = app.screen.query_one("#chapters", OptionList)
@@ -62,7 +62,7 @@ async def test_q_quits(book, store):
 
 async def test_home_screen_stylesheet_is_applied(book, store):
     app = RingbookApp(book, store, warm=False)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 40)) as pilot:        # tall enough for the full layout, with its title
         await pilot.pause()
         assert app.screen.query_one("#book-title").region.x == 2   # home.tcss pads the page by 2
 

@@ -227,7 +227,7 @@ async def test_home_lists_the_quiz_with_its_best_score(quiz_book, data_dir):
     store.record_entry("quiz", "small", {"score": 2.5, "out_of": 3})
     store.close()
     app = app_on(quiz_book, data_dir)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 40)) as pilot:        # tall enough for the part headings
         rows = app.screen.query_one("#chapters")
         prompts = [str(rows.get_option_at_index(i).prompt) for i in range(rows.option_count)]
         assert any("Small Check" in p and "best 2.5/3" in p and "2 runs" in p for p in prompts)

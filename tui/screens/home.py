@@ -18,6 +18,9 @@ from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.plain import plain
 
 
+FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer
+
+
 class HomeScreen(Screen):
     """Where a learner starts: how far they are, and where to go next."""
 
@@ -25,14 +28,18 @@ class HomeScreen(Screen):
     BINDINGS = [
         Binding("enter", "open_chapter", "Open", priority=True),
         Binding("c", "continue", "Continue"),
-        Binding("r", "review", "Review"),
+        Binding("r", "review", "Review"),            # one of these three (check_action); all start_review
+        Binding("r", "practise", "Practise"),
+        Binding("r", "nothing_to_review", show=False),
         Binding("f2", "app.toggle_theme", "Theme"),
     ]
 
     shown_before = False
+    reviews = ""   # "due", "practice" (cards, none due: r offers to practise early) or "" (no cards yet)
 
     def compose(self) -> ComposeResult:
         book = self.app.book
+        self.set_class(self.app.size.height < self.full_height(), "-compact")
         stats, continue_line, rows = self.progress()
         yield Header()
         with Vertical(id="home"):
@@ -56,22 +63,57 @@ class HomeScreen(Screen):
         from tui.progress.review import kinds_of, review_summary
 
         summary = review_summary(self.app.store, self.app.clock(), kinds_of(self.app.book))
+        self.reviews = "due" if summary.due else "practice" if summary.cards else ""
+        self.refresh_bindings()
         if not summary.cards:
             return
         if summary.due:
             line = Text.assemble(("↻ Review · ", "bold"), (f"{len(summary.due)} due", "bold yellow"))
         else:
             when = summary.next_due.astimezone().strftime("%a %d %b") if summary.next_due else "later"
-            line = Text.assemble(("↻ Review · ", "bold"), f"nothing due; next on {when}")
+            line = Text.assemble(("↻ Review · ", "bold"), f"nothing due until {when}")
         if summary.retention is not None:
             line.append(f"   ~{summary.retention:.0%} remembered", "dim")
-        line.append("   (r)")   # a key to press: as readable as the text (WCAG), not dimmed
+        # a key to press: as readable as the text (WCAG), not dimmed
+        line.append("   (r)" if summary.due else "   (r: practise)")
         review = self.query_one("#review", Static)
         review.update(line)
         review.display = True
 
+    def full_height(self) -> int:
+        """Rows the full layout needs: its frame, a row per chapter, quiz and lab, and a heading per part."""
+        book = self.app.book
+        parts = ({c.part or "Chapters" for c in book.chapters} | ({"Quiz"} if book.quizzes else set())
+                 | ({"Lab"} if book.labs else set()))
+        return FRAME_ROWS + len(book.chapters) + len(book.quizzes) + len(book.labs) + (len(parts) if len(parts) > 1 else 0)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """r is shown as Review while cards are due, as Practise while none is, and not at all before the
+        first exercise is solved (then it only says how review works)."""
+        if action == "review":
+            return self.reviews == "due"
+        if action == "practise":
+            return self.reviews == "practice"
+        if action == "nothing_to_review":
+            return not self.reviews
+        return True
+
     def action_review(self) -> None:
         self.app.start_review()
+
+    def action_practise(self) -> None:
+        self.app.start_review()   # with nothing due, it offers to practise the cards that come due soonest
+
+    def action_nothing_to_review(self) -> None:
+        self.app.start_review()   # with no card yet, it says how review works
+
+    def on_resize(self) -> None:
+        """The compact layout when the full one does not fit: the whole course on one screen at 80x24, the quiz
+        and the lab included; the book's title is then in the header only."""
+        compact = self.size.height < self.full_height()
+        if compact != self.has_class("-compact"):
+            self.set_class(compact, "-compact")
+            self.refresh_rows()
 
     def on_screen_resume(self) -> None:
         if not self.shown_before:  # Textual says "resume" the first time too, when compose has just done this
@@ -80,12 +122,17 @@ class HomeScreen(Screen):
         stats, continue_line, rows = self.progress()
         self.query_one("#stats", Static).update(stats)
         self.query_one("#continue", Static).update(continue_line)
-        chapters = self.query_one("#chapters", OptionList)
-        highlighted = chapters.highlighted
-        chapters.clear_options()
-        chapters.add_options(rows)
-        chapters.highlighted = highlighted if highlighted is not None else 0
+        self.refresh_rows(rows)
         self.refresh_review()
+
+    def refresh_rows(self, rows: list[Option] | None = None) -> None:
+        """The course's rows (`rows`, else as the store has them now), the same row highlighted."""
+        chapters = self.query_one("#chapters", OptionList)
+        highlighted = chapters.get_option_at_index(chapters.highlighted).id if chapters.highlighted is not None else None
+        chapters.clear_options()
+        chapters.add_options(rows or self.course_rows(mastery(self.app.book, self.app.store.exercise_states())))
+        ids = [chapters.get_option_at_index(i).id for i in range(chapters.option_count)]
+        chapters.highlighted = ids.index(highlighted if highlighted in ids else next(i for i in ids if i is not None))
 
     def progress(self) -> tuple[Text, Text, list[Option]]:
         """The stats line, the Continue line and the chapter rows, from the store as it is now."""
@@ -108,8 +155,8 @@ class HomeScreen(Screen):
         return stats, Text.assemble((label, "bold"), "   (c)"), self.course_rows(overall)
 
     def course_rows(self, overall) -> list[Option]:
-        """A heading per part of the course, then its rows: chapters by the part book.yaml gives them,
-        then the quizzes (best score) and the labs (designs saved)."""
+        """A heading per part of the course (not in the compact layout), then its rows: chapters by the part
+        book.yaml gives them, then the quizzes (best score) and the labs (designs saved)."""
         book = self.app.book
         width = max(len(title) for title in [c.title for c in book.chapters] + [q.title for q in book.quizzes]
                     + [lab.title for lab in book.labs])
@@ -125,7 +172,7 @@ class HomeScreen(Screen):
             parts.append(("Lab", [self.lab_row(lab, width) for lab in book.labs]))
         rows: list[Option] = []
         for name, part_rows in parts:
-            if len(parts) > 1:
+            if len(parts) > 1 and not self.has_class("-compact"):
                 rows.append(Option(Text(name[:1].upper() + name[1:], "bold"), disabled=True))
             rows.extend(part_rows)
         return rows

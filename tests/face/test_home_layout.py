@@ -1,0 +1,64 @@
+"""Home at 80x24: the whole course on one screen, and r saying what it does, on the real store."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from textual.widgets import OptionList
+
+from tui.app import RingbookApp
+from tui.screens.practice_offer import PracticeOfferScreen
+
+SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def footer_keys(app) -> dict[str, str]:
+    return {key: active.binding.description for key, active in app.screen.active_bindings.items()
+            if active.binding.show}
+
+
+async def settle(app, pilot) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_home_at_80x24_shows_every_chapter_the_quiz_and_the_lab_without_scrolling(book, store):
+    store.record_attempt("0.1", "7/4", "correct", now=SOLVED)     # so the review line shows too
+    app = RingbookApp(book, store, clock=lambda: SOLVED + timedelta(hours=1), warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        home = app.screen
+        assert home.query_one("#review").display
+        rows = home.query_one("#chapters", OptionList)
+        ids = [rows.get_option_at_index(i).id for i in range(rows.option_count)]
+        assert {f"quiz:{q.id}" for q in book.quizzes} <= set(ids) and {f"lab:{lab.id}" for lab in book.labs} <= set(ids)
+        assert all(c.id in ids for c in book.chapters)
+        assert rows.max_scroll_y == 0                                   # nothing below the fold
+        assert rows.region.bottom <= app.screen.query_one("Footer").region.y
+        assert "Distributed Training, Derived" in str(app.screen.query_one("HeaderTitle").render())
+    async with RingbookApp(book, store, warm=False).run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        home = pilot.app.screen
+        assert home.query_one("#book-title").display and not home.has_class("-compact")   # room: the full page
+        prompts = [str(p.prompt) for p in home.query_one("#chapters", OptionList).options]
+        assert "Quiz" in prompts and "Lab" in prompts
+
+
+async def test_r_is_offered_as_what_it_does(book, store):
+    app = RingbookApp(book, store, clock=lambda: SOLVED, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "r" not in footer_keys(app)                             # nothing solved: nothing to review
+    store.record_attempt("0.1", "7/4", "correct", now=SOLVED)
+    app = RingbookApp(book, store, clock=lambda: SOLVED + timedelta(hours=1), warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert footer_keys(app)["r"] == "Practise"                     # solved, not due yet
+        assert "(r: practise)" in str(app.screen.query_one("#review").render())
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, PracticeOfferScreen)
+    app = RingbookApp(book, store, clock=lambda: SOLVED + timedelta(days=60), warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert footer_keys(app)["r"] == "Review"                       # due
