@@ -141,7 +141,9 @@ class ChapterScreen(Screen):
 
     def action_exercises(self) -> None:
         listing = self.query("#exercise-list")
-        if listing:
+        if not listing:
+            self.initial_tab = "exercises"   # pressed before the list is filled in: _fill_in goes there
+        else:
             listing.first().focus()
             self.query_one("#page", VerticalScroll).scroll_to_widget(self.query_one("#exercises-heading"), top=True)
 
