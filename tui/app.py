@@ -122,12 +122,7 @@ class RingbookApp(App):
     def open_chapter(self, chapter: Chapter, *, tab: str = "read") -> None:
         from tui.screens.chapter import ChapterScreen
 
-        self.store_position(chapter.id)
-        if tab == "read" and not self.store.read_only:
-            try:
-                self.store.set_chapter_opened(chapter.id)
-            except StoreError:
-                pass  # navigation: the store has said it cannot write
+        self.store_position(chapter.id, at_opening=tab == "read")
         self.show(ChapterScreen(chapter, tab=tab))
 
     def open_chapter_end(self, chapter: Chapter) -> None:
@@ -233,9 +228,9 @@ class RingbookApp(App):
         self.push_screen(ReviewDoneScreen(results, titles, now, next_due(self.store, now, kinds),
                                           practice=self.review_purpose == "practice"))
 
-    def store_position(self, chapter_id: str, exercise_id: str = "") -> None:
+    def store_position(self, chapter_id: str, exercise_id: str = "", *, at_opening: bool = False) -> None:
         if not self.store.read_only:
-            self.store.set_last_opened(chapter_id, exercise_id)
+            self.store.set_last_opened(chapter_id, exercise_id, at_opening=at_opening)
 
     # --- actions --------------------------------------------------------------------------------
 

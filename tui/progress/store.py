@@ -547,18 +547,18 @@ class ProgressStore:
         row = self._db.execute(sql, (key,)).fetchone()
         return None if row is None or row[0] is None else bytes(row[0]).decode("utf-8", "replace")
 
-    def set_last_opened(self, chapter_id: str, exercise_id: str = "") -> None:
+    def set_last_opened(self, chapter_id: str, exercise_id: str = "", *, at_opening: bool = False) -> None:
+        """Where the learner is, in one write; `at_opening`: at the chapter's opening, its text on screen,
+        which chapters_opened keeps (Continue offers a chapter's opening until then)."""
+        values = [("last_chapter", chapter_id), ("last_exercise", exercise_id)]
+        if at_opening:
+            values.append((CHAPTER_OPENED_PREFIX + chapter_id, "1"))
         self._write([("INSERT INTO state VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                      (key, value)) for key, value in (("last_chapter", chapter_id), ("last_exercise", exercise_id))])
+                      (key, value)) for key, value in values])
 
     def last_opened(self) -> tuple[str, str]:
         """(chapter id, exercise id) last opened; empty strings when nothing was."""
         return self.state("last_chapter"), self.state("last_exercise")
-
-    def set_chapter_opened(self, chapter_id: str) -> None:
-        """Keep that the learner has had this chapter's opening (its text) on screen: Continue offers a
-        chapter's opening until then. Navigation, like last_opened: a state, not part of the log."""
-        self.set_state(CHAPTER_OPENED_PREFIX + chapter_id, "1")
 
     def chapters_opened(self) -> set[str]:
         """The ids of the chapters whose opening the learner has had on screen."""

@@ -28,9 +28,9 @@ class HomeScreen(Screen):
     BINDINGS = [
         Binding("enter", "open_chapter", "Open", priority=True),
         Binding("c", "continue", "Continue"),
-        Binding("r", "review", "Review"),            # one of these three (check_action); all start_review
-        Binding("r", "practise", "Practise"),
-        Binding("r", "nothing_to_review", show=False),
+        Binding("r", "review('due')", "Review"),     # the one of these three that fits `reviews` (check_action)
+        Binding("r", "review('practice')", "Practise"),
+        Binding("r", "review('')", show=False),
         Binding("f2", "app.toggle_theme", "Theme"),
     ]
 
@@ -85,27 +85,19 @@ class HomeScreen(Screen):
         book = self.app.book
         parts = ({c.part or "Chapters" for c in book.chapters} | ({"Quiz"} if book.quizzes else set())
                  | ({"Lab"} if book.labs else set()))
-        return FRAME_ROWS + len(book.chapters) + len(book.quizzes) + len(book.labs) + (len(parts) if len(parts) > 1 else 0)
+        headings = len(parts) if len(parts) > 1 else 0
+        return FRAME_ROWS + len(book.chapters) + len(book.quizzes) + len(book.labs) + headings
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """r is shown as Review while cards are due, as Practise while none is, and not at all before the
         first exercise is solved (then it only says how review works)."""
         if action == "review":
-            return self.reviews == "due"
-        if action == "practise":
-            return self.reviews == "practice"
-        if action == "nothing_to_review":
-            return not self.reviews
+            return parameters == (self.reviews,)
         return True
 
-    def action_review(self) -> None:
+    def action_review(self, reviews: str) -> None:
+        """Review the due cards; with none due, the app offers to practise early, or says how review works."""
         self.app.start_review()
-
-    def action_practise(self) -> None:
-        self.app.start_review()   # with nothing due, it offers to practise the cards that come due soonest
-
-    def action_nothing_to_review(self) -> None:
-        self.app.start_review()   # with no card yet, it says how review works
 
     def on_resize(self) -> None:
         """The compact layout when the full one does not fit: the whole course on one screen at 80x24, the quiz
@@ -128,7 +120,8 @@ class HomeScreen(Screen):
     def refresh_rows(self, rows: list[Option] | None = None) -> None:
         """The course's rows (`rows`, else as the store has them now), the same row highlighted."""
         chapters = self.query_one("#chapters", OptionList)
-        highlighted = chapters.get_option_at_index(chapters.highlighted).id if chapters.highlighted is not None else None
+        at = chapters.highlighted
+        highlighted = chapters.get_option_at_index(at).id if at is not None else None
         chapters.clear_options()
         chapters.add_options(rows or self.course_rows(mastery(self.app.book, self.app.store.exercise_states())))
         ids = [chapters.get_option_at_index(i).id for i in range(chapters.option_count)]

@@ -202,8 +202,8 @@ class QuizScreen(Screen):
         await self.redraw()
 
     def focus_current(self) -> None:
-        """Focus the options to pick from, if any. The notes box is focused only on request (w): keys
-        typed there are text, so `r` would not reveal."""
+        """Focus the options to pick from (or the results' rows), if any. The notes box is focused only on
+        request (w): keys typed there are text, so `r` would not reveal."""
         found = self.query("#quiz-options, #quiz-rating, #quiz-results")
         if found and not self.answered:
             found.first().focus(scroll_visible=False)  # the page stays at its top, where the question starts
