@@ -104,11 +104,20 @@ async def test_the_quiz_results_can_be_paged_through(book, store):
         await pilot.press("n")
         await pilot.pause()
         page = app.screen.query_one("#quiz", Page)
-        assert app.screen.query("#quiz-score") and app.focused is page
+        results = app.screen.query_one("#quiz-results")
+        assert app.screen.query("#quiz-score") and app.focused is results   # its rows open chapters (Enter)
         await page_keys_move(pilot, page)
         await pilot.press("end")
         await pilot.pause()
         assert page.scroll_y == page.max_scroll_y
+        await pilot.press("home")                        # ↑ and ↓ move through the rows, the page follows
+        await pilot.pause()
+        assert page.scroll_y == 0
+        for _ in range(len(quiz) - 1):
+            await pilot.press("down")
+        await pilot.pause()
+        last_row = results.virtual_region.y + len(quiz)
+        assert results.highlighted == len(quiz) - 1 and page.scroll_y + page.size.height > last_row
 
 
 async def test_the_contents_list_each_section_once_and_start_at_the_one_being_read(book, store):

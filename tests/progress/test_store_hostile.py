@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from tests.progress.test_store_faults import _can_mount_read_only
 from tui.app import RingbookApp
@@ -212,6 +213,14 @@ def test_progress_starts_over_bad_stored_rows(data_dir):
     assert "best 4 / 20, 1 run" in result.stdout
 
 
+def row_text(prompt) -> str:
+    """A list's row as the terminal shows it, in plain text."""
+    console = Console(width=76, color_system=None)
+    with console.capture() as captured:
+        console.print(prompt)
+    return captured.get()
+
+
 async def test_the_app_starts_over_bad_stored_rows(book, data_dir):
     write_bad_rows(data_dir, BAD_ROWS)
     store = ProgressStore.open(data_dir)
@@ -226,7 +235,7 @@ async def test_the_app_starts_over_bad_stored_rows(book, data_dir):
             if app.screen.query("#exercise-list"):
                 break
         listing = app.screen.query_one("#exercise-list")
-        marks = [str(listing.get_option_at_index(i).prompt).rsplit("· ", 1)[1] for i in range(3)]
+        marks = [row_text(listing.get_option_at_index(i).prompt).rsplit("· ", 1)[1].strip() for i in range(3)]
         assert marks == ["solved", "new", "new"]    # 0.2 and 0.3 have only rows that were left out
     store.close()
 

@@ -55,7 +55,7 @@ def exercise_row(mark: tuple[str, str], exercise_id: str, id_width: int, title: 
     own, aligned down the list; a title too long for the row wraps inside its own column."""
     symbol, style = mark
     row = Table.grid(expand=True, padding=(0, 2, 0, 0))
-    row.add_column(width=1 + id_width + 2, no_wrap=True)
+    row.add_column(width=2 + id_width, no_wrap=True)
     row.add_column(ratio=1)
     row.add_column(width=described_width, no_wrap=True)
     row.add_row(Text.assemble((f"{symbol} ", style), (exercise_id, "bold")), Text(title), Text(described, "dim"))

@@ -12,6 +12,7 @@ import json
 
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Region
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -28,14 +29,22 @@ from tui.widgets.plain import plain
 
 
 def results_row(number: Text, topic: Text, points: Text, chapter: Text, style: str = "") -> Table:
-    """One row of the results, in columns that line up with the heading's."""
+    """One row of the results, in columns that line up with the heading's; one line (ResultsList)."""
     row = Table.grid(expand=True, padding=(0, 1, 0, 0))
     row.add_column(width=3)
-    row.add_column(ratio=1)
+    row.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     row.add_column(justify="right", width=6)
     row.add_column(width=8)
     row.add_row(number, topic, points, chapter, style=style)
     return row
+
+
+class ResultsList(OptionList, inherit_bindings=False):
+    """The results' rows: ↑ and ↓ choose one and Enter opens its chapter; PgUp, PgDn, Home and End are left
+    to the page, which they always scroll."""
+
+    BINDINGS = [Binding("up", "cursor_up", show=False), Binding("down", "cursor_down", show=False),
+                Binding("enter", "select", show=False)]
 
 
 class QuizScreen(Screen):
@@ -181,7 +190,7 @@ class QuizScreen(Screen):
             rows.append(Option(results_row(Text(str(n), "dim"), Text(question.topic), Text(f"{points:g}", style),
                                            Text(f"ch. {question.chapter}", "dim" if points == 1 else "bold")),
                                id=question.id))
-        yield OptionList(*rows, id="quiz-results")
+        yield ResultsList(*rows, id="quiz-results")
         yield Static(Text.assemble(("Enter", "bold"), " opens a row's chapter   ", ("Ctrl+R", "bold"), " retake   ",
                                    ("Esc", "bold"), " back to the course"), id="quiz-next")
 
@@ -228,6 +237,12 @@ class QuizScreen(Screen):
             await self.action_rate(event.option.id)
         elif event.option_list.id == "quiz-results":
             self.open_chapter_of(event.option.id)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The row chosen on the results stays in view: the list is as tall as its rows, the page scrolls."""
+        if event.option_list.id == "quiz-results":
+            top = event.option_list.virtual_region.y + event.option_index   # its row and the list's border
+            self.query_one("#quiz", Page).scroll_to_region(Region(0, top, 1, 3), animate=False)
 
     def open_chapter_of(self, question_id: str | None) -> None:
         """The chapter that teaches a question, over the results (Esc comes back to them)."""
