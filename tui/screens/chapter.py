@@ -144,8 +144,10 @@ class ChapterScreen(Screen):
         if not listing:
             self.initial_tab = "exercises"   # pressed before the list is filled in: _fill_in goes there
         else:
-            listing.first().focus()
-            self.query_one("#page", VerticalScroll).scroll_to_widget(self.query_one("#exercises-heading"), top=True)
+            listing.first().focus(scroll_visible=False)
+            # once the rows are laid out (a long title wraps, which makes the list taller)
+            self.call_after_refresh(self.query_one("#page", VerticalScroll).scroll_to_widget,
+                                    self.query_one("#exercises-heading"), top=True, animate=False)
 
     def action_read(self) -> None:
         page = self.query_one("#page", VerticalScroll)
