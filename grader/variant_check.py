@@ -17,7 +17,7 @@ from grader.model import NumericAnswer
 from grader.parse import Call, Node, ParseError, parse
 from grader.text_check import arithmetic_problems, grammar_problems, hardware_problems
 from grader.variants import (
-    VariantError, check_constraint, choices_of, draw, formula_value, gpu_of, graded_values, mistake_applies,
+    Draws, VariantError, check_constraint, choices_of, formula_value, gpu_of, graded_values, mistake_applies,
     names_for_text, render, rendered, resolve,
 )
 
@@ -86,9 +86,10 @@ def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
     applies = [False] * len(written.mistakes)
     checked: set[tuple[tuple, str]] = set()   # a text renders the same in many variants: read it once
     posed_before: set[tuple] = set()          # most exercises have fewer variants than seeds: judge each once
+    draws = Draws(written)
     for seed in range(0, seeds + 1) if written.vary else [0]:
         try:
-            variant = draw(written, seed)
+            variant = draws.draw(seed)
         except VariantError as exc:
             line = where("constraints") if written.constraints else where("vary")
             return [(line, f"the constraints are never satisfiable: {exc}", False)]

@@ -151,33 +151,68 @@ def draw(exercise: NumericAnswer, seed: int) -> Variant:
     """The variant `seed` of `exercise`: seed 0 (or an exercise that does not vary) is the canonical
     params; any other seed draws until the constraints hold and the graded numbers differ from the
     canonical ones, so an answer remembered from the book is not an answer to the variant."""
-    canonical = resolve(exercise, {})
-    if seed == CANONICAL_SEED or not exercise.vary:
-        return Variant(CANONICAL_SEED, canonical)
-    pools = {name: choices_of(name, rule) for name, rule in exercise.vary.items()}
-    unknown = set(pools) - set(exercise.params)
-    if unknown:
-        raise VariantError(f"vary names {', '.join(sorted(unknown))}, which is not a param")
-    old = _posed_numbers(exercise, canonical)
-    rng = random.Random(f"{exercise.id}:{seed}")
-    for _ in range(MAX_TRIES):
-        drawn = {name: rng.choice(pool) for name, pool in pools.items()}
+    return Draws(exercise).draw(seed)
+
+
+class Draws:
+    """The variants of one exercise, for drawing many seeds: what every draw shares (the canonical
+    numbers, the vary pools, the numbers a variant must change) is worked out once, and each assignment
+    of the varied params is judged once, however many seeds and tries draw it again (most exercises
+    have a few dozen assignments, and `ringbook content check` draws 200 seeds of each)."""
+
+    def __init__(self, exercise: NumericAnswer):
+        self.exercise = exercise
+        self.canonical = resolve(exercise, {})
+        self._pools: dict[str, tuple[float, ...]] | None = None   # read on the first seed that varies
+        self._old: tuple[float, ...] = ()
+        self._judged: dict[tuple[float, ...], dict[str, float] | None] = {}
+
+    def draw(self, seed: int) -> Variant:
+        """As `draw(exercise, seed)`: the same numbers for the same seed."""
+        exercise = self.exercise
+        if seed == CANONICAL_SEED or not exercise.vary:
+            return Variant(CANONICAL_SEED, dict(self.canonical))
+        pools = self._varied_pools()
+        rng = random.Random(f"{exercise.id}:{seed}")
+        for _ in range(MAX_TRIES):
+            drawn = tuple(rng.choice(pool) for pool in pools.values())
+            if drawn not in self._judged:
+                self._judged[drawn] = self._posable(dict(zip(pools, drawn)))
+            env = self._judged[drawn]
+            if env is not None:
+                return Variant(seed, dict(env))
+        raise VariantError(f"no numbers satisfy the constraints after {MAX_TRIES} draws (seed {seed}); "
+                           "widen the vary ranges or loosen the constraints")
+
+    def _varied_pools(self) -> dict[str, tuple[float, ...]]:
+        if self._pools is None:
+            exercise = self.exercise
+            pools = {name: choices_of(name, rule) for name, rule in exercise.vary.items()}
+            unknown = set(pools) - set(exercise.params)
+            if unknown:
+                raise VariantError(f"vary names {', '.join(sorted(unknown))}, which is not a param")
+            self._old = _posed_numbers(exercise, self.canonical)
+            self._pools = pools
+        return self._pools
+
+    def _posable(self, drawn: dict[str, float]) -> dict[str, float] | None:
+        """The params with `drawn` in place, or None when they cannot be posed: a value that does not
+        evaluate, graded numbers the same as the book's, or a constraint that does not hold. A constraint
+        that cannot be evaluated raises VariantError."""
+        exercise = self.exercise
         try:
             env = resolve(exercise, drawn)
             values = graded_values(exercise, env)
         except (ParseError, EvaluationError):
-            continue  # e.g. a division by a drawn zero: that draw cannot be posed
+            return None  # e.g. a division by a drawn zero: that draw cannot be posed
         if not all(math.isfinite(v) for v in values):
-            continue
-        if not _differ(_posed_numbers(exercise, env, values), old, exercise.tolerance):
-            continue
-        if not exercise.constraints:
-            return Variant(seed, env)
+            return None
+        if not _differ(_posed_numbers(exercise, env, values), self._old, exercise.tolerance):
+            return None
         names = dict(env, answer=values[0]) if exercise.answer is not None and not exercise.is_formula else env
         if all(check_constraint(c, names) for c in exercise.constraints):
-            return Variant(seed, env)
-    raise VariantError(f"no numbers satisfy the constraints after {MAX_TRIES} draws (seed {seed}); "
-                       "widen the vary ranges or loosen the constraints")
+            return env
+        return None
 
 
 def _posed_numbers(exercise: NumericAnswer, env: Mapping[str, float], values: tuple[float, ...] | None = None,
@@ -359,5 +394,5 @@ def canonical(exercise: NumericAnswer) -> NumericAnswer:
         return replace(exercise, written=exercise)
 
 
-__all__ = ["CANONICAL_SEED", "Variant", "VariantError", "canonical", "check_constraint", "choices_of", "draw",
+__all__ = ["CANONICAL_SEED", "Draws", "Variant", "VariantError", "canonical", "check_constraint", "choices_of", "draw",
            "format_number", "formula_value", "graded_values", "pose", "render", "rendered", "seed_problem", "variant"]

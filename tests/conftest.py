@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from grader.load import BUILTIN_CONTENT, load_book
+from grader.load import BUILTIN_CONTENT
+from tests.built_in import builtin_book
 
 
 @pytest.fixture(scope="session")
 def book():
-    return load_book()
+    return builtin_book()
 
 
 @pytest.fixture

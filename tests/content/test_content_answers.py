@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from grader.evaluate import evaluate_text
-from grader.load import load_book
 from grader.model import Build, Debug, Design, NumericAnswer, Trace
+from tests.built_in import builtin_book
 
 EXPECTED_DIR = Path(__file__).resolve().parents[1] / "expected"
-BOOK = load_book()
+BOOK = builtin_book()
 
 
 def _expected() -> dict[str, dict]:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.load import load_book
 from grader.grade import grade
 from grader.text_check import arithmetic_problems, grammar_problems
 from grader.variants import VariantError, render, variant
+from tests.built_in import builtin_book
 from tests.expected import ch6, ch11
 from tui.cli.main import main
 
@@ -97,7 +97,7 @@ def test_a_product_named_with_another_products_numbers_is_reported(book_copy, ca
 
 
 def test_a_varied_card_brings_all_its_figures_and_its_name():
-    exercise = load_book().exercise("13.2")
+    exercise = builtin_book().exercise("13.2")
     seen = {}
     for seed in range(12):
         posed = variant(exercise, seed)
@@ -228,7 +228,7 @@ def test_a_when_over_an_unknown_name_is_reported(book_copy, capsys):
 
 def _115_with(loads: tuple[int, int, int], T: int, f: float):
     """The first variant of 11.5 with these loads of A, B and C."""
-    exercise = load_book().exercise("11.5")
+    exercise = builtin_book().exercise("11.5")
     for seed in range(1, 2000):
         posed = variant(exercise, seed)
         if (posed.env["nA"], posed.env["nB"], posed.env["nC"], posed.env["T"], posed.env["f"]) == (*loads, T, f):
@@ -239,7 +239,7 @@ def _115_with(loads: tuple[int, int, int], T: int, f: float):
 def test_dropping_every_over_full_expert_gets_its_own_feedback_in_every_variant():
     """Whatever the loads, dropping all tokens of every over-full expert (recomputed in tests/expected/ch11)
     is named, and it is never the right answer."""
-    exercise = load_book().exercise("11.5")
+    exercise = builtin_book().exercise("11.5")
     for seed in range(0, 60):
         posed = variant(exercise, seed)
         env = posed.env
@@ -258,7 +258,7 @@ def test_seed_7_of_115_names_the_real_slip():
 
 def test_66_at_four_bytes_names_each_slip_apart():
     """At 4 bytes per value, one pass and forgotten bytes are different numbers with different feedback."""
-    exercise = load_book().exercise("6.6")
+    exercise = builtin_book().exercise("6.6")
     posed = next(p for p in (variant(exercise, s) for s in range(1, 50)) if p.env["w"] == 4)
     one_pass = grade(posed, ch6.ONE_PASS_FORMULA.format(w=4))
     no_bytes = grade(posed, ch6.VALUES_NOT_BYTES_FORMULA)

@@ -25,13 +25,13 @@ import pytest
 from grader.evaluate import EvaluationError, evaluate_text
 from grader.grade import grade
 from grader.kinds.trace import grade_step
-from grader.load import load_book
 from grader.model import NumericAnswer, Trace
 from grader.numeric import CLOSE_BAND, read_number, split_unit
 from grader.parse import ParseError
 from grader.units import UnitError
+from tests.built_in import builtin_book
 
-BOOK = load_book()
+BOOK = builtin_book()
 EXPECTED_DIR = Path(__file__).resolve().parents[1] / "expected"
 
 FIGURE = re.compile(r"(?<![\w.^/])\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?")

@@ -15,11 +15,11 @@ import re
 import pytest
 
 from grader.evaluate import EvaluationError
-from grader.load import load_book
 from grader.model import NumericAnswer
 from grader.variants import check_constraint, choices_of, draw, names_for_text, rendered, resolve
+from tests.built_in import builtin_book
 
-BOOK = load_book()
+BOOK = builtin_book()
 VARYING = [e.id for e in BOOK.exercises if isinstance(e, NumericAnswer) and e.vary]
 GB = 1e9
 CARD_GB = 80            # the book's GPUs are 80 GB cards (A100 80 GB, H100)

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.load import load_book
 from grader.model import NumericAnswer
 from grader.variants import format_number, variant
+from tests.built_in import builtin_book
 
-BOOK = load_book()
+BOOK = builtin_book()
 BEFORE = json.loads((Path(__file__).resolve().parents[1] / "expected" / "texts_before_variants.json").read_text())
 SEEDS = range(1, 61)
 VARYING = [e.id for e in BOOK.exercises if isinstance(e, NumericAnswer) and e.vary]

@@ -2,12 +2,12 @@
 import math
 from pathlib import Path
 
-from grader.load import load_book
+from tests.built_in import builtin_book
 
 _CONTENT = Path(__file__).parents[2] / "content/15-failures-at-scale"
 # The narrative, and the exercises as the book first poses them (placeholders rendered with its own params).
 TEXT = " ".join(((_CONTENT / "chapter.md").read_text() + " ".join(
-    text for e in load_book().chapter("15").exercises
+    text for e in builtin_book().chapter("15").exercises
     for text in (e.prompt, e.explanation, *e.hints, *(m.feedback for m in getattr(e, "mistakes", ()))))).split())
 
 

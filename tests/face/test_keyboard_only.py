@@ -26,9 +26,9 @@ def hands_on_ids(book):
 
 def pytest_generate_tests(metafunc):
     if "exercise_id" in metafunc.fixturenames:
-        from grader.load import load_book
+        from tests.built_in import builtin_book
 
-        metafunc.parametrize("exercise_id", hands_on_ids(load_book()))
+        metafunc.parametrize("exercise_id", hands_on_ids(builtin_book()))
 
 
 async def test_solved_with_keys_only(book, store, exercise_id):

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from grader.grade import grade
-from grader.load import load_book
 from grader.parse import parse
 from grader.symbolic import Points, compare
+from tests.built_in import builtin_book
 
-BOOK = load_book()
+BOOK = builtin_book()
 RING = BOOK.exercise("0.7")       # answer 2*M*(N-1)/N over M and N
 ANSWER = parse(RING.answer, {"M", "N"})
 

@@ -10,8 +10,9 @@ import pytest
 from grader.grade import grade
 from grader.load import load_book
 from grader.model import Debug, Design, NumericAnswer, Trace
+from tests.built_in import builtin_book
 
-BOOK = load_book()
+BOOK = builtin_book()
 DATA_UNITS = {"GB": ("MB", 1e3), "MB": ("KB", 1e3), "ms": ("s", 1e-3), "s": ("ms", 1e3), "minutes": ("s", 60.0),
               "days": ("hours", 24.0)}
 

@@ -6,12 +6,13 @@ import random
 import pytest
 
 from grader.grade import grade
-from grader.load import exercise_from_spec, load_book
+from grader.load import exercise_from_spec
 from grader.parse import parse
 from grader.prover import WORKER
 from grader.symbolic import LARGEST, LARGEST_COUNT, SMALLEST, compare, sample_points
+from tests.built_in import builtin_book
 
-BOOK = load_book()
+BOOK = builtin_book()
 
 
 @pytest.fixture

@@ -12,9 +12,10 @@ from hypothesis import given, strategies as st
 
 from grader.grade import grade
 from grader.verdict import Verdict
-from grader.load import exercise_from_spec, load_book
+from grader.load import exercise_from_spec
+from tests.built_in import builtin_book
 
-BOOK = load_book()
+BOOK = builtin_book()
 NUMBER = BOOK.exercise("0.1")
 FORMULA = BOOK.exercise("0.7")
 CASES = [NUMBER, FORMULA, BOOK.exercise("0.4"), BOOK.exercise("9.8"), BOOK.exercise("0.6"), BOOK.exercise("8.2"),

@@ -17,15 +17,15 @@ import pytest
 from textual.widgets import TextArea
 
 from grader.grade import grade
-from grader.load import load_book
 from grader.model import Build, CodeTest
 from grader.sandbox import (BWRAP_SETTING, RESULT_LIMIT, SANDBOX_SETTING, WALL_SECONDS, allow_unsandboxed,
                             find_bwrap, run_tests, sandbox_command, sandbox_status)
+from tests.built_in import builtin_book
 from tui.app import RingbookApp
 
 from tests.face.test_learning_loop import open_exercise, settle, text_of
 
-BOOK = load_book()
+BOOK = builtin_book()
 BUILDS = [e.id for e in BOOK.exercises if isinstance(e, Build)]
 RING = BOOK.exercise("0.5")
 HEADER = "def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.load import load_book
+from tests.built_in import builtin_book
 from tests.progress.test_class_report import export_of, run
 from tui.cli.classroom import findings
 from tui.progress.class_report import build_report
@@ -130,7 +130,7 @@ def test_grading_time_is_charged_to_the_account_that_owns_the_file(tmp_path, cap
     60 s (files were graded in path order, per declared name) and her own answer on 0.1 was dropped.
     Grading here costs one second an answer, by the clock the report is given."""
     alice, mallory, _ = accounts
-    book = load_book()
+    book = builtin_book()
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     slow = [("0.7", f"2M(N-1)/N + {i} - {i}", "correct", 0) for i in range(30)]
@@ -162,7 +162,7 @@ def test_invented_names_from_one_account_share_its_grading_time(tmp_path, capsys
     for n in range(3):
         submitted(capsys, tmp_path, inbox, f"name{n}.json", mallory, f"name{n}",
                   [("0.7", f"2M(N-1)/N + {n}{i} - {n}{i}", "correct", 0) for i in range(4)])
-    report = build_report(load_book(), [inbox], grading_seconds=6, grading_clock=counting_clock())
+    report = build_report(builtin_book(), [inbox], grading_seconds=6, grading_clock=counting_clock())
     assert [(s.name, s.verification.confirmed, s.verification.not_regraded) for s in report.students] == [
         ("name0", 4, 0), ("name1", 2, 2), ("name2", 0, 4)]
     assert {s.verification.charged_to for s in report.students} == {f"account {mallory.pw_name}"}
@@ -182,7 +182,7 @@ def test_one_accounts_files_cannot_hold_the_report_however_many_it_drops(tmp_pat
         os.utime(inbox / f"m{number}.json", (1_800_000_000 + number, 1_800_000_000 + number))
     submitted(capsys, tmp_path, inbox, "a.json", alice, alice.pw_name, [("0.1", "1.75", "correct", 0)])
     largest = max(path.stat().st_size for path in inbox.iterdir())
-    report = build_report(load_book(), [inbox], read_bytes_per_account=2 * largest)
+    report = build_report(builtin_book(), [inbox], read_bytes_per_account=2 * largest)
     rows = {s.account: s for s in report.students}
     assert [Path(f).name for f in rows[mallory.pw_name].files] == ["m1.json", "m2.json"]   # the newest two
     assert [Path(f).name for f in rows[alice.pw_name].files] == ["a.json"]

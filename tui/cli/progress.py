@@ -53,7 +53,7 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
 
 
 def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -> int:
-    book = load_or_report(content)
+    book = load_or_report(content, cache_dir=None if store.read_only else store.path.parent)  # as the app does
     if book is None:
         return 1
     from tui.progress.review import kinds_of, review_summary
