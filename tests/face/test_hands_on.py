@@ -116,3 +116,85 @@ async def test_a_drag_released_on_the_row_under_the_last_item_lands_last(book, s
         await pilot.hover("#order", offset=(6, below_last))
         await pilot.mouse_up("#order", offset=(6, below_last))
         assert order.order[-1] == first and not order.dragging
+
+
+def screen_lines(app) -> list[str]:
+    """The screen as the terminal shows it, line by line."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def in_box(line: str) -> str:
+    """A screen line's text inside a list's box (its tall border ▊ ▎), without the page's scrollbar."""
+    return line.split("▎")[0].strip(" ▊")
+
+
+def row_of(app, start: str) -> str:
+    """The one screen line whose text in its box starts with `start`."""
+    [row] = [in_box(line) for line in screen_lines(app) if in_box(line).startswith(start)]
+    return row
+
+
+async def test_a_wrong_pick_is_marked_in_the_choice_list_and_the_right_one_once_known(book, store):
+    """Issue 23: the quiz marked a wrong pick in its list; an exercise's choice list did not."""
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "12.3")
+        options = screen.exercise.presented_options
+        right = next(i for i, o in enumerate(options) if o.correct)
+        wrong = [i for i in range(len(options)) if i != right]
+        letter = "ABCDEF"
+        await pilot.press(letter[wrong[0]].lower())
+        await settle(app, pilot)
+        assert row_of(app, f"{letter[wrong[0]]}  ").endswith(" ✗")
+        await pilot.press(letter[wrong[1]].lower())
+        await settle(app, pilot)
+        assert row_of(app, f"{letter[wrong[0]]}  ").endswith(" ✗")   # each wrong pick stays marked
+        assert row_of(app, f"{letter[wrong[1]]}  ").endswith(" ✗")
+        assert not row_of(app, f"{letter[right]}  ").endswith("✓")   # not given away before it is known
+        await pilot.press("x")                                       # the list has the keys: x explains
+        await pilot.pause()
+        screen.query_one("#choices").scroll_visible(animate=False)
+        await pilot.pause()
+        assert row_of(app, f"{letter[right]}  ").endswith(" ✓")      # the explanation has told it
+
+
+async def test_a_right_pick_is_marked_in_the_choice_list(book, store):
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "12.3")
+        right = next(i for i, o in enumerate(screen.exercise.presented_options) if o.correct)
+        await pilot.press("abcdef"[right])
+        await settle(app, pilot)
+        screen.query_one("#choices").scroll_visible(animate=False)
+        await pilot.pause()
+        assert row_of(app, f"{'ABCDEF'[right]}  ").endswith(" ✓")
+
+
+async def test_the_debug_listing_cursor_shows_without_colour(book, store, monkeypatch):
+    """Issue 23: with NO_COLOR the highlighted line differed only by a grey background; it carries a `▶`
+    as the design view's cursor does."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.6")
+        cursor = [in_box(line) for line in screen_lines(app) if "▶" in line]
+        assert len(cursor) == 1 and cursor[0].startswith("▶ 1  def ")
+        await pilot.press("down", "down")
+        await pilot.pause()
+        cursor = [in_box(line) for line in screen_lines(app) if "▶" in line]
+        assert len(cursor) == 1 and cursor[0].startswith("▶ 3  ")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        if screen.exercise.buggy_line != 3:
+            assert row_of(app, "✗▶ 3  ")                              # a mark and the cursor side by side
+
+
+async def test_exercise_text_reads_at_the_chapter_s_width_on_a_wide_terminal(book, store):
+    """Issue 23: at 120 columns an exercise's prompt ran 114 columns wide; chapter text is capped at 86."""
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_exercise(app, pilot, "0.4")
+        for selector in ("#prompt", "#answer-panel", "#verdict", "#explanation"):
+            assert screen.query_one(selector).outer_size.width <= 86, selector
+        prompt = screen.query_one("#prompt")
+        assert prompt.outer_size.width == 86            # the cap, not a narrower layout
