@@ -19,7 +19,7 @@ async def test_a_real_mouse_drag_reorders(book, store):
         top = order.content_region.y - order.region.y
         start = order.order.index("tp")
         assert start != 0
-        await pilot.mouse_down("#order", offset=(6, top + start))
+        await pilot.mouse_down("#order", offset=(6, top + order.item_of_row.index(start)))   # its first row
         await pilot.hover("#order", offset=(6, top))
         assert order.order[0] == "tp" and order.dragging          # the list shows where it will land
         await pilot.mouse_up("#order", offset=(6, top))
@@ -33,11 +33,12 @@ async def test_a_drag_released_outside_or_escaped_is_put_back(book, store):
         order = screen.query_one("#order", OrderList)
         before = list(order.order)
         top = order.content_region.y - order.region.y
-        await pilot.mouse_down("#order", offset=(6, top + 3))
+        last = top + order.item_of_row.index(3)                   # the last item's first row
+        await pilot.mouse_down("#order", offset=(6, last))
         await pilot.hover("#order", offset=(6, top))
         await pilot.mouse_up("#exercise-title")                  # released outside the list
         assert order.order == before
-        await pilot.mouse_down("#order", offset=(6, top + 3))
+        await pilot.mouse_down("#order", offset=(6, last))
         await pilot.hover("#order", offset=(6, top))
         await pilot.press("escape")
         assert order.order == before and not order.dragging
@@ -111,7 +112,7 @@ async def test_a_drag_released_on_the_row_under_the_last_item_lands_last(book, s
         order = screen.query_one("#order", OrderList)
         top = order.content_region.y - order.region.y
         first = order.order[0]
-        below_last = top + len(order.order)                        # the border under the last row
+        below_last = top + len(order.item_of_row)                  # the border under the last row
         await pilot.mouse_down("#order", offset=(6, top))
         await pilot.hover("#order", offset=(6, below_last))
         await pilot.mouse_up("#order", offset=(6, below_last))
@@ -198,3 +199,29 @@ async def test_exercise_text_reads_at_the_chapter_s_width_on_a_wide_terminal(boo
             assert screen.query_one(selector).outer_size.width <= 86, selector
         prompt = screen.query_one("#prompt")
         assert prompt.outer_size.width == 86            # the cap, not a narrower layout
+
+
+async def test_every_design_item_reads_whole_at_80_columns(book, store):
+    """Issue 23: items longer than a line ended in "…" (only the highlighted one was shown whole, under the
+    list). Each wraps under its own text now, and a click on any of its rows picks that item."""
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for exercise in (e for e in book.exercises if e.kind == "design"):
+            screen = await open_exercise(app, pilot, exercise.id)
+            order = screen.query_one("#order", OrderList)
+            rows = order.render().plain.split("\n")
+            assert "…" not in order.render().plain and len(rows) == len(order.item_of_row)
+            for index, item_id in enumerate(order.order):
+                words = " ".join(rows[row][order._indent():].strip() for row, item in enumerate(order.item_of_row)
+                                 if item == index)
+                assert words == " ".join(order.by_id[item_id].text.split()), (exercise.id, item_id)
+                assert rows[order.item_of_row.index(index)].strip().startswith(f"{index + 1}.") or index == order.cursor
+            assert max(len(row) for row in rows) <= order.content_size.width
+            app.pop_screen()
+            await pilot.pause()
+        order = (await open_exercise(app, pilot, "9.8")).query_one("#order", OrderList)
+        top = order.content_region.y - order.region.y
+        rows_of_second = [row for row, item in enumerate(order.item_of_row) if item == 1]
+        assert len(rows_of_second) > 1
+        await pilot.click("#order", offset=(12, top + rows_of_second[-1]))   # its second row
+        assert order.cursor == 1
