@@ -225,3 +225,19 @@ async def test_every_design_item_reads_whole_at_80_columns(book, store):
         assert len(rows_of_second) > 1
         await pilot.click("#order", offset=(12, top + rows_of_second[-1]))   # its second row
         assert order.cursor == 1
+
+
+async def test_a_build_starter_s_long_first_line_reads_whole_at_80_columns(book, store):
+    """Issue 23: the editor cut the starter's line 1 (the whole `def` line) at the box's edge; it wraps."""
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.5")
+        editor = screen.query_one("#editor", TextArea)
+        first = editor.text.splitlines()[0]
+        assert len(first) > editor.content_size.width                 # the case: longer than the box
+        screen.query_one("#exercise").scroll_to_widget(editor, animate=False, top=True)
+        await pilot.pause()
+        rows = [in_box(line) for line in screen_lines(app)]
+        [at] = [i for i, row in enumerate(rows) if row.startswith("1  def ")]
+        shown = rows[at].removeprefix("1") + " " + rows[at + 1]   # line 1 and the row it wraps onto
+        assert " ".join(shown.split()) == " ".join(first.split())
