@@ -29,14 +29,18 @@ def folder_problem(content: Path | None) -> str | None:
     if content is None:
         return None
     shown = relative(content)
-    if not content.exists():
-        return f"no such content folder: {shown}"
-    if not content.is_dir():
-        return f"{shown} is a file; --content takes the book's folder (the one holding book.yaml)"
-    if (content / "book.yaml").exists():
-        return None
-    parent = content.resolve().parent
-    if (parent / "book.yaml").is_file():
+    try:
+        if not content.exists():
+            return f"no such content folder: {shown}"
+        if not content.is_dir():
+            return f"{shown} is a file; --content takes the book's folder (the one holding book.yaml)"
+        if (content / "book.yaml").exists():
+            return None
+        parent = content.resolve().parent
+        chapter = (parent / "book.yaml").is_file()
+    except OSError as exc:   # a folder above it that may not be read
+        return f"cannot read the content folder {shown}: {exc.strerror or exc}"
+    if chapter:
         named = relative(parent) if content.is_absolute() else os.path.relpath(parent)   # `.` -> `..`
         return (f"{shown} looks like a chapter folder, not a book (no book.yaml here, but its parent has one): "
                 f"give --content {shlex.quote(named)}")
