@@ -378,6 +378,12 @@ def pose(exercise: Exercise, seed: int | None) -> Exercise:
     return posed.dealt(seed)
 
 
+def varies(exercise: Exercise) -> bool:
+    """Whether another seed poses `exercise` differently: other numbers (its `vary`) or another order (a
+    choice's options, a design's items). A build, a debug, and a number that does not vary have one form."""
+    return bool(getattr(exercise, "vary", None)) or exercise.deals
+
+
 def seed_problem(seed: object) -> str | None:
     """Why `seed` is not a seed (a whole number from 0 to 2^63 - 1), in a sentence; None when it is."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -395,4 +401,5 @@ def canonical(exercise: NumericAnswer) -> NumericAnswer:
 
 
 __all__ = ["CANONICAL_SEED", "Draws", "Variant", "VariantError", "canonical", "check_constraint", "choices_of", "draw",
-           "format_number", "formula_value", "graded_values", "pose", "render", "rendered", "seed_problem", "variant"]
+           "format_number", "formula_value", "graded_values", "pose", "render", "rendered", "seed_problem", "variant",
+           "varies"]

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
-from textual import work
+from textual import events, on, work
+import textual.app as textual_app
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -23,6 +24,7 @@ from tui.progress.streak import Streak
 
 
 THEME_KEY = "theme"
+TOAST_WIDTH, TOAST_FRAME = 60, 3   # Textual's notice: 60 columns or half the screen, less its border and padding
 WEB_SCHEMES = ("http", "https")  # what a link in a book may open
 
 
@@ -264,5 +266,48 @@ class RingbookApp(App):
                 path = str(folder)
             except OSError:
                 pass
+        if filename is None:
+            filename = _new_screenshot_name(Path(path) if path is not None else textual_app.user_downloads_path(),
+                                            self.clock())
         return super().deliver_screenshot(filename, path, time_format)
 
+    @on(events.DeliveryComplete)
+    def _say_where_the_screenshot_is(self, event: events.DeliveryComplete) -> None:
+        """Textual's notice put the whole path in one string that the notice broke mid-name at 80
+        columns. This one gives the file name a line of its own and the folder (`~` for home) in pieces
+        that break only after a `/`. (In a browser, where there is no path, Textual's own notice shows.)"""
+        if event.name != "screenshot" or event.path is None:
+            return
+        event.prevent_default()
+        width = min(TOAST_WIDTH, self.size.width // 2) - TOAST_FRAME
+        where = _folded(f"in {_home_short(event.path.parent)}/", width)
+        self.notify("\n".join(["Saved this screen as", event.path.name, *where]), title="Screenshot")
+
+
+def _new_screenshot_name(folder: Path, moment: datetime) -> str:
+    """`ringbook-2026-11-26-093000.svg`, short enough for a notice line at 80 columns; `-2`, `-3` for
+    more in the same second."""
+    stem = f"ringbook-{moment:%Y-%m-%d-%H%M%S}"
+    name, counter = f"{stem}.svg", 2
+    while (folder / name).exists():
+        name, counter = f"{stem}-{counter}.svg", counter + 1
+    return name
+
+
+def _home_short(folder: Path) -> str:
+    """`folder` with the home folder written `~`, as a shell would accept it."""
+    try:
+        return str(Path("~") / folder.relative_to(Path.home()))
+    except ValueError:
+        return str(folder)
+
+
+def _folded(path: str, width: int) -> list[str]:
+    """`path` in lines of at most `width` characters, each ending after a `/`, so no name is split (a single
+    name longer than `width` keeps a line of its own)."""
+    lines = [""]
+    for piece in path.replace("/", "/\n").split("\n"):
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append("")
+        lines[-1] += piece
+    return [line for line in lines if line]

@@ -4,6 +4,7 @@ exercises, and the `ringbook progress` commands."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sqlite3
 import subprocess
@@ -135,15 +136,60 @@ def test_export_import_round_trip_is_identical_and_idempotent(tmp_path, data_dir
     assert ringbook("progress", "export", str(first)).returncode == 0
     empty = tmp_path / "empty"
     imported = ringbook("--data-dir", str(empty), "progress", "import", str(first))
-    assert imported.returncode == 0 and "Imported 6 new record(s)" in imported.stdout
+    assert imported.returncode == 0
+    assert imported.stdout == f"Imported 4 attempts, 1 revealed answer and 1 saved lab design from {first}.\n"
     again = ringbook("--data-dir", str(empty), "progress", "import", str(first))
-    assert "Imported 0 new record(s)" in again.stdout
+    assert again.stdout == (f"Imported nothing new from {first}: its 4 attempts, 1 revealed answer and 1 saved "
+                            "lab design were all here already.\n")
     second = tmp_path / "second.json"
     assert ringbook("--data-dir", str(empty), "progress", "export", str(second)).returncode == 0
     assert _data(json.loads(first.read_text())) == _data(json.loads(second.read_text()))
     assert len(json.loads(second.read_text())["attempts"]) == 4
     [entry] = json.loads(second.read_text())["entries"]
     assert (entry["part"], entry["payload"]) == ("lab", {"tp": 8, "pp": 16, "fits": True})
+
+
+def test_export_and_import_count_the_same_records_in_the_same_words(tmp_path, data_dir):
+    """Issue 23: "Exported 34 attempt(s)", then "Imported 36 new record(s)" of the same file: each side
+    counted something else. Both now name every kind, and an import says what was new."""
+    store = ProgressStore.open(data_dir)
+    for i in range(3):
+        store.record_attempt(f"0.{i + 1}", "1", "incorrect")
+    store.record_reveal("0.1")
+    store.record_reveal("0.2")
+    store.record_entry("quiz", "readiness", {"score": 3, "out_of": 20})
+    store.close()
+    target = tmp_path / "mine.json"
+    exported = ringbook("progress", "export", str(target))
+    assert exported.stdout == f"Exported 3 attempts, 2 revealed answers and 1 quiz run to {target}.\n"
+    other = tmp_path / "other"
+    partial = ProgressStore.open(other)
+    partial.import_data({**json.loads(target.read_text()), "reveals": [], "entries": []})
+    partial.close()
+    imported = ringbook("--data-dir", str(other), "progress", "import", str(target))
+    assert imported.stdout == (f"Imported 0 attempts, 2 revealed answers and 1 quiz run from {target}; the rest "
+                               "of its 3 attempts, 2 revealed answers and 1 quiz run were here already.\n")
+
+
+def test_an_export_made_with_a_clock_ahead_is_refused_as_from_the_future_not_as_damaged(tmp_path):
+    """Issue 23: an export made under RINGBOOK_NOW (2027) was refused on the real clock as "damaged"."""
+    ahead = {**os.environ, "RINGBOOK_DATA_DIR": str(tmp_path / "ahead"), "RINGBOOK_NOW": "2027-03-01T10:00:00+01:00"}
+    store = subprocess.run([sys.executable, "-c", "from tui.progress.store import ProgressStore; "
+                            "s = ProgressStore.open(); s.record_attempt('0.1', '1.75', 'correct'); s.close()"],
+                           env=ahead, cwd=Path(__file__).resolve().parents[2], check=True, timeout=60)
+    assert store.returncode == 0
+    target = tmp_path / "ahead.json"
+    assert subprocess.run([sys.executable, "-m", "tui", "progress", "export", str(target)], env=ahead,
+                          cwd=Path(__file__).resolve().parents[2], timeout=60).returncode == 0
+    refused = ringbook("--data-dir", str(tmp_path / "here"), "progress", "import", str(target))
+    assert refused.returncode == 1
+    assert refused.stderr.startswith(f"ringbook: cannot import {target}: That export was made in the future by "
+                                     "this machine's clock: attempts row 1 was made at 2027-03-01 09:00 UTC")
+    assert "made with RINGBOOK_NOW set" in refused.stderr and "damaged" not in refused.stderr
+    later = {**os.environ, "RINGBOOK_DATA_DIR": str(tmp_path / "later"), "RINGBOOK_NOW": "2027-03-02T10:00:00+00:00"}
+    accepted = subprocess.run([sys.executable, "-m", "tui", "progress", "import", str(target)], env=later,
+                              cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+    assert accepted.stdout == f"Imported 1 attempt from {target}.\n"
 
 
 def test_ledger_entries_survive_reopening_and_filter_by_part(data_dir):
@@ -374,6 +420,28 @@ def test_reset_says_how_to_restore_and_restoring_keeps_what_it_replaces(tmp_path
 
     assert main(shlex.split(undo)[1:]) == 0        # and the restore itself can be undone
     assert answers(data_dir) == [("0.3", "8")]
+    assert sorted(path.name for path in data_dir.iterdir() if path.name.endswith(("-wal", "-shm"))) == []
+
+
+def test_restoring_a_backup_in_wal_mode_leaves_no_wal_or_shm_files(tmp_path, capsys):
+    """Issue 23: `restore` left progress.backup-...sqlite3-shm and -wal behind: reading a WAL-mode file
+    read-only creates them and may not delete them. Backups are now kept as one file, and those an older
+    ringbook kept in WAL mode are cleaned up after reading."""
+    data_dir = tmp_path / "data"
+    store = ProgressStore.open(data_dir)
+    store.record_attempt("0.1", "1.75", "correct")
+    old_style = data_dir / "progress.backup-20260101-100000.sqlite3"
+    copy = sqlite3.connect(old_style)
+    store._db.backup(copy)                       # as backups were kept before: in the store's WAL mode
+    copy.close()
+    store.close()
+    assert old_style.read_bytes()[18:20] == b"\x02\x02"   # WAL in the header
+    assert main(["progress", "restore", str(old_style), "--data-dir", str(data_dir)]) == 0
+    *_, undo = capsys.readouterr().out.splitlines()
+    assert main(shlex.split(undo)[1:]) == 0
+    names = sorted(path.name for path in data_dir.iterdir())
+    assert [name for name in names if name.endswith(("-wal", "-shm"))] == [], names
+    assert answers(data_dir) == [("0.1", "1.75")]
 
 
 def test_restore_refuses_what_is_not_a_ringbook_store_and_changes_nothing(tmp_path, capsys):

@@ -50,7 +50,7 @@ def test_submit_writes_a_named_timestamped_export(learner, tmp_path, capsys):
     assert match and match["name"] == re.sub(r"[^A-Za-z0-9._-]+", "_", login())
     stamp = datetime.strptime(match["stamp"], "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
     assert before <= stamp <= after
-    assert out.strip() == f"Submitted 2 attempt(s) as {written}."
+    assert out.strip() == f"Submitted 2 attempts and 1 quiz run as {written}."
     data = json.loads(written.read_text())
     assert data["student"]["user"] == login() and data["student"]["name"] == login()
     assert data["student"]["host"]
@@ -158,11 +158,11 @@ def test_named_exports_import_like_any_other(learner, tmp_path, capsys):
     data = json.loads(target.read_text())
     assert data["student"]["name"] == "ana" and data["day_boundary_hour"] == 0
     code, out, _ = run(capsys, "--data-dir", tmp_path / "other", "progress", "import", target)
-    assert code == 0 and "Imported 3 new record(s)" in out
+    assert code == 0 and out.startswith("Imported 2 attempts and 1 quiz run from ")
     old = {k: v for k, v in data.items() if k not in ("student", "day_boundary_hour")}
     (tmp_path / "old.json").write_text(json.dumps(old))
     code, out, _ = run(capsys, "--data-dir", tmp_path / "third", "progress", "import", tmp_path / "old.json")
-    assert code == 0 and "Imported 3 new record(s)" in out
+    assert code == 0 and out.startswith("Imported 2 attempts and 1 quiz run from ")
 
 
 @pytest.mark.parametrize("field, value", [("utc_offset_minutes", "+02:00"), ("utc_offset_minutes", 10**9),

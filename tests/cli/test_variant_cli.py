@@ -98,3 +98,90 @@ def test_an_unsatisfiable_variant_in_an_unchecked_book_is_a_message(book_copy):
     result = ringbook("check", "--content", str(book_copy), "0.1", "1.75", "--seed", "2")
     assert result.returncode == 2
     assert "cannot be posed with seed 2" in result.stderr and "Traceback" not in result.stderr
+
+
+def in_a_terminal(*args: str, columns: int = 80) -> str:
+    """What `ringbook ARGS` writes to a terminal (a pseudo-terminal `columns` wide), as text."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    main_end, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+    child = subprocess.Popen([sys.executable, "-m", "tui", *args], stdin=subprocess.DEVNULL, stdout=terminal,
+                             stderr=subprocess.PIPE, env={**env, "TERM": "xterm-256color"})
+    os.close(terminal)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(main_end, 65536)
+        except OSError:   # EIO: the child has closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main_end)
+    assert child.wait(timeout=60) == 0, child.stderr.read()
+    child.stderr.close()
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+
+
+def without_styles(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_content_show_lays_markdown_out_in_a_terminal_and_prints_it_as_written_to_a_pipe(book):
+    """Issue 23: `content show` printed `**N = 8**` to a terminal. A terminal gets the Markdown laid out
+    (bold drawn, markers gone, lines within the app's reading width); a pipe gets the source, and so
+    does --raw."""
+    source = book.exercise("0.3").prompt
+    assert "**N = 8**" in source
+    shown = in_a_terminal("content", "show", "0.3", columns=120)
+    assert "\x1b[1mN = 8\x1b[0m" in shown
+    text = without_styles(shown)
+    assert "**" not in text and "N = 8" in text
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 86
+    assert "**N = 8**" in ringbook("content", "show", "0.3").stdout
+    raw = without_styles(in_a_terminal("content", "show", "0.3", "--raw"))
+    assert "**N = 8**" in raw and "\x1b[1m" not in in_a_terminal("content", "show", "0.3", "--raw")
+
+
+def test_content_show_in_a_terminal_shows_a_book_s_markup_and_links_as_text(book_copy):
+    """Rich lays out the book's Markdown but never reads its text as Rich markup or emoji codes, and a
+    link prints as text, not as a terminal hyperlink (OSC 8). (Control characters cannot get this far:
+    a book holding one does not load.)"""
+    exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
+    text = exercises.read_text()
+    start = text.index("    prompt: |", text.index('id: "0.3"'))
+    line_end = text.index("\n", start)
+    hostile = "      [@click=app.quit]Click[/] [bold]big[/bold] :smile: [a link](https://example.com/x)\n"
+    exercises.write_text(text[:line_end + 1] + hostile + text[line_end + 1:])
+    shown = in_a_terminal("content", "show", "0.3", "--content", str(book_copy))
+    assert "\x1b]" not in shown                                    # no hyperlink, no window title
+    text = without_styles(shown)
+    assert "[@click=app.quit]Click[/] [bold]big[/bold] :smile:" in text
+    assert "a link" in text and "**N = 8**" not in text
+
+
+def test_a_seed_for_an_exercise_with_one_form_is_noted(book):
+    """Issue 23: `--seed` on an exercise that cannot vary was silently ignored. It still shows (exit 0),
+    with a note on stderr; an exercise that varies, or seed 0, gets no note."""
+    from grader.variants import varies
+
+    one_form = [e.id for e in book.exercises if not varies(e)]
+    assert {"0.5", "0.6"} <= set(one_form)          # a build and a debug
+    shown = ringbook("content", "show", "0.5", "--seed", "7")
+    assert shown.returncode == 0 and shown.stdout.startswith("0.5 · ")
+    assert shown.stderr == ("ringbook: note: exercise 0.5 (build) has one form, with no numbers that vary and "
+                            "nothing to shuffle, so --seed 7 changes nothing.\n")
+    graded = ringbook("check", "0.6", "3", "--seed", "7")
+    assert "ringbook check: note: exercise 0.6 (debug) has one form" in graded.stderr
+    assert graded.returncode in (0, 1)
+    assert ringbook("content", "show", "0.5", "--seed", "0").stderr == ""
+    assert ringbook("content", "show", "0.1", "--seed", "7").stderr == ""
+    assert ringbook("content", "show", "0.4", "--seed", "7").stderr == ""   # a choice: its options are dealt

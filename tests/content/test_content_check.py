@@ -145,10 +145,36 @@ def test_duplicate_design_items_are_reported(book_copy, capsys):
     assert "duplicate design item ids" in out, out
 
 
-def test_missing_folder_is_a_message_not_a_traceback(tmp_path, capsys):
-    code, out = run_check(tmp_path / "nowhere", capsys)
+def test_missing_folder_is_one_line_without_a_line_number(tmp_path, capsys):
+    """Issue 23: `DIR:1: no such content folder`, and then `1 problem(s) found.`: the `:1` meant nothing."""
+    code = main(["content", "check", "--content", str(tmp_path / "nowhere")])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"ringbook: no such content folder: {tmp_path / 'nowhere'}"]
+
+
+@pytest.mark.parametrize("command", [["content", "check"], ["content", "list"], ["content", "show", "0.1"]])
+def test_a_chapter_folder_given_as_the_book_suggests_its_parent(book_copy, capsys, monkeypatch, command):
+    """Issue 23: `--content` at a chapter said `book.yaml:1: file is missing`; it names the book's folder."""
+    monkeypatch.chdir(book_copy.parent)
+    code = main([*command, "--content", "content/00-ring-allreduce"])
+    err = capsys.readouterr().err
     assert code == 1
-    assert "no such content folder" in out
+    assert err.splitlines() == ["ringbook: content/00-ring-allreduce looks like a chapter folder, not a book "
+                                "(no book.yaml here, but its parent has one): give --content content"]
+    monkeypatch.chdir(book_copy / "00-ring-allreduce")
+    assert main([*command, "--content", "."]) == 1
+    assert capsys.readouterr().err.endswith("give --content ..\n")
+    assert main([*command, "--content", ".."]) == 0
+
+
+def test_a_folder_that_is_no_book_says_so_and_how_to_start_one(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("not a book")
+    assert main(["content", "check", "--content", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (f"ringbook: {tmp_path} has no book.yaml, so it is not a ringbook book "
+                                       "(`ringbook content new DIR` starts one)\n")
+    assert main(["content", "check", "--content", str(tmp_path / "notes.txt")]) == 1
+    assert "notes.txt is a file; --content takes the book's folder" in capsys.readouterr().err
 
 
 def test_a_broken_lab_is_reported(book_copy, capsys):

@@ -765,3 +765,26 @@ def test_snapshot_saved_designs(snap_compare, tmp_path, monkeypatch):
         await pilot.press("d")
         await _settle(pilot)
     assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
+
+
+async def test_the_design_saved_notice_does_not_cover_the_saved_designs_dialog(store):
+    """Issue 23: "Design saved" (press d to see your designs) sat over the dialog's border once d was
+    pressed; the dialog it pointed to replaces it."""
+    from textual.widgets._toast import Toast
+
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("2", "enter", "a", "4", "enter")
+        await pilot.pause()
+        await pilot.press("s")
+        for _ in range(20):   # the notice is mounted a refresh after it is posted
+            await pilot.pause()
+            if app.screen.query(Toast):
+                break
+        assert [n.title for n in app._notifications] == ["Design saved"]
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.pause()
+        dialog = app.screen.query_one("#designs").region
+        assert all(not toast.region.overlaps(dialog) for toast in app.screen.query(Toast))
+        assert not app._notifications

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from textual.geometry import Region
+from textual.widgets._toast import Toast
+
 from tui.app import RingbookApp
 from tui.screens.exercise import ExerciseScreen
 from tui.progress.store import ProgressStore
@@ -31,7 +34,7 @@ async def test_ctrl_s_saves_the_exercise_screen_into_the_data_dir(book, data_dir
         assert isinstance(app.screen, ExerciseScreen)
         await pilot.press("escape", "ctrl+s")          # out of the answer box, then the screenshot key
         svg, notice = await saved_screenshot(app, pilot, data_dir / "screenshots")
-        assert str(svg) in notice
+        assert notice.splitlines()[1] == svg.name and "".join(notice.splitlines()[2:]) == f"in {svg.parent}/"
         text = svg.read_text(encoding="utf-8")
         assert text.startswith("<svg") and "Traffic&#160;per&#160;GPU" in text
 
@@ -54,4 +57,35 @@ async def test_read_only_store_falls_back_to_textuals_folder_and_still_says_wher
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+s")
         svg, notice = await saved_screenshot(app, pilot, downloads)
-        assert str(svg) in notice
+        assert svg.name in notice.splitlines() and "".join(notice.splitlines()[2:]) == f"in {downloads}/"
+
+
+async def test_the_notice_shows_the_file_name_whole_and_breaks_the_folder_only_after_a_slash(book, tmp_path, monkeypatch):
+    """Issue 23: at 80 columns the notice broke its path mid-name. On screen now: the file name on a line
+    of its own, the folder under home written with `~`, each line of it ending at a `/`."""
+    home = tmp_path / "home"
+    data_dir = home / ".local" / "share" / "ringbook-with-a-long-folder-name" / "progress-of-a-learner"
+    monkeypatch.setenv("HOME", str(home))
+    store = ProgressStore.open(data_dir)
+    app = RingbookApp(book, store, warm=False)
+    try:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.press("ctrl+s")
+            svg, _ = await saved_screenshot(app, pilot, data_dir / "screenshots")
+            for _ in range(50):   # the notice is mounted a refresh after it is posted
+                if app.screen.query(Toast):
+                    break
+                await pilot.pause()
+            await pilot.pause()
+            [toast] = app.screen.query(Toast)
+            left, top, width, height = toast.region   # what the screen shows there, less the notice's border
+            screen = [strip.text for strip in app.screen._compositor.render_strips()]
+            lines = [line[left:left + width].strip(" ▌") for line in screen[top:top + height]]
+            lines = [line for line in lines if line]
+            assert lines[:3] == ["Screenshot", "Saved this screen as", svg.name]
+            folder = lines[3:]
+            assert len(folder) > 1 and all(line.endswith("/") for line in folder), folder
+            assert "".join(folder) == "in ~/.local/share/ringbook-with-a-long-folder-name/progress-of-a-learner/screenshots/"
+            assert svg.name.startswith("ringbook-") and len(svg.name) <= toast.content_size.width
+    finally:
+        store.close()

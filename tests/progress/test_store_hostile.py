@@ -46,7 +46,7 @@ def with_hostile(section: str, field: str, literal: str) -> dict:
 
 
 def stored_rows(store: ProgressStore) -> int:
-    return store._count()
+    return sum(store.record_counts().values())
 
 
 HOSTILE_EXPORTS = [
@@ -92,11 +92,16 @@ def test_an_export_from_a_clock_a_little_ahead_is_still_imported(store):
     data = an_export()
     ahead = datetime.now(timezone.utc) + timedelta(days=1)
     data["attempts"][0]["created_utc"] = ahead.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    assert store.import_data(data) == 3
+    assert store.import_data(data).total() == 3
     data["attempts"][0]["created_utc"] = (ahead + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     data["attempts"][0]["uid"] = "another"
-    with pytest.raises(StoreError, match="not between 2000-01-01 and"):
+    with pytest.raises(StoreError) as refused:
         store.import_data(data)
+    message = str(refused.value)   # issue 23: it said "damaged ... not between 2000-01-01 and <in 2 days>"
+    assert message.startswith("That export was made in the future by this machine's clock: attempts row 1 "
+                              f"was made at {ahead + timedelta(days=2):%Y-%m-%d %H:%M} UTC, and it is ")
+    assert "runs ahead, or it was made with RINGBOOK_NOW set" in message and "damaged" not in message
+    assert message.endswith("Nothing was imported.") and stored_rows(store) == 3
 
 
 def test_sections_that_are_not_lists_are_refused(store):
@@ -192,7 +197,7 @@ def test_bad_stored_rows_are_left_out_and_said_once(data_dir):
         export = store.export_data()
         assert len(export["attempts"]) == 1 and export["reveals"] == [] and len(export["entries"]) == 1
         again = ProgressStore.in_memory()
-        assert again.import_data(export) == 2      # what is read can always be exported and imported again
+        assert again.import_data(export).total() == 2      # what is read can always be exported and imported again
         store.record_attempt("0.2", "70", "correct")
         assert len(store.attempts()) == 2
     finally:
@@ -283,7 +288,7 @@ def test_an_older_rows_long_time_is_exported_as_a_day(data_dir):
         assert store.notice == ""
         [attempt] = store.attempts()
         assert attempt.seconds_taken == DAY_SECONDS
-        assert ProgressStore.in_memory().import_data(store.export_data()) == 1
+        assert ProgressStore.in_memory().import_data(store.export_data()).total() == 1
     finally:
         store.close()
 

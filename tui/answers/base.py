@@ -50,6 +50,10 @@ class AnswerPanel(Vertical, can_focus=True):
         in the learner's terms."""
         return answer.strip().replace("\n", "; ")
 
+    def show_answer(self) -> None:
+        """Mark the right answer in place, now that the explanation has given it away (a choice's option);
+        most panels show nothing more than the explanation does."""
+
     def show_verdict(self, verdict: Verdict) -> str:
         """Mark the answer in place (a line, a step, a position); the screen shows the verdict itself, with
         the details returned here (e.g. one line per test) beneath it."""

@@ -1,4 +1,5 @@
-"""One option picked from a lettered list: with ↑/↓ and Enter, or by its letter."""
+"""One option picked from a lettered list: with ↑/↓ and Enter, or by its letter. As in the quiz, a wrong
+pick is marked ✗ in the list and the right option ✓ once it is known (answered, or the explanation shown)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from grader.answer_label import label
-from grader.model import Exercise, Trace
+from grader.model import Exercise, Option as BookOption, Trace
+from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 
 LETTERS = "abcdef"  # the schema allows at most six options; the list shows each one's letter
@@ -34,9 +36,36 @@ class ChoicePanel(AnswerPanel):
     def answers(cls, exercise: Exercise) -> bool:
         return isinstance(exercise, Trace) and bool(exercise.options)
 
+    def __init__(self, exercise: Exercise, draft: str = "", **kwargs):
+        super().__init__(exercise, draft, **kwargs)
+        self.marks: dict[str, str] = {}   # option id -> ✓ or ✗
+
     def compose(self) -> ComposeResult:
-        yield ChoiceList(*(Option(Text.assemble((f"{chr(65 + i)}  ", "bold"), o.text), id=o.id)
-                           for i, o in enumerate(self.exercise.presented_options)), id="choices")
+        yield ChoiceList(*(Option(self._prompt(i, o), id=o.id) for i, o in enumerate(self.exercise.presented_options)),
+                         id="choices")
+
+    def _prompt(self, index: int, option: BookOption) -> Text:
+        mark = self.marks.get(option.id)
+        text = Text.assemble((f"{chr(65 + index)}  ", "bold"), option.text)
+        if mark:
+            text.append(f" {mark}", "bold green" if mark == "✓" else "bold red")
+        return text
+
+    def _mark(self, option_id: str, mark: str) -> None:
+        options = self.exercise.presented_options
+        index = next((i for i, o in enumerate(options) if o.id == option_id), None)
+        if index is None or self.marks.get(option_id) == mark:
+            return
+        self.marks[option_id] = mark
+        self.query_one("#choices", ChoiceList).replace_option_prompt_at_index(index, self._prompt(index, options[index]))
+
+    def show_verdict(self, verdict: Verdict) -> str:
+        if isinstance(verdict.value, str) and verdict.status in ("correct", "incorrect"):
+            self._mark(verdict.value, "✓" if verdict.status == "correct" else "✗")
+        return ""
+
+    def show_answer(self) -> None:
+        self._mark(self.exercise.correct_option.id, "✓")
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "pick":

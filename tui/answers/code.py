@@ -68,7 +68,7 @@ class CodePanel(AnswerPanel):
         yield Static(id="sandbox-notice")
         yield Static(signature_text(self.exercise.signature), id="signature")
         yield TextArea.code_editor(self.draft or self.exercise.starter, language="python", id="editor",
-                                   theme="monokai", soft_wrap=False)
+                                   theme="monokai", soft_wrap=True)
 
     def on_mount(self) -> None:
         self.query_one("#sandbox-notice").display = False

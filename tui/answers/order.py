@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Static
 
 from grader.answer_label import label
 from grader.kinds.design import first_wrong
@@ -17,7 +15,6 @@ from tui.widgets.order_list import OrderList
 class OrderPanel(AnswerPanel):
     DEFAULT_CSS = """
     OrderPanel #order { margin-top: 1; }
-    OrderPanel #item-detail { height: auto; color: $text-muted; padding: 0 1; }
     """
 
     @classmethod
@@ -26,7 +23,6 @@ class OrderPanel(AnswerPanel):
 
     def compose(self) -> ComposeResult:
         yield OrderList(self.exercise.presented, id="order")
-        yield Static(id="item-detail")
 
     def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
         return label(self.exercise, answer)
@@ -37,9 +33,6 @@ class OrderPanel(AnswerPanel):
     def on_order_list_submitted(self, event: OrderList.Submitted) -> None:
         event.stop()
         self.post_message(self.Submitted(", ".join(event.order)))
-
-    def on_order_list_highlighted(self, event: OrderList.Highlighted) -> None:
-        self.query_one("#item-detail", Static).update(Text(event.item.text, style="italic"))
 
     def show_verdict(self, verdict: Verdict) -> str:
         if isinstance(verdict.value, list):

@@ -42,6 +42,7 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     if exercise is None:
         print(f"ringbook check: {problem}", file=sys.stderr)
         return EXIT_BY_STATUS["invalid"]
+    say_if_seed_changes_nothing(exercise, args.seed, "ringbook check")
     if exercise.kind == "build":
         say_where_build_code_runs()
     verdict = grade(exercise, args.answer)
@@ -127,6 +128,16 @@ def posed(exercise, seed: object):
     except VariantError as exc:
         return None, (f"exercise {exercise.id} cannot be posed with seed {seed}: {exc}. "
                       "Run `ringbook content check` on the book.")
+
+
+def say_if_seed_changes_nothing(exercise, seed: int | None, command: str) -> None:
+    """A seed asked of an exercise with one form is no error (a script may pass one to every id), but
+    the author should not believe they saw or graded a variant: a note on stderr says so."""
+    from grader.variants import CANONICAL_SEED, varies
+
+    if seed is not None and seed != CANONICAL_SEED and not varies(exercise):
+        print(f"{command}: note: exercise {exercise.id} ({exercise.kind}) has one form, with no numbers that "
+              f"vary and nothing to shuffle, so --seed {seed} changes nothing.", file=sys.stderr)
 
 
 def say_where_build_code_runs() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -20,7 +22,36 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def folder_problem(content: Path | None) -> str | None:
+    """Why `--content DIR` names no book at all, in one line, or None: a path to nothing, a file, or a
+    folder without book.yaml. A chapter's folder (its parent holds book.yaml) gets the parent suggested,
+    since that is the slip an author makes."""
+    if content is None:
+        return None
+    shown = relative(content)
+    try:
+        if not content.exists():
+            return f"no such content folder: {shown}"
+        if not content.is_dir():
+            return f"{shown} is a file; --content takes the book's folder (the one holding book.yaml)"
+        if (content / "book.yaml").exists():
+            return None
+        parent = content.resolve().parent
+        chapter = (parent / "book.yaml").is_file()
+    except OSError as exc:   # a folder above it that may not be read
+        return f"cannot read the content folder {shown}: {exc.strerror or exc}"
+    if chapter:
+        named = relative(parent) if content.is_absolute() else os.path.relpath(parent)   # `.` -> `..`
+        return (f"{shown} looks like a chapter folder, not a book (no book.yaml here, but its parent has one): "
+                f"give --content {shlex.quote(named)}")
+    return f"{shown} has no book.yaml, so it is not a ringbook book (`ringbook content new DIR` starts one)"
+
+
 def load_or_report(content: Path | None, cache_dir: Path | None = None):
+    problem = folder_problem(content)
+    if problem:
+        print(f"ringbook: {problem}", file=sys.stderr)
+        return None
     try:
         return load_book(content, cache_dir=cache_dir)
     except BookError as exc:
@@ -32,8 +63,6 @@ def load_or_report(content: Path | None, cache_dir: Path | None = None):
 
 def check_command(content: Path | None) -> str:
     """The command that checks this book: a book from --content is checked only when named again."""
-    import shlex
-
     return "ringbook content check" + ("" if content is None else f" --content {shlex.quote(relative(content))}")
 
 

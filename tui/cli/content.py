@@ -14,9 +14,10 @@ from pathlib import Path
 
 from grader.load import check_book
 from grader.safe_text import printable
-from tui.cli.common import counted, load_or_report, relative
+from tui.cli.common import counted, folder_problem, load_or_report, relative
 
 TEMPLATE = Path(__file__).resolve().parent / "book_template"
+READING_WIDTH = 86   # as the app caps a chapter's text (tui/screens/chapter.tcss)
 
 
 def content_new(folder: Path) -> int:
@@ -40,6 +41,10 @@ def content_new(folder: Path) -> int:
 
 
 def content_check(content: Path | None) -> int:
+    problem = folder_problem(content)
+    if problem:
+        print(f"ringbook: {problem}", file=sys.stderr)
+        return 1
     book, problems = check_book(content)
     for problem in problems:
         print(f"{relative(problem.path)}:{problem.line}: {'warning: ' if problem.warning else ''}{problem.message}")
@@ -74,10 +79,11 @@ def content_list(content: Path | None, *, as_json: bool) -> int:
 
 
 def content_show(content: Path | None, exercise_id: str, seed: int | None, *, explain: bool,
-                 as_json: bool = False) -> int:
+                 as_json: bool = False, rendered: bool = False) -> int:
     """An exercise as a learner reads it, with the numbers of `seed`, so an author can proofread a variant
-    (or, `as_json`, audit variants by script)."""
-    from tui.cli.check import EXIT_UNKNOWN_ID, posed
+    (or, `as_json`, audit variants by script). `rendered` lays its Markdown out for a terminal, as the app
+    does; otherwise the Markdown source is printed as written, for a file or a script."""
+    from tui.cli.check import EXIT_UNKNOWN_ID, posed, say_if_seed_changes_nothing
 
     book = load_or_report(content)
     if book is None:
@@ -91,34 +97,83 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
     if exercise is None:
         print(f"ringbook: {problem}", file=sys.stderr)
         return 2
+    say_if_seed_changes_nothing(exercise, seed, "ringbook")
     if as_json:
         print(json.dumps(_shown_as_data(exercise, seed or 0), indent=2, ensure_ascii=False))
         return 0
+    out = _TerminalPage() if rendered else _SourcePage()
     params = getattr(exercise, "params", {})
     gpu = getattr(exercise, "gpu", None)
     numbers = ", ".join(f"{name} = {gpu}" if name == "gpu" and gpu else
                         f"{name} = {value:g}" if isinstance(value, float) else f"{name} = {value}"
                         for name, value in params.items())
-    print(printable(f"{exercise.id} · {exercise.title}" + (f"  (seed {seed or 0}: {numbers})" if numbers else ""),
-                    one_line=True))
-    print()
-    print(printable(exercise.prompt.rstrip("\n")))
+    out.heading(f"{exercise.id} · {exercise.title}" + (f"  (seed {seed or 0}: {numbers})" if numbers else ""))
+    out.markdown(exercise.prompt)
     options = getattr(exercise, "presented_options", ())
     if options:
-        print()
+        out.gap()
         for letter, option in zip("ABCDEF", options):
-            mark = " (right)" if explain and option.correct else ""
-            print(printable(f"{letter}  {option.text}{mark}", one_line=True))
+            out.line(f"{letter}  {option.text}" + (" (right)" if explain and option.correct else ""))
             if explain:
-                print(printable(f"   {option.feedback}", one_line=True))
+                out.line(f"   {option.feedback}")
     if explain:
-        print()
-        print(printable(exercise.explanation.rstrip("\n")))
+        out.gap()
+        out.markdown(exercise.explanation)
         answer = _answer_line(exercise)
         if answer:
-            print()
-            print(answer)
+            out.gap()
+            out.line(answer)
     return 0
+
+
+class _SourcePage:
+    """The exercise's text as the book's source writes it (Markdown markers and all), control characters
+    shown as escapes: for a pipe, a file, or an author checking the source."""
+
+    def heading(self, text: str) -> None:
+        print(printable(text, one_line=True))
+        print()
+
+    def markdown(self, text: str) -> None:
+        print(printable(text.rstrip("\n")))
+
+    def line(self, text: str) -> None:
+        print(printable(text, one_line=True))
+
+    def gap(self) -> None:
+        print()
+
+
+class _TerminalPage(_SourcePage):
+    """The exercise laid out for a terminal with Rich, as the app shows it: emphasis, lists and code blocks
+    drawn, no `**` markers. The book's text is still only shown: control characters become escapes before
+    Rich sees it, Rich reads it as Markdown, never as its own markup, and links print as text, not as
+    terminal hyperlinks."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+
+        self.console = Console(highlight=False, markup=False, emoji=False)
+        self.console.width = min(self.console.width, READING_WIDTH)
+
+    def heading(self, text: str) -> None:
+        from rich.text import Text
+
+        self.console.print(Text(printable(text, one_line=True), style="bold"))
+        self.console.print()
+
+    def markdown(self, text: str) -> None:
+        from rich.markdown import Markdown
+
+        self.console.print(Markdown(printable(text.rstrip("\n")), hyperlinks=False))
+
+    def line(self, text: str) -> None:
+        from rich.text import Text
+
+        self.console.print(Text(printable(text, one_line=True)))
+
+    def gap(self) -> None:
+        self.console.print()
 
 
 def _answer_line(exercise) -> str:

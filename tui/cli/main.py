@@ -73,11 +73,15 @@ def build_parser() -> argparse.ArgumentParser:
     show = content_commands.add_parser(
         "show", help="print an exercise's prompt as a learner reads it, with a variant's numbers",
         description="Print the exercise's title and prompt rendered with the numbers of SEED (0, the default, is "
-                    "the book's own), and with --explain its worked explanation and answer. Exit status: 0 shown, "
-                    "2 bad seed or unsatisfiable constraints, 3 unknown exercise id.")
+                    "the book's own), and with --explain its worked explanation and answer. To a terminal its "
+                    "Markdown is laid out as the app shows it; to a pipe or file (or with --raw) it is printed "
+                    "as written. A SEED given for an exercise with one form is noted on stderr. "
+                    "Exit status: 0 shown, 2 bad seed or unsatisfiable constraints, 3 unknown exercise id.")
     show.add_argument("exercise_id", metavar="EXERCISE_ID")
     _seed_option(show)
     show.add_argument("--explain", action="store_true", help="also print the worked explanation and the answer")
+    show.add_argument("--raw", action="store_true",
+                      help="print the Markdown as written (the default when the output is not a terminal)")
     show.add_argument("--json", action="store_true",
                       help="print one JSON object instead: the drawn params (and card), the rendered prompt, hints, "
                            "options, explanation, each mistake with its value and whether it applies, and the answer")
@@ -243,7 +247,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.content_command == "check":
             return content_check(content)
         if args.content_command == "show":
-            return content_show(content, args.exercise_id, args.seed, explain=args.explain, as_json=args.json)
+            return content_show(content, args.exercise_id, args.seed, explain=args.explain, as_json=args.json,
+                                rendered=sys.stdout.isatty() and not args.raw)
         if args.content_command == "new":
             return content_new(args.folder)
         return content_list(content, as_json=args.json)

@@ -9,6 +9,7 @@ import re
 import secrets
 import shlex
 import sys
+from collections import Counter
 from datetime import timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ from tui.cli.common import load_or_report, open_store_or_report
 from tui.progress.clock import now
 from tui.progress.export_file import UnreadableExport, inert_json, read_export, reason_for
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
-from tui.progress.store import ProgressStore, StoreError, export_csv
+from tui.progress.store import ProgressStore, StoreError, export_counts, export_csv
 from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:
@@ -175,8 +176,24 @@ def export(store: ProgressStore, target: Path | None, form: str, name: str | Non
     except OSError as exc:
         print(f"ringbook: cannot write {target}: {exc.strerror}", file=sys.stderr)
         return 1
-    print(f"Exported {len(data['attempts'])} attempt(s) to {target}.")
+    print(f"Exported {described(export_counts(data))} to {target}.")
     return 0
+
+
+RECORD_WORDS = {"attempts": ("attempt", "attempts"), "reveals": ("revealed answer", "revealed answers"),
+                "entries:quiz": ("quiz run", "quiz runs"), "entries:lab": ("saved lab design", "saved lab designs")}
+
+
+def described(counts: Counter[str]) -> str:
+    """Records by kind in words, the same on export, submit and import: "34 attempts and 2 revealed
+    answers". Attempts are always named; a ledger part ringbook does not write is an "other record"."""
+    words = {kind: counts.get(kind, 0) for kind in RECORD_WORDS}
+    other = sum(number for kind, number in counts.items() if kind not in RECORD_WORDS)
+    parts = [f"{number} {RECORD_WORDS[kind][number != 1]}" for kind, number in words.items()
+             if number or kind == "attempts"]
+    if other:
+        parts.append(f"{other} other record{'s' if other != 1 else ''}")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
@@ -198,7 +215,7 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     except OSError as exc:
         print(f"ringbook: cannot write into the drop folder {folder}: {exc.strerror}.", file=sys.stderr)
         return 1
-    print(f"Submitted {len(data['attempts'])} attempt(s) as {target}.")
+    print(f"Submitted {described(export_counts(data))} as {target}.")
     return 0
 
 
@@ -245,7 +262,15 @@ def import_file(store: ProgressStore, source: Path) -> int:
     except Exception as exc:  # whatever the file holds, the learner gets a sentence, not a traceback
         _say(f"ringbook: cannot import {shown}: {reason_for(exc)}")
         return 1
-    print(f"Imported {added} new record(s) from {shown}; anything already here was left as it was.")
+    held = export_counts(export.rows)
+    if not held:
+        print(f"Imported nothing from {shown}: it holds no records.")
+    elif not added:
+        print(f"Imported nothing new from {shown}: its {described(held)} were all here already.")
+    elif added == held:
+        print(f"Imported {described(added)} from {shown}.")
+    else:
+        print(f"Imported {described(added)} from {shown}; the rest of its {described(held)} were here already.")
     return 0
 
 

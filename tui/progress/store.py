@@ -20,6 +20,7 @@ import re
 import sqlite3
 import stat
 import time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -635,27 +636,38 @@ class ProgressStore:
             "entries": [e.exported() for e in self.entries()],
         }
 
-    def import_data(self, data: Any, now: datetime | None = None) -> int:
+    def import_data(self, data: Any, now: datetime | None = None) -> Counter[str]:
         """Merge an export; rows already present (same uid) are skipped, so importing twice adds nothing.
-        Returns how many rows were added. Raises StoreError, having added nothing, on data that is not a
-        ringbook export or has any field out of its rules (a time after `now`, a count no one could make)."""
+        Returns how many rows were added, by kind (record_counts). Raises StoreError, having added nothing,
+        on data that is not a ringbook export or has any field out of its rules (a time after `now`, a
+        count no one could make)."""
         attempts, reveals, entries = _validated_export(data, now or clock.now())
-        before = self._count()
+        before = self.record_counts()
         self._write([(_insert("attempts", ATTEMPT_FIELDS, ignore=True), _row(a, ATTEMPT_FIELDS)) for a in attempts]
                     + [(_insert("reveals", REVEAL_FIELDS, ignore=True), tuple(r[f] for f in REVEAL_FIELDS))
                        for r in reveals]
                     + [(_insert("ledger", ENTRY_FIELDS, ignore=True), e.row()) for e in entries])
-        return self._count() - before
+        return self.record_counts() - before
 
-    def _count(self) -> int:
-        return self._db.execute("SELECT (SELECT COUNT(*) FROM attempts) + (SELECT COUNT(*) FROM reveals)"
-                                " + (SELECT COUNT(*) FROM ledger)").fetchone()[0]
+    def record_counts(self) -> Counter[str]:
+        """The records an export carries, by kind: "attempts", "reveals" (answers shown), and each
+        ledger part ("quiz" runs, "lab" designs), as `export_counts` counts an export's."""
+        counts: Counter[str] = Counter()
+        rows = self._db.execute("SELECT 'attempts', COUNT(*) FROM attempts UNION ALL "
+                                "SELECT 'reveals', COUNT(*) FROM reveals UNION ALL "
+                                "SELECT 'entries:' || part, COUNT(*) FROM ledger GROUP BY part")
+        for kind, number in rows:
+            counts[kind] += number
+        return counts
 
     def backup(self, target: Path) -> None:
-        """A consistent copy of the whole store, taken with SQLite's online backup."""
+        """A consistent copy of the whole store, taken with SQLite's online backup, as one file: the copy
+        leaves WAL mode (which it would take from the store), so reading it never leaves -wal and -shm
+        files beside it."""
         copy = sqlite3.connect(target)
         try:
             self._db.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
         finally:
             copy.close()
 
@@ -700,6 +712,14 @@ class ProgressStore:
 
     def integrity(self) -> str:
         return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def export_counts(data: dict[str, Any]) -> Counter[str]:
+    """An export's records by kind (its checked rows, or what export_data gives), with the keys of
+    ProgressStore.record_counts."""
+    counts: Counter[str] = Counter(attempts=len(data["attempts"]), reveals=len(data["reveals"]))
+    counts.update(f"entries:{entry['part']}" for entry in data["entries"])
+    return +counts
 
 
 def export_csv(data: dict[str, Any]) -> str:
@@ -829,6 +849,15 @@ def _seconds(value: Any, limits: _Limits) -> float | None:
     return float(value)
 
 
+class _Ahead(ValueError):
+    """A time no calendar forbids but the clock here has not reached (more than FUTURE_SLACK ahead): the
+    export was made on a machine whose clock runs ahead, or under RINGBOOK_NOW, not damaged."""
+
+    def __init__(self, moment: datetime):
+        super().__init__(f"is {moment:%Y-%m-%d %H:%M} UTC")
+        self.moment = moment
+
+
 def _moment(value: Any, limits: _Limits) -> str:
     try:
         moment = parse_utc(_text(value, 40))
@@ -836,6 +865,8 @@ def _moment(value: Any, limits: _Limits) -> str:
         if type(value) is not str:
             raise
         raise ValueError(f"is not a UTC time: {_shown(value)}") from None
+    if limits.latest < moment <= LATEST_STORED:
+        raise _Ahead(moment)
     if not EARLIEST <= moment <= limits.latest:
         raise ValueError(f"is {_shown(value)}, not between {EARLIEST:%Y-%m-%d} and {limits.latest:%Y-%m-%d}")
     return value
@@ -904,6 +935,8 @@ def _cleaned(row: Any, fields: tuple[str, ...], limits: _Limits) -> dict[str, An
             raise ValueError(f"{name!r} is missing")
         try:
             cleaned[name] = RULES[name](row[name], limits)
+        except _Ahead:
+            raise
         except ValueError as exc:
             raise ValueError(f"{name!r} {exc}") from None
     return cleaned
@@ -936,6 +969,12 @@ def _validated_export(data: Any, now: datetime) -> tuple[list[Attempt], list[dic
         for number, row in enumerate(rows, 1):
             try:
                 sections[section].append(_cleaned(row, fields, limits))
+            except _Ahead as ahead:
+                raise StoreError(
+                    f"That export was made in the future by this machine's clock: {section} row {number} was made "
+                    f"at {ahead.moment:%Y-%m-%d %H:%M} UTC, and it is {now.astimezone(timezone.utc):%Y-%m-%d %H:%M} "
+                    "UTC here. The clock of the machine that made it runs ahead, or it was made with RINGBOOK_NOW "
+                    "set; import it once this clock has passed that time. Nothing was imported.") from None
             except ValueError as exc:
                 raise StoreError(f"That export is damaged: {section} row {number}: {exc}. "
                                  "Nothing was imported.") from None
@@ -1019,12 +1058,15 @@ def _store_from_file(source: Path) -> sqlite3.Connection:
     if not stat.S_ISREG(info.st_mode):
         raise StoreError("it is not a regular file; give the backup file itself")
     memory = _connect(":memory:")
+    companions = [Path(f"{source}{suffix}") for suffix in ("-wal", "-shm")]
+    left_by_reading = [path for path in companions if not path.exists()]
     try:
         reader = _connect_read_only(source)
         try:
             reader.backup(memory)
         finally:
             reader.close()
+            _remove_if_empty_log(left_by_reading)
         version = memory.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise StoreTooNew(_too_new_message(source, version))
@@ -1049,6 +1091,17 @@ def _store_from_file(source: Path) -> sqlite3.Connection:
         memory.close()
         raise StoreError(f"it is not a readable ringbook progress file ({exc})") from None
     return memory
+
+
+def _remove_if_empty_log(companions: list[Path]) -> None:
+    """Remove the -wal and -shm files that reading a WAL-mode store (a backup kept by an older ringbook)
+    created: a read-only connection may not delete them on closing. Only files that were not there before
+    the read, and a -wal that holds nothing, so no one's unsaved changes go with them."""
+    wal = [path for path in companions if path.name.endswith("-wal")]
+    if any(path.exists() and path.stat().st_size for path in wal):
+        return
+    for path in companions:
+        path.unlink(missing_ok=True)
 
 
 def _schema_objects(connection: sqlite3.Connection) -> set[tuple[str, str, str]]:

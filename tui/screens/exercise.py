@@ -242,6 +242,7 @@ class ExerciseScreen(Screen):
                     self.notify(str(exc), title="Not saved", severity="warning")
         self.explanation_shown = True
         explanation.display = True
+        self.panel.show_answer()
         if scroll:
             self.query_one("#exercise", Page).reveal(explanation)
 

@@ -38,6 +38,11 @@ class LabDesignsScreen(ModalScreen[LabDesign | None]):
                                                     self.designs[e.uid].summary(self.lab)), id=e.uid)
                                for i, e in enumerate(reversed(self.entries))), id="design-list")
 
+    def on_mount(self) -> None:
+        # "Design saved ... press d to see your designs" has been followed: it would cover the dialog's
+        # lower border at 80x24, so it goes.
+        self.app.clear_notifications()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.designs[event.option.id or ""])
 

@@ -23,7 +23,8 @@ def highlighted_lines(code: str, language: str) -> list[Text]:
 
 class CodeListing(OptionList):
     """One option per line of code, numbered; lines can be marked ✓ or ✗ after a pick. Typing a line's
-    number highlights it (two digits in a row make 12 in a longer listing); Enter picks it."""
+    number highlights it (two digits in a row make 12 in a longer listing); Enter picks it. The highlighted
+    line carries a `▶`, as the design view's cursor does, so it shows without colour (NO_COLOR) too."""
 
     DEFAULT_CSS = """
     CodeListing { height: auto; max-height: 20; }
@@ -50,11 +51,18 @@ class CodeListing(OptionList):
             self.highlighted = int(typed) - 1
         event.stop()
 
-    def _prompt(self, number: int) -> Text:
+    def _prompt(self, number: int, cursor: bool = False) -> Text:
         mark = self.marks.get(number, " ")
         style = {"✓": "bold green", "✗": "bold red"}.get(mark, "")
-        return Text.assemble((f"{mark} ", style), (f"{number:>2}  ", "dim"), self.lines[number - 1])
+        return Text.assemble((mark, style), ("▶" if cursor else " ", "bold"), (f"{number:>2}  ", "dim"),
+                             self.lines[number - 1])
+
+    def watch_highlighted(self, old: int | None, new: int | None) -> None:
+        super().watch_highlighted(new)
+        for index in {old, new} - {None}:
+            if index < len(self.lines):
+                self.replace_option_prompt_at_index(index, self._prompt(index + 1, cursor=index == new))
 
     def mark(self, number: int, mark: str) -> None:
         self.marks[number] = mark
-        self.replace_option_prompt_at_index(number - 1, self._prompt(number))
+        self.replace_option_prompt_at_index(number - 1, self._prompt(number, cursor=self.highlighted == number - 1))

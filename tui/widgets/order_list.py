@@ -3,11 +3,13 @@
 Mouse: press on an item, drag it (the list shows where it will land), release to drop; releasing
 outside the list or pressing Escape puts it back. Keyboard: arrows move the cursor, Space picks the
 item up and drops it, Alt+Up/Down moves the item under the cursor directly, Escape cancels a pick-up,
-Enter submits. Each item is one line (long texts end in "…"; the highlighted item is shown in full
-below the list), so a mouse row is always an item.
+Enter submits. An item too long for a line wraps under its text (a hanging indent), so every item reads
+whole at 80 columns; the list keeps which item each row belongs to, for the mouse.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from rich.text import Text
 from textual import events
@@ -21,7 +23,7 @@ from grader.model import DesignItem
 
 class OrderList(Widget, can_focus=True):
     DEFAULT_CSS = """
-    OrderList { height: auto; border: tall $border-blurred; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    OrderList { height: auto; border: tall $border-blurred; padding: 0 1; }
     OrderList:focus { border: tall $border; }
     """
     BINDINGS = [
@@ -42,11 +44,6 @@ class OrderList(Widget, can_focus=True):
             super().__init__()
             self.order = order
 
-    class Highlighted(Message):
-        def __init__(self, item: DesignItem):
-            super().__init__()
-            self.item = item
-
     def __init__(self, items: tuple[DesignItem, ...], **kwargs):
         super().__init__(**kwargs)
         self.by_id = {item.id: item for item in items}
@@ -54,26 +51,38 @@ class OrderList(Widget, can_focus=True):
         self.before_hold: list[str] | None = None
         self.dragging = False
         self.wrong_position: int | None = None
+        self.item_of_row: list[int] = []   # the item each row of the list shows, as last drawn
 
     # --- drawing ------------------------------------------------------------------------------
 
     def render(self) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        for index, item_id in enumerate(self.order):
+        lines = self._lines(self.content_size.width)
+        self.item_of_row = [index for index, _ in lines]
+        text = Text(no_wrap=True)
+        for row, (index, line) in enumerate(lines):
+            first = row == 0 or lines[row - 1][0] != index
             lifted = index == self.cursor and (self.held or self.dragging)
             marker = "⇅" if lifted else ("✗" if index == self.wrong_position else ("▶" if index == self.cursor else " "))
             style = "reverse bold" if lifted else ("bold" if index == self.cursor and self.has_focus else "")
-            text.append(f"{marker} {index + 1}. ", style or "dim")
-            text.append(self.by_id[item_id].text, style)
-            if index < len(self.order) - 1:
+            label = f"{marker} {index + 1}. " if first else ""
+            text.append(label.ljust(self._indent()), style or "dim")
+            text.append(line, style)
+            if row < len(lines) - 1:
                 text.append("\n")
         return text
 
-    def get_content_height(self, container, viewport, width: int) -> int:
-        return len(self.order)
+    def _indent(self) -> int:
+        """The width of `▶ 12. `, where every line of an item's text starts."""
+        return len(f"  {len(self.order)}. ")
 
-    def watch_cursor(self, cursor: int) -> None:
-        self.post_message(self.Highlighted(self.by_id[self.order[cursor]]))
+    def _lines(self, width: int) -> list[tuple[int, str]]:
+        """(item index, line of its text) for every row, each item wrapped to `width` under its text."""
+        room = max(width - self._indent(), 10)
+        return [(index, line) for index, item_id in enumerate(self.order)
+                for line in textwrap.wrap(self.by_id[item_id].text, room) or [""]]
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self._lines(width))
 
     def on_focus(self) -> None:
         self.refresh()
@@ -129,7 +138,9 @@ class OrderList(Widget, can_focus=True):
     # --- mouse --------------------------------------------------------------------------------
 
     def _row_at(self, y: int) -> int:
-        return max(0, min(len(self.order) - 1, y))
+        """The item drawn on content row `y`: above the list the first, below it the last."""
+        rows = self.item_of_row or list(range(len(self.order)))
+        return rows[max(0, min(len(rows) - 1, y))]
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         offset = event.get_content_offset(self)
