@@ -10,7 +10,7 @@ a chapter's first frame for a quarter of a second.
 
 from __future__ import annotations
 
-from textual import widgets
+from textual import events, widgets
 from textual.app import ComposeResult
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -24,7 +24,12 @@ def forget_watchers(reactable: DOMNode, gone) -> None:
 
 
 class Header(widgets.Header):
-    """Textual's header, which lets go of the app's title when its screen closes."""
+    """Textual's header, which lets go of the app's title when its screen closes and stays one row."""
+
+    def _on_click(self, event: events.Click) -> None:
+        """Textual's header grows to three rows on a click, which only looked broken (in a browser, where
+        clicks are common); its icon still opens the command palette."""
+        event.prevent_default()
 
     def on_unmount(self) -> None:
         forget_watchers(self.app, lambda owner: owner is self)
