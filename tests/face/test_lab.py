@@ -457,8 +457,11 @@ async def test_up_and_down_move_between_the_controls_and_left_right_change_the_o
         await pilot.press("pageup")                                       # the page keys scroll the page
         await pilot.pause()
         assert scroll.scroll_y < top and app.focused.id == "fabric"
-        keys = {key.key for key in screen.query(FooterKey)}
-        assert {"down", "left"} <= keys                                   # ↑↓ and ←→ are in the footer
+        keys = list(screen.query(FooterKey))
+        assert {"down", "left"} <= {key.key for key in keys}              # ↑↓ and ←→ are in the footer,
+        for key in keys:                                                  # whole, at 80 columns
+            label = f"{key.key_display} {key.description}".strip()
+            assert key.region.right <= 80 and key.region.width >= len(label), (label, key.region)
 
 
 def shown_line(widget) -> str:
