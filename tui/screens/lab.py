@@ -61,7 +61,7 @@ class LabScreen(Screen):
         Binding("3", "pick(2)", show=False),
         Binding("4", "pick(3)", show=False),
         Binding("enter", "commit", "Commit", priority=True),
-        # Before the act's scroll, which would take them to scroll the page: PgUp/PgDn and the wheel do that.
+        # Priority, or the act's scroll takes ↑/↓ to scroll the page; PgUp/PgDn and the wheel scroll it.
         Binding("down", "control(1)", "Move", key_display="↑↓", priority=True,
                 tooltip="Move between the controls; ←→ change the one marked ▶"),
         Binding("up", "control(-1)", show=False, priority=True),
