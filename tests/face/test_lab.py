@@ -743,7 +743,7 @@ async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
         seen: set[str] = set()
 
         async def check(state: str) -> None:
-            await pilot.pause()
+            await _settle(pilot)   # the footer rebuilds its keys after a refresh: wait for that, not one pause
             keys = footer_keys(app)
             active = screen.active_bindings
             shown = {binding.action for _, binding, _, _ in active.values() if binding.show}  # one key per action
