@@ -51,6 +51,7 @@ class RingbookApp(App):
         self.clock = clock or now
         self.warm = warm
         self._warmed: set[str] = set()
+        self._start_blur_ignored = False   # see on_app_blur
         self.review_cards: list = []  # the review session under way (tui.progress.review.Card), and where
         self.review_at = 0
         self.review_purpose = "review"  # or "practice": cards practised early, which move no schedule
@@ -69,6 +70,15 @@ class RingbookApp(App):
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
         if self.warm:
             self.call_after_refresh(self.warm_up, "units")
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        """In a browser, Textual's web driver blurs the app as it starts, to wait for the page to report focus.
+        serve's page hides the app until Start and then gives it the keyboard, which a learner quick to press
+        Start did before that blur came: the app then stayed blurred, its footer empty. So the app starts
+        focused in a browser (out of sight until Start), and the page's own focus and blur count."""
+        if self.is_web and not self._start_blur_ignored:
+            self._start_blur_ignored = True
+            event.prevent_default()
 
     def warm_up(self, part: str) -> None:
         """Get a grader part ready in the background, after a frame is painted, so the first answer of its
@@ -258,7 +268,12 @@ class RingbookApp(App):
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """Screenshots go to <data dir>/screenshots, beside the learner's progress, where a teacher or a bug
-        report can find them; Textual's own default (Downloads) only when the store cannot be written."""
+        report can find them; Textual's own default (Downloads) only when the store cannot be written. In a
+        browser (`ringbook serve`) the browser is offered the file, which Textual does without a word."""
+        if self.is_web:
+            key = super().deliver_screenshot(filename, path, time_format)
+            self.notify("Your browser was offered this screen as an SVG file to download.", title="Screenshot")
+            return key
         if path is None and self.store.path is not None and not self.store.read_only:
             folder = self.store.path.parent / "screenshots"
             try:

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
+from grader.load import load_book
 from tui.cli.serve import ServedAddress
 
 ESCAPE_SEQUENCE = re.compile(rb"\x1b(\[[0-9;?$]*[a-zA-Z]|\][^\x07]*\x07)")
@@ -420,5 +421,70 @@ async def test_a_screenshot_reaches_the_browser_by_its_own_key_without_the_token
             async with http.get(f"{served.origin}/download/{key}") as download:   # as window.open does: no token
                 assert download.status == 200
                 assert (await download.read()).lstrip().startswith(b"<svg")
+            await session.wait_for("Your browser was offered this screen")   # the learner is told (issue 23)
     status, text = await status_of(f"{served.origin}/download/{key[:-1]}x")
     assert status == 403 and "needs the token" in text
+
+
+def css_rules(page: str, selector_part: str) -> list[str]:
+    """The bodies of the page's CSS rules whose selector mentions `selector_part`."""
+    return [body for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", page) if selector_part in selector]
+
+
+def script_function(page: str, name: str) -> str:
+    [body] = re.findall(rf"function {name}\(\) {{(.*?)\n      }}", page, re.S)
+    return body
+
+
+async def test_the_page_starts_behind_a_start_button_that_hands_the_terminal_the_keyboard(guarded):
+    """Issue 23, 4: textual-serve's page showed the app at its first byte with nothing focused, so the click
+    a learner made to type clicked whatever of the app was under it (a chapter on home), and after Enter no
+    key worked until the terminal was clicked; the tab had no title. Now a Start button, focused as the page
+    loads, covers the terminal until it is pressed: a click or Enter lands on it, and it shows the session and
+    focuses the terminal's input. (scripts/serve_in_chromium.py shows it in a real browser.)"""
+    async with aiohttp.ClientSession() as http:
+        async with http.get(guarded.key_url) as response:
+            page = await response.text()
+        async with http.get(f"{guarded.origin}/static/js/textual.js") as response:
+            client = await response.text()
+    assert f"<title>ringbook — {load_book().title}</title>" in page
+    [start] = re.findall(r'<button[^>]*id="start"[^>]*>', page)
+    assert "autofocus" in start and 'onClick="startSession()"' in start
+    assert not any("none" in body for body in css_rules(page, "#start"))               # always shown
+    assert css_rules(page, "body.-started .intro-dialog") and not css_rules(page, "-first-byte .intro-dialog")
+    assert '"-started"' in script_function(page, "startSession") and "focusTerminal()" in script_function(
+        page, "startSession")
+    assert ".xterm-helper-textarea" in script_function(page, "focusTerminal") and ".focus()" in script_function(
+        page, "focusTerminal")
+    # What the page relies on in textual-serve's client: xterm's input element, and a session that starts
+    # on load (behind the Start button) unless the address asks for a delay, which the printed one does not.
+    assert "xterm-helper-textarea" in client and '.get("delay")' in client and "delay" not in guarded.key_url
+
+
+def test_the_tab_title_is_the_books_and_cannot_break_the_page(tmp_path: Path, book_copy: Path):
+    """A book's title is the content author's text: in the page it is only text."""
+    book_yaml = book_copy / "book.yaml"
+    book_yaml.write_text(book_yaml.read_text().replace('title: "Distributed Training, Derived"',
+                                                       'title: "</title><script>alert(1)</script>"', 1))
+    port = free_port()
+    server = start_server(tmp_path, "--port", str(port), "--data-dir", str(tmp_path / "data"),
+                          "--content", str(book_copy))
+    try:
+        page = fetch_page(wait_for_key_url(server, tmp_path / "serve.log"))
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+    assert "<title>ringbook — &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>" in page
+    assert "<script>alert" not in page
+
+
+async def test_a_session_starts_focused_so_its_footer_shows_its_keys(served):
+    """Textual's web driver blurs the app as it starts, to wait for the page's focus; a learner who pressed
+    Start while ringbook was starting focused it before that blur came, and the app stayed blurred with an
+    empty footer. The app now starts focused (out of sight until Start): its footer's keys are drawn with no
+    word from the page."""
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(await page_websocket(http, served), origin=served.origin) as tab:
+            session = Session(tab)
+            await session.wait_for("Mastery 0 / ")
+            await session.wait_for("? Keys")

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
@@ -423,6 +424,73 @@ async def test_a_prediction_unlocks_the_instruments_and_reveals_its_feedback(sto
         assert not screen.query_one("#three-d-instruments").display   # each act has its own lock
 
 
+async def test_up_and_down_move_between_the_controls_and_left_right_change_the_one_reached(store):
+    """Issue 23, 5: ↓ scrolled the page and left "Model size" focused, so → changed the model when the
+    learner meant the GPUs. Now ↑/↓ move between the controls (the one reached in view), ←/→ change that
+    one, ↓ past the last goes on to the open reflection, and the page keys still scroll the page."""
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert app.focused.id == "model-size"
+        model, gpus = screen.query_one("#model-size", Stepper).value, screen.query_one("#gpus", Stepper).value
+        await pilot.press("down", "right")
+        await pilot.pause()
+        assert app.focused.id == "gpus" and app.focused.value == GPU_COUNTS[GPU_COUNTS.index(gpus) + 1]
+        assert screen.query_one("#model-size", Stepper).value == model
+        scroll = screen.query_one("#data-parallel-scroll")
+        assert scroll.region.contains_region(app.focused.region)          # the control reached is in view
+        await pilot.press("up")
+        assert app.focused.id == "model-size"
+        await pilot.press("up")                                           # the first control stays put
+        assert app.focused.id == "model-size"
+        await pilot.press("down", "down", "down")
+        assert app.focused.id == "fabric"
+        await pilot.press("down")                                         # on to the reflection, still open
+        await pilot.pause()
+        assert app.focused is screen.query_one("#data-parallel-reflection", ChoiceQuestion).options
+        assert scroll.region.contains_region(app.focused.region)
+        await pilot.press("shift+tab")
+        assert app.focused.id == "fabric"
+        top = scroll.scroll_y
+        await pilot.press("pageup")                                       # the page keys scroll the page
+        await pilot.pause()
+        assert scroll.scroll_y < top and app.focused.id == "fabric"
+        keys = list(screen.query(FooterKey))
+        assert {"down", "left"} <= {key.key for key in keys}              # ↑↓ and ←→ are in the footer,
+        for key in keys:                                                  # whole, at 80 columns
+            label = f"{key.key_display} {key.description}".strip()
+            assert key.region.right <= 80 and key.region.width >= len(label), (label, key.region)
+
+
+def shown_line(widget) -> str:
+    """The text a one-line widget shows, without its styles."""
+    [line] = widget.render_lines(Region(0, 0, widget.size.width, 1))
+    return line.text
+
+
+async def test_the_focused_control_is_marked_without_colour_in_the_light_theme(store, monkeypatch):
+    """Issue 23: in the light theme the focused control differed from the others by two grey levels, and
+    with NO_COLOR by none; a ▶ before its label marks it, and moves with it."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = LabApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "textual-light"
+        await pilot.press("2", "enter", "down")
+        await pilot.pause()
+        screen = app.screen
+        lines = {stepper.id: shown_line(stepper) for stepper in screen.query(Stepper) if stepper.display}
+        assert lines["gpus"].lstrip().startswith("▶ GPUs (DP degree)")
+        assert all(line.lstrip().startswith(label) for line, label in (
+            (lines["model-size"], "Model size"), (lines["micro-batch"], "Micro-batch"),
+            (lines["fabric"], "Between nodes")))
+        await pilot.press("down")
+        await pilot.pause()
+        assert shown_line(screen.query_one("#micro-batch")).lstrip().startswith("▶ Micro-batch")
+        assert shown_line(screen.query_one("#gpus")).lstrip().startswith("GPUs (DP degree)")
+
+
 async def test_moving_a_control_changes_the_figures_and_the_plot(store):
     app = LabApp(store)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -675,7 +743,7 @@ async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
         seen: set[str] = set()
 
         async def check(state: str) -> None:
-            await pilot.pause()
+            await _settle(pilot)   # the footer rebuilds its keys after a refresh: wait for that, not one pause
             keys = footer_keys(app)
             active = screen.active_bindings
             shown = {binding.action for _, binding, _, _ in active.values() if binding.show}  # one key per action

@@ -118,3 +118,21 @@ async def test_bindings_that_change_together_rebuild_the_footer_once(book, store
         await pilot.pause()
         await pilot.pause()
         assert rebuilds == [footer] and footer_keys(app.screen)
+
+
+async def test_a_click_on_the_header_leaves_it_one_row_and_the_screen_as_it_was(book, store):
+    """Issue 23: Textual's header grew to three rows on a click, pushing the screen down (seen in a browser,
+    where clicks are common). A click on its title now changes nothing; its icon still opens the palette."""
+    app = RingbookApp(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        header = app.screen.query_one(Header)
+        home = app.screen
+        for _ in range(2):
+            await pilot.click(Header, offset=(40, 0))
+            await pilot.pause()
+            assert header.size.height == 1 and not header.has_class("-tall")
+            assert app.screen is home
+        await pilot.click(Header, offset=(1, 0))       # the icon
+        await pilot.pause()
+        assert app.screen is not home and type(app.screen).__name__ == "CommandPalette"

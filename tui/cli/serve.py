@@ -11,7 +11,9 @@ account serves on 127.0.0.1 at another port would receive it, and a program can 
 page is served only to its address with the token, and its websocket address carries a ticket made for
 that page load and good for one connection.
 
-The page is textual-serve's with its fonts served from here, so it works offline. Ctrl+C ends every tab
+The page is textual-serve's with its fonts served from here, so it works offline, and a Start button in
+front of the terminal: the click or Enter that starts lands on the button, never in the app, and hands
+the keyboard to the terminal. Ctrl+C ends every tab
 within about a second: a tab's ringbook that has not quit by then is killed, and no browser is waited for.
 """
 
@@ -130,8 +132,9 @@ class RingbookServer(Server):
     and sessions that end promptly: textual-serve waits for each tab's ringbook to quit and for each
     browser to answer its websocket's close, so Ctrl+C with a tab open took ten seconds or more."""
 
-    def __init__(self, command: str, host: str, port: int, token: str):
-        super().__init__(command, host=host, port=port, title="ringbook", templates_path=PAGE_TEMPLATES)
+    def __init__(self, command: str, host: str, port: int, token: str, book_title: str):
+        super().__init__(command, host=host, port=port, title=f"ringbook — {book_title}",   # as the app's header
+                         templates_path=PAGE_TEMPLATES)
         self.token = token
         self.address = ServedAddress(host, port)
         self.key_url = f"{self.address.url}?token={token}"
@@ -308,14 +311,16 @@ def run_serve(host: str, port: int, content: Path | None, data_dir: Path | None)
     problem = why_not_listen(host, port)   # before the book loads, so that a busy port is said at once
     if problem is not None:
         return _cannot_listen(host, port, problem)
-    if load_or_report(content) is None:  # say what is wrong with the book once, not in every browser tab
+    book = load_or_report(content)   # say what is wrong with the book once, not in every browser tab
+    if book is None:
         return 1
     if not is_loopback(host):
         print(f"ringbook serve: warning: {host} is not a loopback address, so other machines can reach this "
               "server. Anyone who has the address with its token uses ringbook as you and can run code as "
               "you, and the token crosses the network unencrypted. An SSH tunnel to 127.0.0.1 is safer.",
               file=sys.stderr)
-    server = RingbookServer(app_command(content, data_dir), host=host, port=port, token=secrets.token_urlsafe(32))
+    server = RingbookServer(app_command(content, data_dir), host=host, port=port, token=secrets.token_urlsafe(32),
+                            book_title=book.title)
     try:
         server.serve()
     except OSError as exc:  # taken between the check and the server's own bind

@@ -61,6 +61,10 @@ class LabScreen(Screen):
         Binding("3", "pick(2)", show=False),
         Binding("4", "pick(3)", show=False),
         Binding("enter", "commit", "Commit", priority=True),
+        # Priority, or the act's scroll takes ↑/↓ to scroll the page; PgUp/PgDn and the wheel scroll it.
+        Binding("down", "control(1)", "Move", key_display="↑↓", priority=True,
+                tooltip="Move between the controls; ←→ change the one marked ▶"),
+        Binding("up", "control(-1)", show=False, priority=True),
         Binding("a", "next_tab", "Next tab"),
         Binding("s", "save", "Save", tooltip="Save your design to your progress"),
         Binding("d", "designs", "Designs", tooltip="See the designs you saved, and restore one"),
@@ -304,7 +308,22 @@ class LabScreen(Screen):
             return question is not None   # with nothing to answer, 1-4 are not ours
         if action == "commit":            # nor is Enter, outside the open question's options
             return question is not None and self.focused is question.options
+        if action == "control":           # nor are ↑/↓, outside the controls: a list moves its own highlight
+            return isinstance(self.focused, Stepper)
         return True
+
+    def action_control(self, delta: int) -> None:
+        """↑/↓ move between the act's controls (the one reached scrolls into view); ↓ past the last goes on
+        to the act's reflection while it is open."""
+        stepper = self.focused
+        controls = list(stepper.parent.query_children(Stepper))
+        index = controls.index(stepper) + delta
+        if 0 <= index < len(controls):
+            controls[index].focus()
+            return
+        reflection = self.query_one(f"#{self.query_one(TabbedContent).active}-reflection", ChoiceQuestion)
+        if delta > 0 and reflection.chosen is None:
+            reflection.options.focus()
 
     def action_next_tab(self) -> None:
         tabs = self.query_one(TabbedContent)

@@ -10,7 +10,7 @@ a chapter's first frame for a quarter of a second.
 
 from __future__ import annotations
 
-from textual import widgets
+from textual import events, widgets
 from textual.app import ComposeResult
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -26,11 +26,16 @@ def forget_watchers(reactable: DOMNode, gone) -> None:
 
 
 class Header(widgets.Header):
-    """Textual's header, which lets go of the app's title when its screen closes, and leaves out the
-    sub-title (the book's title) when the two do not fit: "Chapter 8: Mixed Precision Training" whole,
-    not "… — Distributed Training, D…" at 80 columns."""
+    """Textual's header, which lets go of the app's title when its screen closes, stays one row, and
+    leaves out the sub-title (the book's title) when the two do not fit: "Chapter 8: Mixed Precision
+    Training" whole, not "… — Distributed Training, D…" at 80 columns."""
 
     SIDES = 8 + 10   # Textual's icon and clock space, either side of the title
+
+    def _on_click(self, event: events.Click) -> None:
+        """Textual's header grows to three rows on a click, which only looked broken (in a browser, where
+        clicks are common); its icon still opens the command palette."""
+        event.prevent_default()
 
     def format_title(self) -> Content:
         title, sub_title = self.screen_title, self.screen_sub_title

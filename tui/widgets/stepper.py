@@ -1,4 +1,4 @@
-"""A stepper: one value from a short list, moved with the arrow keys, -/+ or a click on its arrows."""
+"""A stepper: one value from a short list, moved with ←/→, -/+ or a click on its arrows."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 
+FOCUS_MARKER = "▶ "   # marks the control ←/→ change: with NO_COLOR or a light theme a background barely shows
+
+
 class Stepper(Widget, can_focus=True):
-    """`label  ◀ value ▶`; posts Stepper.Changed whenever the value moves."""
+    """`▶ label  ◀ value ▶` (the first ▶ only while focused); posts Stepper.Changed whenever the value moves."""
 
     DEFAULT_CSS = """
     Stepper { height: 1; width: 1fr; padding: 0 1; }
@@ -54,6 +57,7 @@ class Stepper(Widget, can_focus=True):
     def render(self) -> Text:
         at_start, at_end = self.index == 0, self.index == len(self.choices) - 1
         return Text.assemble(
+            (FOCUS_MARKER if self.has_focus else " " * len(FOCUS_MARKER), "bold"),
             (f"{self.label:<{self.label_width}}", "bold"), " ", ("◀" if not at_start else " ", "bold"), " ",
             (self.choices[self.index][1], "bold reverse" if self.has_focus else "bold"), " ",
             ("▶" if not at_end else " ", "bold"))
@@ -68,5 +72,5 @@ class Stepper(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         """A click left of the value's middle steps down, right of it steps up."""
         self.focus()
-        middle = 1 + self.label_width + 3 + len(self.choices[self.index][1]) // 2
+        middle = 1 + len(FOCUS_MARKER) + self.label_width + 3 + len(self.choices[self.index][1]) // 2
         self.action_step(-1 if event.x < middle else 1)
