@@ -63,13 +63,15 @@ async def test_a_letter_picks_a_choice(book, store):
 
 
 async def test_a_build_exercise_opens_at_its_task_with_the_editor_ready(book, store):
+    from textual.widgets import TextArea
+
     app = RingbookApp(book, store, warm=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         await pilot.pause()
         page = screen.query_one("#exercise", Page)
         assert page.scroll_y == 0 and in_view(page, screen.query_one("#exercise-title"))
-        assert type(app.focused).__name__ == "TextArea"
+        assert isinstance(app.focused, TextArea)
 
 
 async def test_with_nothing_focused_the_page_takes_the_keys(book, store):

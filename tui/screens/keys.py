@@ -21,9 +21,10 @@ from textual.widgets import Input, Static, TextArea
 from tui.widgets.page import Page
 
 Group = tuple[str, list[tuple[str, str]]]
+HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
 
 EVERYWHERE_TOO = [
-    ("^p", "Find a chapter, exercise, quiz or lab; commands"),
+    ("^p", "Find a chapter, exercise, quiz, lab or command"),
     ("PgUp PgDn Home End", "Scroll the page"),
 ]
 IN_THE_BOX = ("In the answer box", [
@@ -32,7 +33,6 @@ IN_THE_BOX = ("In the answer box", [
     ("←/→ ^a/^e", "Move in the box; to its start, its end"),
 ])
 IN_THE_EDITOR = ("In the editor", [
-    ("^r", "Run the tests"),
     ("Esc", "Leave the editor: letters are commands again"),
     ("arrows ^←/^→", "Move; by word"),
     ("^a/^e ^home/^end", "Line start/end; code start/end"),
@@ -59,6 +59,8 @@ def keys_of(screen: Screen) -> list[Group]:
         node, binding = active.node, active.binding
         if not active.enabled or not binding.description or isinstance(node, (Input, TextArea)):
             continue   # the box's and the editor's keys are said below, in words
+        if binding.action in HIDDEN:
+            continue
         if not ours(node, binding):
             continue
         shown = app.get_key_display(binding)
@@ -88,9 +90,7 @@ class KeysScreen(ModalScreen[None]):
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold")
         table.add_column()
-        for number, (heading, rows) in enumerate(self.groups):
-            if number:
-                table.add_row("", "")
+        for heading, rows in self.groups:
             table.add_row(Text(heading, "bold underline"), "")
             for key, description in rows:
                 table.add_row(Text(key), Text(description))
