@@ -59,7 +59,8 @@ class CodeEditor(TextArea):
     Ctrl+Home and Ctrl+End to the code's start and end."""
 
     BINDINGS = [
-        Binding("ctrl+home", "code_edge('start')", "Code start", show=False),
+        # The footer says how to move now that Home and End scroll the page; `?` (from the page) says the rest.
+        Binding("ctrl+home", "code_edge('start')", "Code start/end", key_display="^home/^end"),
         Binding("ctrl+end", "code_edge('end')", "Code end", show=False),
     ]
 
@@ -133,9 +134,14 @@ class CodePanel(AnswerPanel):
 
     def on_mount(self) -> None:
         self.query_one("#sandbox-notice").display = False
-        editor = self.query_one("#editor", CodeEditor)
-        editor.selection = Selection(*body_start(editor.text))
+        self.call_after_refresh(self.place_cursor)
         self.check_sandbox()
+
+    def place_cursor(self) -> None:
+        """In the body, once the editor has its width (placed before, it scrolled sideways to the cursor)."""
+        editor = self.query_one("#editor", CodeEditor)
+        if editor.selection == Selection():   # not moved yet by the learner
+            editor.selection = Selection(*body_start(editor.text))
 
     @work(thread=True, exclusive=True, group="sandbox")
     def check_sandbox(self) -> None:

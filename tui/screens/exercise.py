@@ -206,11 +206,11 @@ class ExerciseScreen(Screen):
         if verdict.status == "correct":
             self.done = True
             self.reveal_explanation(record=False, scroll=False)
-        if self.card and verdict.counts_as_attempt:
-            self.done = True   # the card is answered: n moves on, i answers again
         # The newest verdict is always on screen; a right one at the top, with the explanation under it.
-        # The answer keeps the keyboard for another go only while it waits and shows beside the verdict.
-        if self.answer_waits and self.focused is not None and self.panel in self.focused.ancestors:
+        # The answer keeps the keyboard for another go while it waits (a card: until it is answered, so
+        # n then moves on), and only while it shows beside the verdict.
+        keeps = self.answer_waits if not self.card else not verdict.counts_as_attempt
+        if keeps and self.answering:
             page.reveal(verdict_panel, keeping=self.focused, lose=self.give_page_the_keys)
         else:
             self.give_page_the_keys()

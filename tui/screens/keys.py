@@ -22,6 +22,7 @@ from tui.widgets.page import Page
 
 Group = tuple[str, list[tuple[str, str]]]
 HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
+SAID_IN_FULL = {"screenshot": "Screenshot, saved in your data folder"}   # the footer's word is short for 80 columns
 
 EVERYWHERE_TOO = [
     ("^p", "Find a chapter, exercise, quiz, lab or command"),
@@ -64,10 +65,12 @@ def keys_of(screen: Screen) -> list[Group]:
         if not ours(node, binding):
             continue
         shown = app.get_key_display(binding)
-        if (shown, binding.description) in seen:
+        description = SAID_IN_FULL.get(binding.action, binding.description)
+        if (shown, description) in seen:
             continue
-        seen.add((shown, binding.description))
-        (everywhere if node is app else here).append((shown, binding.description))
+        seen.add((shown, description))
+        app_wide = node is app or binding.action.startswith("app.")   # a screen that shows an app key
+        (everywhere if app_wide else here).append((shown, description))
     everywhere_keys = {key for key, _ in everywhere}
     groups: list[Group] = [("This screen", [row for row in here if row[0] not in everywhere_keys]),
                            ("Everywhere", EVERYWHERE_TOO + everywhere)]
