@@ -180,7 +180,7 @@ async def test_question_mark_shows_every_key(book, store):
         await pilot.press("question_mark")
         await pilot.pause()
         listed = " ".join(f"{key} {what}" for _, rows in app.screen.groups for key, what in rows)
-        for description in ("Open", "Continue", "Review", "Theme", "Quit", "Shot", "^p", "Scroll the page"):
+        for description in ("Open", "Continue", "Review", "Theme", "Quit", "Screenshot", "^p", "Scroll the page"):
             assert description in listed
         page = app.screen.query_one("#keys-list")
         assert app.focused is page and page.max_scroll_y == 0    # at 80x24 all of it shows
