@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from textual import events, on, work
 import textual.app as textual_app
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -143,12 +143,13 @@ class RingbookApp(App):
 
         self.show(ChapterEndScreen(chapter), replace=True)
 
-    def open_exercise(self, exercise: Exercise, *, replace: bool = False, stepping: bool = False) -> None:
-        """`stepping`: arrived by n or p, so the keyboard stays on commands until the learner answers."""
+    def open_exercise(self, exercise: Exercise, *, replace: bool = False) -> None:
+        """Over the screen it was opened from (a chapter's list, home's Continue, the palette anywhere), so
+        Back returns there; `replace`: instead of the exercise shown (n and p), so Back still does."""
         from tui.screens.exercise import ExerciseScreen
 
         self.store_position(exercise.chapter_id, exercise.id)
-        self.show(ExerciseScreen(exercise, stepping=stepping), replace=replace)
+        self.show(ExerciseScreen(exercise), replace=replace)
 
     def open_quiz(self, quiz) -> None:
         from tui.screens.quiz import QuizScreen
@@ -180,9 +181,13 @@ class RingbookApp(App):
 
     def start_review(self) -> None:
         """Pose every due card with its new numbers, oldest due first, each on its own exercise screen.
-        With nothing due, offer to practise the cards that come due soonest instead."""
+        With nothing due, offer to practise the cards that come due soonest instead. A session left with
+        Escape goes on at the card it was left on."""
         from tui.progress.review import due_cards, kinds_of
 
+        if self.review_cards:
+            self._show_card(replace=False)
+            return
         due = [c for c in due_cards(self.store, self.clock(), kinds_of(self.book))
                if self.book.exercise(c.exercise_id) is not None]
         if due:
@@ -204,6 +209,13 @@ class RingbookApp(App):
     def _start_session(self, cards: list, purpose: str) -> None:
         self.review_cards, self.review_at, self.review_purpose = cards, 0, purpose
         self._show_card(replace=False)
+
+    def pause_review(self) -> None:
+        """Back home from a card (Escape): the session waits there, and r on the home screen resumes it."""
+        self.pop_screen()
+        kind = "practice" if self.review_purpose == "practice" else "review"
+        self.notify(f"Your {kind} is paused at card {self.review_at + 1} of {len(self.review_cards)}: "
+                    "r goes on with it.", title=kind.capitalize())
 
     def review_progress(self) -> str:
         return f" {self.review_at + 1} of {len(self.review_cards)}" if self.review_cards else ""
@@ -243,6 +255,22 @@ class RingbookApp(App):
     def store_position(self, chapter_id: str, exercise_id: str = "", *, at_opening: bool = False) -> None:
         if not self.store.read_only:
             self.store.set_last_opened(chapter_id, exercise_id, at_opening=at_opening)
+
+    def get_system_commands(self, screen: Screen):
+        """Ringbook's own commands in the palette (Ctrl+P), beside the book's chapters and exercises; not
+        Textual's (its theme picker, Maximize, its keys panel), which ringbook does not use."""
+        yield SystemCommand("Home", "Back to the home screen", self.go_home)
+        yield SystemCommand("Review", "Review the exercises that are due (r on the home screen)", self.start_review)
+        yield SystemCommand("Keys", "The keys of this screen (?)", self.action_toggle_keys)
+        yield SystemCommand("Theme", "Switch between the light and dark themes (F2)", self.action_toggle_theme)
+        yield SystemCommand("Screenshot", "Save this screen as an SVG in your data folder (Ctrl+S)",
+                            lambda: self.set_timer(0.1, self.action_screenshot))  # once the palette has gone
+        yield SystemCommand("Quit", "Leave ringbook; your progress is kept (q)", self.action_quit)
+
+    def go_home(self) -> None:
+        """Close every screen over the home screen (a review session under way waits, as after Escape)."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
 
     # --- actions --------------------------------------------------------------------------------
 

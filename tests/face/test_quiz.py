@@ -175,10 +175,10 @@ async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, dat
         assert "More stages at fixed micro-batches" in shown  # the right answer is shown too
         await pilot.press("n")
         await pilot.pause()
-        assert not app.screen.query_one("#quiz-notes").has_focus  # so r reveals at once
+        assert not app.screen.query_one("#quiz-notes").has_focus  # so space reveals at once
         await pilot.press("w", *"watchdog", "space", "r")
         assert app.screen.query_one("#quiz-notes").text == "watchdog r"  # typed, not a key binding
-        await pilot.press("backspace", "backspace", "escape", "r")
+        await pilot.press("backspace", "backspace", "escape", "space")
         await pilot.pause()
         shown = visible_text(screen)
         assert "watchdog timeout" in shown and "Your answer: watchdog" in shown

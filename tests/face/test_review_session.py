@@ -42,8 +42,9 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
         await settle(app, pilot)
         assert "Correct" not in text_of(card.query_one("#verdict"))
         assert "1 earlier answer to other numbers" in text_of(card.query_one("#attempts"))   # answered: back
+        assert app.focused is card.panel                          # answered: n is the session's again
         card.query_one("#answer", Input).value = repr(card.exercise.value)
-        await pilot.press("enter")
+        await pilot.press("i", "enter")
         await settle(app, pilot)
         assert "Correct" in text_of(card.query_one("#verdict"))
         await pilot.press("n")                                    # the last card: a summary over home
@@ -105,7 +106,7 @@ async def test_with_nothing_due_r_offers_practice_that_moves_no_schedule(book, s
             await pilot.press(*"2M(N-1)/N", "enter")
         else:
             card.panel.query_one("#order").order = list(card.exercise.order)
-            await pilot.press("enter")
+            await pilot.press("i", "enter")               # a card leaves the keys to the session: i answers
         while not store.attempts(first)[-1:] or store.attempts(first)[-1].purpose != "practice":
             await settle(app, pilot)
         await settle(app, pilot)

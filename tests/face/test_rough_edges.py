@@ -96,8 +96,10 @@ async def test_attempts_are_listed_in_the_learner_s_terms_not_as_ids(book, store
         assert f"{'ABCD'[wrong]}  {options[wrong].text[:20]}" in listed and options[wrong].id not in listed
 
 
-async def test_n_and_p_move_on_without_landing_in_the_next_box(book, store):
-    """n opened the next exercise with its box focused, so the next n was typed into it."""
+async def test_n_and_p_arrive_as_every_route_does(book, store):
+    """n once opened the next exercise with the page holding the keys, other routes with the box: Esc then
+    left the box or the exercise depending on the route (issue 23). Now an unsolved exercise arrives with
+    its box by every route, and Esc then n moves on; on the page a number still starts the answer."""
     from textual.widgets import Input
 
     app = RingbookApp(book, store, warm=False)
@@ -105,15 +107,15 @@ async def test_n_and_p_move_on_without_landing_in_the_next_box(book, store):
         await open_exercise(app, pilot, "0.1")
         await pilot.press("escape", "n")
         await pilot.pause()
-        assert app.screen.exercise.id == "0.2"
-        await pilot.press("n")
+        assert app.screen.exercise.id == "0.2" and isinstance(app.focused, Input)
+        await pilot.press("escape", "n")
         await pilot.pause()
         assert app.screen.exercise.id == "0.3"
-        await pilot.press("p")
+        await pilot.press("escape", "p")
         await pilot.pause()
         screen = app.screen
         assert screen.exercise.id == "0.2"
-        await pilot.press("3", "5")                            # a number starts the answer
+        await pilot.press("escape", "3", "5")                   # on the page, a number starts the answer
         await pilot.pause()
         assert screen.query_one("#answer", Input).value == "35" and app.focused is screen.query_one("#answer")
 

@@ -257,7 +257,7 @@ def test_quiz_wrong_pick_explained(snap_compare, book, seeded):
 
 
 def test_quiz_reveal_card_turned_over(snap_compare, book, seeded):
-    assert snap_compare(make_app(book, seeded), run_before=take_quiz(first_reveal_question(book), press=("r",)))
+    assert snap_compare(make_app(book, seeded), run_before=take_quiz(first_reveal_question(book), press=("space",)))
 
 
 def test_quiz_results(snap_compare, book, seeded):

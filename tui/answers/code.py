@@ -10,14 +10,76 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static, TextArea
+from textual.widgets.text_area import Selection
 
 from grader.model import Build, Exercise
 from grader.sandbox import SandboxStatus, allow_unsandboxed, sandbox_status
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
+from tui.widgets.page import Page
 
 
 SIGNATURE_WIDTH = 70   # a longer signature is written one parameter per line, as Python allows
+PLACEHOLDERS = ("raise NotImplementedError", "...", "pass")   # a starter's stand-in for the body
+
+
+def body_start(code: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where the editor's cursor starts, as (anchor, cursor) locations: on the first placeholder of the
+    first function's body (`raise NotImplementedError`, `...`, `pass`, selected, so typing replaces it) or
+    its first TODO line, else at the indent of the first line after the `def` line (a signature may run
+    over several lines); with no `def`, at the start. Never inside the signature."""
+    lines = code.splitlines()
+    start = next((row for row, line in enumerate(lines) if line.lstrip().startswith("def ")), None)
+    if start is None:
+        return (0, 0), (0, 0)
+    row, depth = start, 0
+    for row in range(start, len(lines)):   # the line that ends the signature: brackets closed, then ':'
+        depth += sum(lines[row].count(ch) for ch in "([{") - sum(lines[row].count(ch) for ch in ")]}")
+        if depth <= 0 and lines[row].rstrip().endswith(":"):
+            break
+    body = range(row + 1, len(lines))
+    for at in body:
+        text = lines[at].strip()
+        indent = len(lines[at]) - len(lines[at].lstrip())
+        if text in PLACEHOLDERS:
+            return (at, indent), (at, indent + len(text))
+        if "TODO" in text:
+            return (at, indent), (at, indent)
+    first = next((at for at in body if lines[at].strip()), None)
+    if first is None:
+        return (row, len(lines[row])), (row, len(lines[row]))
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    return (first, indent), (first, indent)
+
+
+class CodeEditor(TextArea):
+    """The editor, whose line being typed on is always on screen: the page keys scroll the page (the
+    exercise screen takes them first), and a key typed or a cursor moved brings the line back into view.
+    It moves with the arrows, Ctrl+←/→ by word, Ctrl+A and Ctrl+E to a line's start and end, and
+    Ctrl+Home and Ctrl+End to the code's start and end."""
+
+    BINDINGS = [
+        # The footer says how to move now that Home and End scroll the page; `?` (from the page) says the rest.
+        Binding("ctrl+home", "code_edge('start')", "Code start/end", key_display="^home/^end"),
+        Binding("ctrl+end", "code_edge('end')", "Code end", show=False),
+    ]
+
+    def action_code_edge(self, edge: str) -> None:
+        self.move_cursor(self.document.start if edge == "start" else self.document.end)
+
+    _keys_pressed = False   # the cursor placed on arrival moves no page: the page opens at its top
+
+    def on_key(self) -> None:
+        self._keys_pressed = True
+
+    def on_text_area_selection_changed(self, event: TextArea.SelectionChanged) -> None:
+        if self._keys_pressed:
+            self.call_after_refresh(self._keep_line_shown)
+
+    def _keep_line_shown(self) -> None:
+        page = next((node for node in self.ancestors if isinstance(node, Page)), None)
+        if page is not None and self.has_focus:
+            page.keep_in_view(self)
 
 
 def signature_text(signature: str) -> Text:
@@ -52,7 +114,7 @@ class CodePanel(AnswerPanel):
         Binding("ctrl+r", "run_tests", "Run", priority=True),
         Binding("u", "allow_unsandboxed", "Run unsandboxed"),
         # The editor keeps Tab for indenting and would pass Escape on to the next widget: take it first.
-        Binding("escape", "leave_editor", "Back", priority=True),
+        Binding("escape", "leave_editor", "Leave editor", priority=True),
         Binding("o", "older_code", "Older"),
     ]
     keeps_draft = True
@@ -67,12 +129,19 @@ class CodePanel(AnswerPanel):
     def compose(self) -> ComposeResult:
         yield Static(id="sandbox-notice")
         yield Static(signature_text(self.exercise.signature), id="signature")
-        yield TextArea.code_editor(self.draft or self.exercise.starter, language="python", id="editor",
-                                   theme="monokai", soft_wrap=True)
+        yield CodeEditor.code_editor(self.draft or self.exercise.starter, language="python", id="editor",
+                                     theme="monokai", soft_wrap=True)
 
     def on_mount(self) -> None:
         self.query_one("#sandbox-notice").display = False
+        self.call_after_refresh(self.place_cursor)
         self.check_sandbox()
+
+    def place_cursor(self) -> None:
+        """In the body, once the editor has its width (placed before, it scrolled sideways to the cursor)."""
+        editor = self.query_one("#editor", CodeEditor)
+        if editor.selection == Selection():   # not moved yet by the learner
+            editor.selection = Selection(*body_start(editor.text))
 
     @work(thread=True, exclusive=True, group="sandbox")
     def check_sandbox(self) -> None:

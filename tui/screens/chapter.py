@@ -69,7 +69,7 @@ class ChapterScreen(Screen):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("e", "exercises", "Exercises"),
-        Binding("r", "read", "Top"),
+        Binding("g", "read", "Top"),   # r is Review on the home screen
         Binding("t", "contents", "Contents"),
     ]
 

@@ -123,4 +123,4 @@ class ChapterEndScreen(Screen):
 
     def action_previous(self) -> None:
         if self.chapter.exercises:
-            self.app.open_exercise(self.chapter.exercises[-1], replace=True, stepping=True)
+            self.app.open_exercise(self.chapter.exercises[-1], replace=True)

@@ -1,11 +1,19 @@
 """The exercise screen: the prompt, the answer panel for the exercise's kind, and a verdict at once.
 
-Typing goes to the panel and Enter submits. Escape leaves the panel, and then the single-letter keys
-work: h for a hint, x for the explanation, n and p for the next and previous exercise, and v for new
-numbers once a varying exercise is answered. Grading runs in a worker thread, so nothing typed can freeze
-the screen. A counted attempt is committed to the store, with the seed of the numbers it answered and
-what it was for, before its verdict is shown. The screen knows no kind: the panel (tui/answers) owns
-what is answered.
+Where the keyboard is depends on the exercise, never on the route that brought the learner here (the
+model, route by route, is docs/keys.md). Outside a session, the answer (box, options, listing, order or
+editor) has it while the exercise is still to be got right, on arrival and after a wrong answer; a
+build's editor keeps it after every run, with its line in view beside the verdict. Once an exercise is
+right, and always on a card of a review or practice session (where n and p move through the cards), the
+page has it and single letters are commands: h for a hint, x for the explanation, n and p for the next
+and previous exercise, i to answer, v for new numbers once a varying exercise is answered. Escape goes
+one step out: from the answer to the page, from the page back to the screen underneath (a session is
+paused: r on the home screen resumes it). PgUp, PgDn, Home and End scroll the page whatever has the
+keyboard.
+
+Grading runs in a worker thread, so nothing typed can freeze the screen. A counted attempt is committed
+to the store, with the seed of the numbers it answered and what it was for, before its verdict is shown.
+The screen knows no kind: the panel (tui/answers) owns what is answered.
 
 A review or practice card is a recall test, for every kind alike: until it is answered, nothing of the
 learner's earlier answers shows (only how many there were), its box or editor starts empty (a build from
@@ -36,6 +44,7 @@ from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.verdict_panel import VerdictPanel
 
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
+PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
 # At 80 columns the exercise's own keys come first; `?` (shown) lists these with the rest, and Ctrl+P works.
 FOOTER_HIDES = ("q", "ctrl+s")
@@ -51,24 +60,24 @@ class ExerciseScreen(Screen):
         Binding("p", "previous", "Prev"),
         Binding("i", "focus_answer", "Answer"),
         Binding("v", "new_numbers", "New numbers"),
+        # Ahead of every widget (a box's Home, the editor's PgDn): the page keys always scroll the page.
+        *(Binding(key, f"scroll_page('{where}')", show=False, priority=True) for key, where in PAGE_KEYS.items()),
     ]
 
-    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", stepping: bool = False,
-                 card: bool = False):
+    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", card: bool = False):
         """`exercise` as the book has it, posed with the numbers (and options or items dealt) of `seed`
         (0: the book's own) for `purpose`: "learn" in a chapter, "review" when the schedule brings it
         back, "practice" when the learner asks for new numbers or cards early (kept, but it does not move
-        the schedule). `stepping`: reached with n or p, so the panel, not its box, has the keyboard:
-        another n moves on, and typing a number starts the answer. `card`: one card of the app's review or
-        practice session, so n and p move through the session."""
+        the schedule). `card`: one card of the app's review or practice session, so n and p move through
+        the session."""
         super().__init__()
         self.book_exercise = exercise
         self.exercise = pose(exercise, seed)
         self.seed = seed
         self.purpose = purpose
-        self.stepping = stepping
         self.card = card
         self.solved = False  # as the store has it: refresh_state keeps it
+        self.done = False    # right on these numbers (a chapter's exercise: solved), so the page has the keyboard
         self.answered = not self.recalls   # a counted attempt on these numbers for this purpose (refresh_state)
         self.hints_shown = 0
         self.explanation_shown = False
@@ -86,6 +95,13 @@ class ExerciseScreen(Screen):
         """Whether the learner's earlier answers may show: always in a chapter; on a recall test only once
         it is answered, so what is tested is memory, not the screen."""
         return self.answered
+
+    @property
+    def answer_waits(self) -> bool:
+        """Whether the answer has the keyboard when nobody has moved it: outside a session, on an exercise
+        still to be got right, and on a build, whose code is the learner's to go on editing, right or not.
+        On a card, n and p are the session's keys, so the page keeps them."""
+        return not self.card and (not self.done or self.panel.keeps_sent)
 
     @property
     def draft_key(self) -> str:
@@ -124,10 +140,11 @@ class ExerciseScreen(Screen):
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False
         self.refresh_state()
-        if self.stepping:
-            self.panel.focus(scroll_visible=False)
-        else:
+        self.done = self.solved and not self.recalls
+        if self.answer_waits:
             self.panel.focus_answer(scroll_visible=False)   # the page opens at its top, where the task is
+        else:
+            self.panel.focus(scroll_visible=False)
 
     # --- state shown ----------------------------------------------------------------------------
 
@@ -185,33 +202,62 @@ class ExerciseScreen(Screen):
         self.query_one("#verdict-details", Static).update(Text(self.panel.show_verdict(verdict)))
         if self.panel.keeps_sent:
             self.save_draft()   # the code run is the learner's code: it is what reopening shows
+        page = self.query_one("#exercise", Page)
         if verdict.status == "correct":
+            self.done = True
             self.reveal_explanation(record=False, scroll=False)
-            if not isinstance(self.focused, TextArea):  # an editor keeps the keyboard: letters stay code
-                self.panel.focus(scroll_visible=False)
         # The newest verdict is always on screen; a right one at the top, with the explanation under it.
-        self.query_one("#exercise", Page).reveal(verdict_panel, top=verdict.status == "correct")
+        # The answer keeps the keyboard for another go while it waits (a card: until it is answered, so
+        # n then moves on), and only while it shows beside the verdict.
+        keeps = self.answer_waits if not self.card else not verdict.counts_as_attempt
+        if keeps and self.answering:
+            page.reveal(verdict_panel, keeping=self.focused, lose=self.give_page_the_keys)
+        else:
+            self.give_page_the_keys()
+            page.reveal(verdict_panel, top=verdict.status == "correct")
         self.refresh_state()
+        self.refresh_bindings()
+
+    def give_page_the_keys(self) -> None:
+        """The panel takes the keyboard: single letters are commands, Escape goes back."""
+        self.panel.focus(scroll_visible=False)
         self.refresh_bindings()
 
     # --- actions --------------------------------------------------------------------------------
 
+    @property
+    def answering(self) -> bool:
+        """Whether the answer (box, options, listing, order, editor) has the keyboard, not the page."""
+        focused = self.focused
+        return focused is not None and focused is not self.panel and self.panel in focused.ancestors
+
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in LETTER_ACTIONS and isinstance(self.focused, (Input, TextArea)):
             return False  # while typing, letters are answer text; Escape leaves the box first
-        if action == "focus_answer" and self.focused is not None and self.focused is not self.panel \
-                and self.panel in self.focused.ancestors:
+        if action == "focus_answer" and self.answering:
             return False  # the answer has the keyboard already
         if action == "new_numbers":
             return self.solved and self.varies and self.shows_history
         return True
 
     def action_leave(self) -> None:
+        """One step out: from the answer to the page; from the page, back to the screen underneath."""
+        if self.answering:
+            self.give_page_the_keys()
+            return
         self.save_draft()
-        self.app.pop_screen()
+        if self.card:
+            self.app.pause_review()
+        else:
+            self.app.pop_screen()
 
     def action_focus_answer(self) -> None:
         self.panel.focus_answer()
+
+    def action_scroll_page(self, where: str) -> None:
+        page = self.query_one("#exercise", Page)
+        {"page_up": page.scroll_page_up, "page_down": page.scroll_page_down,
+         "home": page.scroll_home, "end": page.scroll_end}[where](animate=False)
 
     def action_hint(self) -> None:
         hints = self.exercise.hints
@@ -252,8 +298,8 @@ class ExerciseScreen(Screen):
         from tui.progress.review import next_practice_seed
 
         seed = next_practice_seed(self.app.store, self.exercise.id)
-        try:
-            screen = ExerciseScreen(self.book_exercise, seed=seed, purpose="practice")
+        try:   # on a card, still one card of the session: n goes on to the session's next
+            screen = ExerciseScreen(self.book_exercise, seed=seed, purpose="practice", card=self.card)
         except VariantError as exc:
             self.notify(str(exc), title="No new numbers", severity="error")
             return
@@ -281,7 +327,7 @@ class ExerciseScreen(Screen):
             self.notify("This is the first exercise.")
             return
         self.save_draft()
-        self.app.open_exercise(target, replace=True, stepping=True)
+        self.app.open_exercise(target, replace=True)
 
     # --- drafts ---------------------------------------------------------------------------------
 

@@ -244,8 +244,7 @@ class HomeScreen(Screen):
     def action_continue(self) -> None:
         target = self.continue_target(self.app.store.exercise_states())
         if hasattr(target, "kind"):
-            self.app.open_chapter(self.app.chapter_of(target), tab="exercises")
-            self.app.open_exercise(target)
+            self.app.open_exercise(target)   # over home: Back comes here, where the learner was
         else:
             self.app.open_chapter(target)
 

@@ -1,8 +1,10 @@
-"""Every key of the screen underneath, in a dialog over it (`?`).
+"""The keys that matter, in a dialog over the screen (`?`): this screen's, those that work everywhere,
+and how to type in the answer box or the editor when the screen has one.
 
-Textual's key panel took a third of the screen beside what it described, so at 80 columns every row of
-the home list wrapped, and it could not be scrolled by keyboard. This dialog covers the screen instead,
-and its list is a Page: PgUp, PgDn and the arrows scroll it.
+Textual's key panel listed widget internals (`← Scroll Left`, `^pgup Page Left`, `^c Copy selected text`,
+`shift+tab Focus Previous`) before what a learner uses, and needed scrolling even at 120x40. Only keys
+ringbook binds itself are listed; the widgets' own (arrows in a list, editing keys) are said in words.
+The list is a Page: PgUp, PgDn and the arrows scroll it if it is ever taller than the screen.
 """
 
 from __future__ import annotations
@@ -12,41 +14,89 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static, TextArea
 
 from tui.widgets.page import Page
 
+Group = tuple[str, list[tuple[str, str]]]
+HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
+SAID_IN_FULL = {"screenshot": "Screenshot, saved in your data folder"}   # the footer's word is short for 80 columns
 
-def keys_of(screen: Screen) -> list[tuple[str, str]]:
-    """(key as shown, what it does) for each binding active on `screen`, once each: the footer's first,
-    then those it leaves out (scrolling, focus, copy, and the keys hidden to fit 80 columns)."""
-    seen, rows = set(), []
-    actives = sorted(screen.active_bindings.values(), key=lambda active: not active.binding.show)
-    for active in actives:
-        binding = active.binding
-        description = binding.description or binding.action
-        if (binding.action, description) in seen or not active.enabled:
+EVERYWHERE_TOO = [
+    ("^p", "Find a chapter, exercise, quiz, lab or command"),
+    ("PgUp PgDn Home End", "Scroll the page"),
+]
+IN_THE_BOX = ("In the answer box", [
+    ("Enter", "Submit the answer"),
+    ("Esc", "Leave the box: letters are commands again"),
+    ("←/→ ^a/^e", "Move in the box; to its start, its end"),
+])
+IN_THE_EDITOR = ("In the editor", [
+    ("Esc", "Leave the editor: letters are commands again"),
+    ("arrows ^←/^→", "Move; by word"),
+    ("^a/^e ^home/^end", "Line start/end; code start/end"),
+    ("^z/^y", "Undo (an older run too), redo"),
+])
+
+
+def ours(node: DOMNode, binding: Binding) -> bool:
+    """Whether ringbook binds this key itself (a class of ours lists it), not a Textual widget."""
+    for cls in type(node).__mro__:
+        if cls.__module__.startswith("tui.") and "BINDINGS" in cls.__dict__:
+            for own in cls.__dict__["BINDINGS"]:
+                if isinstance(own, Binding) and own.action == binding.action and binding.key in own.key.split(","):
+                    return True
+    return False
+
+
+def keys_of(screen: Screen) -> list[Group]:
+    """(heading, [(key as shown, what it does)]) for `screen` as it is now: its own keys that work now,
+    the keys that work everywhere, and how to type in its answer box or editor."""
+    app = screen.app
+    here, everywhere, seen = [], [], set()
+    for active in screen.active_bindings.values():
+        node, binding = active.node, active.binding
+        if not active.enabled or not binding.description or isinstance(node, (Input, TextArea)):
+            continue   # the box's and the editor's keys are said below, in words
+        if binding.action in HIDDEN:
             continue
-        seen.add((binding.action, description))
-        rows.append((screen.app.get_key_display(binding), description))
-    return rows
+        if not ours(node, binding):
+            continue
+        shown = app.get_key_display(binding)
+        description = SAID_IN_FULL.get(binding.action, binding.description)
+        if (shown, description) in seen:
+            continue
+        seen.add((shown, description))
+        app_wide = node is app or binding.action.startswith("app.")   # a screen that shows an app key
+        (everywhere if app_wide else here).append((shown, description))
+    everywhere_keys = {key for key, _ in everywhere}
+    groups: list[Group] = [("This screen", [row for row in here if row[0] not in everywhere_keys]),
+                           ("Everywhere", EVERYWHERE_TOO + everywhere)]
+    if screen.query(Input):
+        groups.append(IN_THE_BOX)
+    if screen.query(TextArea):
+        groups.append(IN_THE_EDITOR)
+    return [(heading, rows) for heading, rows in groups if rows]
 
 
 class KeysScreen(ModalScreen[None]):
     CSS_PATH = "keys.tcss"
     BINDINGS = [Binding("escape,question_mark", "dismiss", "Close")]
 
-    def __init__(self, keys: list[tuple[str, str]]):
+    def __init__(self, groups: list[Group]):
         super().__init__()
-        self.keys = keys
+        self.groups = groups
 
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold")
         table.add_column()
-        for key, description in self.keys:
-            table.add_row(Text(key), Text(description))
+        for heading, rows in self.groups:
+            table.add_row(Text(heading, "bold underline"), "")
+            for key, description in rows:
+                table.add_row(Text(key), Text(description))
         with Vertical(id="keys"):
             yield Static(Text.assemble(("Keys", "bold"), " · Esc or ? closes"), id="keys-title")
             with Page(id="keys-list"):

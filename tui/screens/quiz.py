@@ -56,7 +56,7 @@ class QuizScreen(Screen):
         Binding("a", "pick(0)", "Pick", key_display="a-d"),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate("bcdef", 1)),
         Binding("w", "write", "Write notes"),
-        Binding("r", "reveal", "Reveal answer"),
+        Binding("space", "reveal", "Reveal answer"),  # r is Review on the home screen
         Binding("1", "rate('got')", "Got it"),
         Binding("2", "rate('partly')", "Partly"),
         Binding("3", "rate('missed')", "Missed it"),
@@ -140,7 +140,7 @@ class QuizScreen(Screen):
             if not self.revealed and response is None:
                 yield Static(Text.assemble(
                     "Answer in your head, or press ", ("w", "bold"), " to write in the box below (not graded; ",
-                    ("Esc", "bold"), " leaves it). Then press ", ("r", "bold"),
+                    ("Esc", "bold"), " leaves it). Then press ", ("space", "bold"),
                     " to see the model answer and rate yourself."), id="quiz-instructions")
                 yield TextArea(self.notes, id="quiz-notes", soft_wrap=True)
             else:
@@ -212,7 +212,7 @@ class QuizScreen(Screen):
 
     def focus_current(self) -> None:
         """Focus the options to pick from (or the results' rows), if any. The notes box is focused only on
-        request (w): keys typed there are text, so `r` would not reveal."""
+        request (w): keys typed there are text, so space would not reveal."""
         found = self.query("#quiz-options, #quiz-rating, #quiz-results")
         if found and not self.answered:
             found.first().focus(scroll_visible=False)  # the page stays at its top, where the question starts

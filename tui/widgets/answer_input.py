@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.binding import Binding
 from textual.widgets import Input
+
+ANSWER_KEY = "i"   # the exercise screen's key for "the answer takes the keyboard"
 
 
 class AnswerInput(Input):
@@ -19,6 +22,18 @@ class AnswerInput(Input):
                                     if getattr(node, "can_focus", False)), None),
                               scroll_visible=False)
         self.screen.refresh_bindings()
+
+    async def _on_key(self, event: events.Key) -> None:
+        """`i` before anything is typed (an empty box, or all of it selected as it is on arrival) is the
+        key that asks for the box, which has the keyboard already: it is not the first letter of an answer
+        ("i44.4" said "There is a unit (i44.4) but no number"). No answer starts with i; an i later on
+        (GiB) is typed."""
+        if event.character == ANSWER_KEY and (not self.value or self.selection == (0, len(self.value))
+                                              or self.selection == (len(self.value), 0)):
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
 
     def start_with(self, character: str) -> None:
         """Take the keyboard with `character` typed (focusing selects the box, and the next key would

@@ -8,8 +8,12 @@ none, and `reveal` brings what has just appeared (a verdict, feedback, results) 
 
 from __future__ import annotations
 
+from typing import Callable
+
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.widget import Widget
+from textual.widgets import TextArea
 
 
 class Page(VerticalScroll):
@@ -24,7 +28,38 @@ class Page(VerticalScroll):
         if self.is_attached and self.display and self.screen.focused is None:
             self.focus(scroll_visible=False)
 
-    def reveal(self, widget: Widget, *, top: bool = False) -> None:
+    def reveal(self, widget: Widget, *, top: bool = False, keeping: Widget | None = None,
+               lose: Callable[[], None] | None = None) -> None:
         """Scroll `widget` into view once it has been laid out; `top` puts it at the top of the page, so as
-        much as possible of what follows it (an explanation after a verdict) shows too."""
-        self.call_after_refresh(self.scroll_to_widget, widget, animate=False, top=top)
+        much as possible of what follows it (an explanation after a verdict) shows too. `keeping`: what has
+        the keyboard, which must stay on screen too (an editor: the line with its cursor); if both cannot
+        show at once, `lose` is called to move the keyboard somewhere that shows."""
+        if keeping is None:
+            self.call_after_refresh(self.scroll_to_widget, widget, animate=False, top=top)
+        else:
+            self.call_after_refresh(self._reveal_keeping, widget, keeping, lose)
+
+    def _reveal_keeping(self, widget: Widget, keeping: Widget, lose: Callable[[], None] | None) -> None:
+        if not self.is_attached:
+            return
+        shown, kept = self.page_region(widget), self.page_region(keeping)
+        both = shown.union(kept)
+        if both.height <= self.scrollable_content_region.height:
+            self.scroll_to_region(both, animate=False, immediate=True)
+            return
+        self.scroll_to_region(shown, animate=False, immediate=True)
+        if lose is not None:
+            lose()
+
+    def keep_in_view(self, widget: Widget) -> None:
+        """Scroll as little as needed for `widget` to show (an editor: the line with its cursor)."""
+        self.scroll_to_region(self.page_region(widget), animate=False, immediate=True)
+
+    def page_region(self, widget: Widget) -> Region:
+        """Where `widget` is on the page (whether scrolled into view or not), from the page's top; for an
+        editor, the line with its cursor, which is what must show while it is typed on."""
+        region = widget.region
+        if isinstance(widget, TextArea):
+            region = Region(region.x, widget.cursor_screen_offset.y, region.width, 1)
+        return region.translate((-self.content_region.x + round(self.scroll_x),
+                                 -self.content_region.y + round(self.scroll_y)))
