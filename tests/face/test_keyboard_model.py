@@ -119,6 +119,7 @@ async def test_continue_arrives_answering_and_esc_returns_home(book, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         home = app.screen
+        store.set_last_opened("0", at_opening=True)     # chapter 0's text was read: Continue goes to exercises
         for exercise_id in KINDS:
             store.set_last_opened("0", exercise_id)
             await pilot.press("c")
@@ -376,7 +377,8 @@ async def test_keys_lists_what_matters_grouped_and_fits_80x24(book, store):
             assert app.screen is under
         headings, listed = shown["home"]
         assert headings == ["This screen", "Everywhere"]
-        for description in ("Open", "Continue", "Review", "Theme", "Quit", "Scroll the page", "Find a chapter"):
+        for description in ("Open", "Continue", "Theme", "Quit", "Scroll the page", "Find a chapter"):  # nothing
+            # is solved yet, so there is nothing to review: r is not offered (tests/face/test_home_layout.py)
             assert description in listed
         assert shown["exercise"][0] == ["This screen", "Everywhere", "In the answer box"]
         assert shown["build"][0] == ["This screen", "Everywhere", "In the editor"]
@@ -403,4 +405,4 @@ def test_r_means_review_only():
 
     for screen in (ChapterScreen, ExerciseScreen, QuizScreen):
         assert all("r" not in binding.key.split(",") for binding in screen.BINDINGS), screen
-    assert any(binding.key == "r" and binding.action == "review" for binding in HomeScreen.BINDINGS)
+    assert {binding.action.partition("(")[0] for binding in HomeScreen.BINDINGS if binding.key == "r"} == {"review"}

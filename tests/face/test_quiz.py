@@ -269,7 +269,7 @@ async def test_the_rating_just_given_and_the_next_key_are_in_view_at_80x24(book,
         app.open_quiz(quiz)
         await pilot.pause()
         screen = app.screen
-        await pilot.press("r")
+        await pilot.press("space")
         await pilot.pause()
         assert not in_view(screen, "#quiz-rating")       # the model answer fills the page: the rating is below
         await pilot.press("2")
@@ -295,7 +295,7 @@ async def test_a_results_row_opens_the_chapter_that_teaches_it(quiz_book, data_d
         app.open_quiz(quiz)
         await pilot.pause()
         screen = app.screen
-        for keys in (("a", "n"), ("a", "n"), ("r", "3", "n")):
+        for keys in (("a", "n"), ("a", "n"), ("space", "3", "n")):
             await pilot.press(*keys)
             await pilot.pause()
         results = screen.query_one("#quiz-results")
