@@ -111,7 +111,7 @@ async def test_bindings_that_change_together_rebuild_the_footer_once(book, store
     monkeypatch.setattr(Footer, "recompose", counted)
     app = RingbookApp(book, store, warm=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled_footer_keys(pilot, app.screen)   # home's start-up changes (its layout, r) are done
         footer = app.screen.query_one(Footer)
         rebuilds.clear()
         footer.call_later(lambda: [footer.bindings_changed(app.screen) for _ in range(3)])  # 3 changes, 1 frame
