@@ -22,7 +22,7 @@ from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
 from tui.widgets.page import Page
 
-from tests.face.test_learning_loop import settle
+from tests.face.test_learning_loop import pick_in_palette, settle
 
 KINDS = {"0.1": "derive", "0.3": "trace", "0.5": "build", "0.6": "debug", "0.8": "design"}
 ANSWER = {"derive": "answer", "trace": "answer", "build": "editor", "debug": "listing", "design": "order"}
@@ -103,11 +103,7 @@ async def test_from_the_palette_each_kind_arrives_answering_and_esc_returns_wher
         home = app.screen
         for exercise_id in KINDS:
             exercise = book.exercise(exercise_id)
-            await pilot.press("ctrl+p")
-            await pilot.pause()
-            await pilot.press(*f"{exercise.id} {exercise.title}")
-            await pilot.pause(0.1)             # the palette searches in a worker and shows its hits after
-            await pilot.press("enter")
+            await pick_in_palette(app, pilot, f"{exercise.id} {exercise.title}", exercise.title)
             screen = await arrived(app, pilot)
             assert screen.exercise.id == exercise_id
             await the_answer_has_the_keyboard_then_esc_steps_out(pilot, screen, home)

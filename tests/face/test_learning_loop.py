@@ -19,6 +19,26 @@ async def settle(app, pilot) -> None:
     await pilot.pause()
 
 
+async def pick_in_palette(app, pilot, query: str, expected: str) -> None:
+    """Ctrl+P, type `query`, and Enter once the palette (which searches in a worker) highlights a hit that
+    reads `expected`: a fixed wait before Enter raced the search on a loaded machine."""
+    from textual.command import CommandList
+
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*query)
+    for _ in range(500):
+        await pilot.pause(0.01)
+        hits = app.screen.query(CommandList)
+        if hits and hits.first().highlighted is not None:
+            hit = hits.first().get_option_at_index(hits.first().highlighted)
+            if expected in str(hit.prompt):
+                break
+    else:
+        raise AssertionError(f"the palette found no {expected!r} for {query!r}")
+    await pilot.press("enter")
+
+
 async def open_exercise(app, pilot, exercise_id: str) -> ExerciseScreen:
     app.open_exercise(app.book.exercise(exercise_id))
     await pilot.pause()
@@ -163,11 +183,7 @@ async def test_palette_jumps_to_an_exercise_by_id(book, store):
     app = RingbookApp(book, store, warm=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"5.3 interleaving")
-        await pilot.pause(0.5)
-        await pilot.press("enter")
+        await pick_in_palette(app, pilot, "5.3 interleaving", "5.3")
         await pilot.pause()
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "5.3"
 
