@@ -89,16 +89,29 @@ class Served:
 
 
 def serve_on_loopback(tmp_path: Path):
-    """ringbook serve on a free loopback port and a temp data dir, stopped (killed) afterwards."""
+    """ringbook serve on a free loopback port and a temp data dir, stopped afterwards as Ctrl+C stops it (it
+    ends its tabs' ringbooks); what is still running then is killed. Killing the server outright orphaned a
+    tab's ringbook, which outlived the suite."""
     port = free_port()
     data_dir = tmp_path / "data"
     server = start_server(tmp_path, "--port", str(port), "--data-dir", str(data_dir))
     try:
         yield Served(port, server, data_dir, wait_for_key_url(server, tmp_path / "serve.log"), tmp_path / "serve.log")
     finally:
+        tabs = descendants(server.pid) if server.poll() is None else set()
         if server.poll() is None:
-            server.kill()
-            server.wait(timeout=10)
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=10)
+        for pid in tabs:                                # still there, and still this server's tab (not a reused pid)
+            try:
+                if str(data_dir).encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
+            except (FileNotFoundError, ProcessLookupError):
+                pass
 
 
 @pytest.fixture
