@@ -139,11 +139,12 @@ class HomeScreen(Screen):
         )
         if overall.after_reveal:
             stats.append(f"   {overall.after_reveal} after reveal", "dim")
-        target = self.continue_target(states)
+        opened = self.app.store.chapters_opened()
+        target = self.continue_target(states, opened)
         if hasattr(target, "kind"):
             label = f"▶ Continue: {target.id} {target.title}"
         else:
-            started = "Continue" if target.id in self.app.store.chapters_opened() else "Start"
+            started = "Continue" if target.id in opened else "Start"
             label = f"▶ {started}: Chapter {target.id} · {target.title}"
         return stats, Text.assemble((label, "bold"), "   (c)"), self.course_rows(overall)
 
@@ -195,14 +196,15 @@ class HomeScreen(Screen):
         return Option(Text.assemble("    ", (f"{lab.title:<{width}}", "bold" if designs else ""), "  ", status),
                       id=f"lab:{lab.id}")
 
-    def continue_target(self, states: dict[str, ExerciseState]):
+    def continue_target(self, states: dict[str, ExerciseState], opened: set[str]):
         """Where Continue goes: where the learner left off (where_left_off), or, when that is an exercise of
         a chapter not yet begun (its text never on screen, none of its exercises tried), the chapter's
-        opening, so the text of a new chapter is never skipped."""
+        opening, so the text of a new chapter is never skipped. `opened`: the chapters whose opening the
+        learner has had on screen (ProgressStore.chapters_opened)."""
         target = self.where_left_off(states)
         if hasattr(target, "kind"):
             chapter = self.app.chapter_of(target)
-            begun = chapter.id in self.app.store.chapters_opened() or any(e.id in states for e in chapter.exercises)
+            begun = chapter.id in opened or any(e.id in states for e in chapter.exercises)
             if not begun:
                 return chapter
         return target
@@ -242,7 +244,8 @@ class HomeScreen(Screen):
             self.open(chapters.get_option_at_index(chapters.highlighted).id)
 
     def action_continue(self) -> None:
-        target = self.continue_target(self.app.store.exercise_states())
+        store = self.app.store
+        target = self.continue_target(store.exercise_states(), store.chapters_opened())
         if hasattr(target, "kind"):
             self.app.open_exercise(target)   # over home: Back comes here, where the learner was
         else:
