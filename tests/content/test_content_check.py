@@ -153,6 +153,20 @@ def test_missing_folder_is_one_line_without_a_line_number(tmp_path, capsys):
     assert err.splitlines() == [f"ringbook: no such content folder: {tmp_path / 'nowhere'}"]
 
 
+def test_a_folder_name_reaches_the_terminal_with_its_control_characters_escaped(tmp_path, capsys):
+    """A folder named with a terminal escape (a window title, a colour) printed it raw in the one-line
+    message; the name is shown escaped, in the message and in the folder it suggests."""
+    missing = tmp_path / "x\x1b]0;pwned\x07\x1b[31mevil"
+    assert main(["content", "check", "--content", str(missing)]) == 1
+    book = tmp_path / "b\x1b[31m"
+    (book / "c1").mkdir(parents=True)
+    (book / "book.yaml").write_text("title: x\n")
+    assert main(["content", "list", "--content", str(book / "c1")]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "x\\x1b]0;pwned\\x07\\x1b[31mevil" in err and "b\\x1b[31m" in err
+
+
 @pytest.mark.parametrize("command", [["content", "check"], ["content", "list"], ["content", "show", "0.1"]])
 def test_a_chapter_folder_given_as_the_book_suggests_its_parent(book_copy, capsys, monkeypatch, command):
     """Issue 23: `--content` at a chapter said `book.yaml:1: file is missing`; it names the book's folder."""

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from grader.load import BookError, load_book
+from grader.safe_text import printable
 
 
 def relative(path: Path) -> str:
@@ -25,10 +26,11 @@ def counted(n: int, noun: str) -> str:
 def folder_problem(content: Path | None) -> str | None:
     """Why `--content DIR` names no book at all, in one line, or None: a path to nothing, a file, or a
     folder without book.yaml. A chapter's folder (its parent holds book.yaml) gets the parent suggested,
-    since that is the slip an author makes."""
+    since that is the slip an author makes. The paths are shown with their control characters escaped: a
+    folder's name goes to a terminal."""
     if content is None:
         return None
-    shown = relative(content)
+    shown = printable(relative(content), one_line=True)
     try:
         if not content.exists():
             return f"no such content folder: {shown}"
@@ -43,7 +45,7 @@ def folder_problem(content: Path | None) -> str | None:
     if chapter:
         named = relative(parent) if content.is_absolute() else os.path.relpath(parent)   # `.` -> `..`
         return (f"{shown} looks like a chapter folder, not a book (no book.yaml here, but its parent has one): "
-                f"give --content {shlex.quote(named)}")
+                f"give --content {printable(shlex.quote(named), one_line=True)}")
     return f"{shown} has no book.yaml, so it is not a ringbook book (`ringbook content new DIR` starts one)"
 
 
