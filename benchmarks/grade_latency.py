@@ -1,6 +1,6 @@
 """Grading latency per answer class, warm (p50/p99), and the cold first grade in a fresh interpreter.
 
-Formulas are proven by sympy in a worker process (grader/prover.py); "warm" means that worker has
+Formulas are proven by sympy in a worker process (grader/maths/prover.py); "warm" means that worker has
 sympy loaded, as it has in the app once a learner is answering. Its start (a fresh interpreter importing
 sympy) is timed on its own; a cold first formula grade does not wait for it and is decided by points.
 
@@ -19,14 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from grader.grade import grade  # noqa: E402
-from grader.load import load_book  # noqa: E402
-from grader.prover import WORKER  # noqa: E402
+from grader.book.load import load_book
+from grader.grade import grade
+from grader.maths.prover import WORKER
 
 COLD = """
 import time
 started = time.perf_counter()
-from grader.load import load_book
+from grader.book.load import load_book
 from grader.grade import grade
 book = load_book()
 loaded = time.perf_counter()

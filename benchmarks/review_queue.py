@@ -12,17 +12,17 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui.progress.review import due_cards  # noqa: E402
-from tui.progress.store import ATTEMPT_FIELDS, FILE_NAME, ProgressStore, _insert  # noqa: E402
+from tui.progress.review import due_cards
+from tui.progress.store import ATTEMPT_FIELDS, FILE_NAME, ProgressStore, _insert
 
 ATTEMPTS = 20_000
 RUNS = 7
-START = datetime(2026, 1, 1, 9, tzinfo=timezone.utc)
+START = datetime(2026, 1, 1, 9, tzinfo=UTC)
 
 
 def build(folder: Path) -> datetime:

@@ -3,7 +3,7 @@ a debug pick by its line. Answers are stored as ids (stable across rewordings); 
 
 from __future__ import annotations
 
-from grader.model import Debug, Design, Exercise, Trace
+from grader.book.model import Debug, Design, Exercise, Trace
 
 
 def label(exercise: Exercise, answer: str) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from grader.evaluate import TooComplex
+from grader.book.model import Exercise
 from grader.kinds import JUDGES
-from grader.model import Exercise
+from grader.maths.evaluate import TooComplex
 from grader.verdict import Deadline, Verdict, invalid
 
 MAX_INPUT = 2000

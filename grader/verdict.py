@@ -22,7 +22,7 @@ class Verdict:
     value: Any = None
     column: int | None = None
     score: float = 0.0
-    rows: tuple["Verdict", ...] = ()
+    rows: tuple[Verdict, ...] = ()
     method: str = ""
 
     @property

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.load import BUILTIN_CONTENT
+from grader.book.load import BUILTIN_CONTENT
 from tests.built_in import builtin_book
 
 
@@ -75,7 +75,7 @@ def store(data_dir: Path):
 
 # --- build exercises on a machine where bubblewrap cannot start ---------------------------------------
 
-from grader.sandbox import SANDBOX_SETTING, sandbox_status  # noqa: E402
+from grader.sandbox.runner import SANDBOX_SETTING, sandbox_status  # noqa: E402
 
 
 def pytest_configure(config):

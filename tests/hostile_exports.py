@@ -9,8 +9,8 @@ import os
 import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tui.progress.export_file import MAX_EXPORT_BYTES
 

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlsplit
 
-from textual import events, on, work
 import textual.app as textual_app
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from grader.model import Book, Chapter, Exercise, LabRef
+from grader.book.model import Book, Chapter, Exercise, LabRef
 from tui.commands import BookCommands
-from tui.screens.home import HomeScreen
 from tui.progress.clock import now
 from tui.progress.store import ProgressStore, StoreError
 from tui.progress.streak import Streak
-
+from tui.screens.home import HomeScreen
 
 THEME_KEY = "theme"
 TOAST_WIDTH, TOAST_FRAME = 60, 3   # Textual's notice: 60 columns or half the screen, less its border and padding
@@ -90,12 +89,12 @@ class RingbookApp(App):
 
     @work(thread=True, group="warm-up")
     def _warm_in_thread(self, part: str) -> None:
+        from grader.book.load import exercise_from_spec
         from grader.grade import grade
-        from grader.load import exercise_from_spec
 
         if part == "units":
             grade(exercise_from_spec({"answer": "1.75", "unit": "GB"})[0], "1750 MB")
-            import tui.screens.chapter  # noqa: F401 - so the first chapter opened does not wait for imports
+            import tui.screens.chapter
             import tui.screens.exercise  # noqa: F401
         else:
             grade(exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})[0], "(2*M*N - 2*M)/N")
@@ -157,7 +156,7 @@ class RingbookApp(App):
         self.show(QuizScreen(quiz))
 
     def open_lab(self, lab: LabRef) -> None:
-        from grader.lab import LabError, load_lab
+        from grader.lab.model import LabError, load_lab
         from tui.screens.lab import LabScreen
 
         try:
@@ -242,7 +241,7 @@ class RingbookApp(App):
                                  card=True), replace=replace)
 
     def _show_review_done(self) -> None:
-        from grader.variants import pose
+        from grader.book.variants import pose
         from tui.progress.review import kinds_of, next_due, session_results
         from tui.screens.review_done import ReviewDoneScreen
 

@@ -5,9 +5,9 @@ attempt. Everything else that stops a run (a timeout, a crash, a tampered report
 
 from __future__ import annotations
 
+from grader.book.model import Build
+from grader.sandbox.runner import TestResult, run_tests
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
-from grader.model import Build
-from grader.sandbox import TestResult, run_tests
 
 
 def describe(result: TestResult) -> str:

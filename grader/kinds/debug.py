@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from grader.book.model import Debug
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
-from grader.model import Debug
 
 _LINE = re.compile(r"^\s*(?:line\s*|l)?(\d{1,6})\s*$", re.IGNORECASE | re.ASCII)
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from grader.evaluate import EvaluationError, TooComplex
+from grader.book.model import NumericAnswer
+from grader.maths.evaluate import EvaluationError, TooComplex
+from grader.maths.numeric import Closeness, nearness, read_number, within
+from grader.maths.parse import ParseError, names_in, parse
+from grader.maths.symbolic import compare, prove_equal, same_function, sample_points, why_points_cannot_decide
+from grader.maths.sympy_proof import Proof
+from grader.maths.units import UnitError
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
-from grader.model import NumericAnswer
-from grader.numeric import Closeness, nearness, read_number, within
-from grader.parse import ParseError, names_in, parse
-from grader.symbolic import compare, prove_equal, same_function, sample_points, why_points_cannot_decide
-from grader.sympy_proof import Proof
-from grader.units import UnitError
 
 
 def judge(exercise: NumericAnswer, text: str, deadline: Deadline) -> Verdict:

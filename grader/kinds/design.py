@@ -5,8 +5,8 @@ from __future__ import annotations
 import bisect
 import re
 
+from grader.book.model import Design
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
-from grader.model import Design
 
 _SEPARATOR_OR_SPACE = re.compile(r"(?:\s|,|;|->|→|>)+")
 _POSITION = re.compile(r"\d+", re.ASCII)

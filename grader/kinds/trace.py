@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
+from grader.book.model import Trace
 from grader.kinds.derive import judge_number
-from grader.model import Trace
+from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 
 _ROW_SEPARATOR = re.compile(r";|\n|,\s+")
 

@@ -9,16 +9,15 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Markdown
 
+from grader.book.load import load_book
+from grader.book.model import KINDS
 from grader.grade import grade
-from grader.load import load_book
-from grader.model import KINDS
-from grader.sandbox import run_tests
+from grader.sandbox.runner import run_tests
+from tests.face.test_learning_loop import settle, text_of
 from tui.app import RingbookApp
 from tui.cli.main import main
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
-
-from tests.face.test_learning_loop import settle, text_of
 
 WIDGET_OF_KIND = {"derive": "#answer", "trace": "#steps", "build": "#editor", "debug": "#listing", "design": "#order"}
 

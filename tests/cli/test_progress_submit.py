@@ -9,7 +9,7 @@ import os
 import re
 import secrets
 import stat
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -41,14 +41,14 @@ def learner(tmp_path: Path) -> Path:
 def test_submit_writes_a_named_timestamped_export(learner, tmp_path, capsys):
     drop = tmp_path / "drop"
     drop.mkdir()
-    before = datetime.now(timezone.utc).replace(microsecond=0)
+    before = datetime.now(UTC).replace(microsecond=0)
     code, out, err = run(capsys, "--data-dir", learner, "progress", "submit", drop)
-    after = datetime.now(timezone.utc)
+    after = datetime.now(UTC)
     assert code == 0, err
     [written] = drop.iterdir()
     match = STAMPED.match(written.name)
     assert match and match["name"] == re.sub(r"[^A-Za-z0-9._-]+", "_", login())
-    stamp = datetime.strptime(match["stamp"], "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+    stamp = datetime.strptime(match["stamp"], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
     assert before <= stamp <= after
     assert out.strip() == f"Submitted 2 attempts and 1 quiz run as {written}."
     data = json.loads(written.read_text())
@@ -89,7 +89,7 @@ def test_submissions_never_overwrite_earlier_ones(learner, tmp_path, capsys, mon
 
 def _stopped_at(stamp: str):
     """ringbook's clock, stopped at a submission's stamp, so a second submission lands in the same second."""
-    return lambda: datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+    return lambda: datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
 
 
 @pytest.mark.parametrize("umask", [0o077, 0o022, 0o000])

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import aiohttp
 import pytest
 
-from grader.load import load_book
+from grader.book.load import load_book
 from tui.cli.serve import ServedAddress
 
 ESCAPE_SEQUENCE = re.compile(rb"\x1b(\[[0-9;?$]*[a-zA-Z]|\][^\x07]*\x07)")

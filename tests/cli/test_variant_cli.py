@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from grader.variants import format_number, variant
+from grader.book.variants import format_number, variant
 
 
 def ringbook(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -171,7 +171,7 @@ def test_content_show_in_a_terminal_shows_a_book_s_markup_and_links_as_text(book
 def test_a_seed_for_an_exercise_with_one_form_is_noted(book):
     """Issue 23: `--seed` on an exercise that cannot vary was silently ignored. It still shows (exit 0),
     with a note on stderr; an exercise that varies, or seed 0, gets no note."""
-    from grader.variants import varies
+    from grader.book.variants import varies
 
     one_form = [e.id for e in book.exercises if not varies(e)]
     assert {"0.5", "0.6"} <= set(one_form)          # a build and a debug

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.evaluate import evaluate_text
-from grader.model import Build, Debug, Design, NumericAnswer, Trace
+from grader.book.model import Build, Debug, Design, NumericAnswer, Trace
+from grader.maths.evaluate import evaluate_text
 from tests.built_in import builtin_book
 
 EXPECTED_DIR = Path(__file__).resolve().parents[1] / "expected"

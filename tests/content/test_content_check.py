@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from grader.book_files import MAX_FILE_BYTES
-from grader.lab import load_lab
-from grader.load import BookError, Problem, check_book, load_book
+from grader.book.files import MAX_FILE_BYTES
+from grader.book.load import BookError, Problem, check_book, load_book
+from grader.lab.model import load_lab
 from tests.built_in import builtin_book
 from tui.cli.main import main
 
@@ -463,7 +463,7 @@ async def test_the_learner_sees_the_escapes_as_text_and_the_terminal_gets_none(b
 
 def test_an_answer_the_empty_box_shows_as_an_example_is_reported(book_copy, capsys):
     """The box once said "e.g. 7/4", the answer to the book's first exercise."""
-    from grader.numeric import BOX_EXAMPLES
+    from grader.maths.numeric import BOX_EXAMPLES
 
     path = book_copy / CHAPTER0
     text = path.read_text()

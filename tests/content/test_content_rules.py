@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.book.text_check import arithmetic_problems, grammar_problems
+from grader.book.variants import VariantError, render, variant
 from grader.grade import grade
-from grader.text_check import arithmetic_problems, grammar_problems
-from grader.variants import VariantError, render, variant
 from tests.built_in import builtin_book
 from tests.expected import ch6, ch11
 from tui.cli.main import main

@@ -22,13 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from grader.evaluate import EvaluationError, evaluate_text
+from grader.book.model import NumericAnswer, Trace
 from grader.grade import grade
 from grader.kinds.trace import grade_step
-from grader.model import NumericAnswer, Trace
-from grader.numeric import CLOSE_BAND, read_number, split_unit
-from grader.parse import ParseError
-from grader.units import UnitError
+from grader.maths.evaluate import EvaluationError, evaluate_text
+from grader.maths.numeric import CLOSE_BAND, read_number, split_unit
+from grader.maths.parse import ParseError
+from grader.maths.units import UnitError
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()

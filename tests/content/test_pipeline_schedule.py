@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from grader.evaluate import evaluate_text
+from grader.maths.evaluate import evaluate_text
 from tests.expected.pipeline_schedule import (
-    all_forwards_first, idle_share, interleaved_1f1b, one_f_one_b, step_time,
+    all_forwards_first,
+    idle_share,
+    interleaved_1f1b,
+    one_f_one_b,
+    step_time,
 )
 
 TIMINGS = [(1.0, 1.0), (1.0, 2.0)]     # forward, backward: equal, and the usual backward = 2 x forward

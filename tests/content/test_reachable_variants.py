@@ -14,9 +14,9 @@ import re
 
 import pytest
 
-from grader.evaluate import EvaluationError
-from grader.model import NumericAnswer
-from grader.variants import check_constraint, choices_of, draw, names_for_text, rendered, resolve
+from grader.book.model import NumericAnswer
+from grader.book.variants import check_constraint, choices_of, draw, names_for_text, rendered, resolve
+from grader.maths.evaluate import EvaluationError
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.load import BUILTIN_CONTENT
+from grader.book.load import BUILTIN_CONTENT
 from tui.cli.main import main
 
 CHAPTER0 = "00-ring-allreduce/exercises.yaml"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.model import NumericAnswer
-from grader.variants import format_number, variant
+from grader.book.model import NumericAnswer
+from grader.book.variants import format_number, variant
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()

@@ -1,8 +1,8 @@
-"""The Parallelism Paradox lab recomputed by hand from its stated model, independently of grader/lab.py.
+"""The Parallelism Paradox lab recomputed by hand from its stated model, independently of grader/lab/model.py.
 
 Written from the model statement alone (content/labs/parallelism-paradox.yaml, "model:"), in plain
 Python: every bucket of the gradient is walked one by one, and every ring is priced step by step.
-tests/test_lab.py compares grader/lab.py and the lab's prose against these figures.
+tests/test_lab.py compares grader/lab/model.py and the lab's prose against these figures.
 """
 
 GB = 1e9

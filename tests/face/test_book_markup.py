@@ -18,7 +18,7 @@ from textual.geometry import Region
 from textual.widgets import Markdown
 from textual.widgets._toast import Toast
 
-from grader.load import BUILTIN_CONTENT, check_book, load_book
+from grader.book.load import BUILTIN_CONTENT, check_book, load_book
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen

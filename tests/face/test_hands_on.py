@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from textual.widgets import TextArea
 
-from grader import sandbox
+from grader.sandbox import runner as sandbox
+from tests.face.test_learning_loop import open_exercise, settle, text_of
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
-
-from tests.face.test_learning_loop import open_exercise, settle, text_of
 
 
 async def test_a_real_mouse_drag_reorders(book, store):

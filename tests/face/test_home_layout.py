@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from textual.widgets import OptionList
 
 from tui.app import RingbookApp
 from tui.screens.practice_offer import PracticeOfferScreen
 
-SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
 def footer_keys(app) -> dict[str, str]:

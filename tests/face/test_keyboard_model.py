@@ -10,11 +10,12 @@ Each route uses one app for every kind (the book's chapter 0 has one of each), t
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from textual.widgets import Input, TextArea
 
+from tests.face.test_learning_loop import pick_in_palette, settle
 from tui.answers.code import body_start
 from tui.app import RingbookApp
 from tui.screens.chapter import ChapterScreen
@@ -22,11 +23,9 @@ from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
 from tui.widgets.page import Page
 
-from tests.face.test_learning_loop import pick_in_palette, settle
-
 KINDS = {"0.1": "derive", "0.3": "trace", "0.5": "build", "0.6": "debug", "0.8": "design"}
 ANSWER = {"derive": "answer", "trace": "answer", "build": "editor", "debug": "listing", "design": "order"}
-SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
 def on_screen(page: Page, widget) -> bool:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from textual.widgets import TextArea
 
-from grader.model import Debug, Design
+from grader.book.model import Debug, Design
+from tests.face.test_learning_loop import open_exercise, settle, text_of
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
-
-from tests.face.test_learning_loop import open_exercise, settle, text_of
 
 KEY_NAMES = {"\n": "enter", " ": "space", "\t": "tab"}
 

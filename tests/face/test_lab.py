@@ -14,12 +14,27 @@ from textual.geometry import Region
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
-from grader.lab import (
-    FABRICS, GPU_COUNTS, MICRO_BATCHES, MODELS, PIPELINE_MICROBATCHES, PP_DEGREES, TP_DEGREES,
-    DataParallelSetup, Hardware, LabError, ThreeDSetup, bubble_overhead, data_parallel_figures,
-    data_parallel_mfu, idle_share, load_lab, mfu_curve, three_d_figures,
+from grader.book.load import BUILTIN_CONTENT, load_book
+from grader.lab.model import (
+    FABRICS,
+    GPU_COUNTS,
+    MICRO_BATCHES,
+    MODELS,
+    PIPELINE_MICROBATCHES,
+    PP_DEGREES,
+    TP_DEGREES,
+    DataParallelSetup,
+    Hardware,
+    LabError,
+    ThreeDSetup,
+    bubble_overhead,
+    data_parallel_figures,
+    data_parallel_mfu,
+    idle_share,
+    load_lab,
+    mfu_curve,
+    three_d_figures,
 )
-from grader.load import BUILTIN_CONTENT, load_book
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion

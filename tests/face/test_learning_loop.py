@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.widgets import Input, OptionList
 
 from tui.app import RingbookApp
+from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
-from tui.progress.store import ProgressStore
 
 
 def text_of(widget) -> str:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.face.test_learning_loop import open_exercise, settle
 from tui.app import RingbookApp
 from tui.widgets.page import Page
-
-from tests.face.test_learning_loop import open_exercise, settle
 
 
 def in_view(page: Page, widget) -> bool:

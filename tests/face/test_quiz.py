@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.load import check_book, load_book
-from grader.quiz import Response, score
+from grader.book.load import check_book, load_book
+from grader.book.quiz import Response, score
 from tui.app import RingbookApp
+from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.quiz import QuizScreen
-from tui.progress.store import ProgressStore
 
 SMALL_QUIZ = textwrap.dedent("""\
     title: Small check

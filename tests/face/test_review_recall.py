@@ -5,18 +5,18 @@ back as in the chapter. Driven with Pilot on the real store, the clock 50 days a
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from textual.widgets import TextArea
 
-from grader.model import Build, Debug, Design, Trace
-from grader.variants import pose
+from grader.book.model import Build, Debug, Design, Trace
+from grader.book.variants import pose
 from tui.answers.base import AnswerPanel
 from tui.app import RingbookApp
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.review_done import ReviewDoneScreen
 
-SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 LATER = SOLVED + timedelta(days=50)
 # One of each kind and way of answering: a number and a formula to derive, a number, a table and a choice
 # to trace (0.4 varies, 8.4 does not), a design, a debug and a build.

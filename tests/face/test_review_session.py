@@ -2,7 +2,7 @@
 numbers, the book's answer is wrong there and the variant's right, and the session ends back home with
 a summary. The clock is the app's own (RINGBOOK_NOW moves it for a person; here it is a function)."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from textual.widgets import Input
 
@@ -12,7 +12,7 @@ from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
 from tui.screens.review_done import ReviewDoneScreen
 
-SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
 def text_of(widget) -> str:

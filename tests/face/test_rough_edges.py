@@ -3,9 +3,8 @@ silent, and the palette offering the theme twice."""
 
 from __future__ import annotations
 
-from tui.app import RingbookApp
-
 from tests.face.test_learning_loop import open_exercise
+from tui.app import RingbookApp
 
 
 async def test_the_theme_chosen_is_the_one_the_next_start_shows(book, store):

@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.geometry import Region
 from textual.widgets._toast import Toast
 
 from tui.app import RingbookApp
-from tui.screens.exercise import ExerciseScreen
 from tui.progress.store import ProgressStore
+from tui.screens.exercise import ExerciseScreen
 
 
 async def saved_screenshot(app, pilot, folder: Path) -> tuple[Path, str]:

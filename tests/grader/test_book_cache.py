@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from grader import book_cache
-from grader.load import BookError, load_book
+from grader.book import cache as book_cache
+from grader.book.load import BookError, load_book
 
 
 def test_a_cached_book_equals_a_freshly_read_one(book_copy, tmp_path):
@@ -21,7 +21,7 @@ def test_a_cached_book_equals_a_freshly_read_one(book_copy, tmp_path):
 
 def test_a_start_from_the_cache_never_imports_yaml(tmp_path):
     load_book(cache_dir=tmp_path)
-    code = ("import sys; from pathlib import Path; from grader.load import load_book; "
+    code = ("import sys; from pathlib import Path; from grader.book.load import load_book; "
             f"load_book(cache_dir=Path({str(tmp_path)!r})); print('yaml' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 

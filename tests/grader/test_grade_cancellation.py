@@ -9,11 +9,12 @@ noise could also make an honest "correct" look tampered with.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grader.grade import grade
-from grader.parse import parse
-from grader.symbolic import Points, compare
+from grader.maths.parse import parse
+from grader.maths.symbolic import Points, compare
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()

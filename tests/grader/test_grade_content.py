@@ -7,9 +7,9 @@ import math
 
 import pytest
 
+from grader.book.load import load_book
+from grader.book.model import Debug, Design, NumericAnswer, Trace
 from grader.grade import grade
-from grader.load import load_book
-from grader.model import Debug, Design, NumericAnswer, Trace
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()
@@ -86,8 +86,8 @@ def test_each_mistake_grades_incorrect_with_feedback(exercise_id):
 def formula_forms(answer: str) -> list[str]:
     import sympy
 
-    from grader.parse import parse
-    from grader.sympy_proof import _to_sympy
+    from grader.maths.parse import parse
+    from grader.maths.sympy_proof import _to_sympy
 
     expanded = str(sympy.expand(_to_sympy(parse(answer, _names(answer)), frozenset(_names(answer)), {})))
     return [answer, f"({answer})", f"2*({answer})/2", f"({answer}) + 0", f"({answer})^1",
@@ -95,7 +95,7 @@ def formula_forms(answer: str) -> list[str]:
 
 
 def _names(answer: str) -> set[str]:
-    from grader.parse import names_in, parse
+    from grader.maths.parse import names_in, parse
 
     return names_in(parse(answer, set()))
 

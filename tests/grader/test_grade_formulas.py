@@ -5,11 +5,11 @@ import random
 
 import pytest
 
+from grader.book.load import exercise_from_spec
 from grader.grade import grade
-from grader.load import exercise_from_spec
-from grader.parse import parse
-from grader.prover import WORKER
-from grader.symbolic import LARGEST, LARGEST_COUNT, SMALLEST, compare, sample_points
+from grader.maths.parse import parse
+from grader.maths.prover import WORKER
+from grader.maths.symbolic import LARGEST, LARGEST_COUNT, SMALLEST, compare, sample_points
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()

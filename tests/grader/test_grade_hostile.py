@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.book.load import exercise_from_spec
 from grader.grade import grade
-from grader.load import exercise_from_spec
-from grader.parse import parse
-from grader.prover import MEMORY_BYTES, WORKER, decode, encode
-from grader.symbolic import Proof, prove_equal
+from grader.maths.parse import parse
+from grader.maths.prover import MEMORY_BYTES, WORKER, decode, encode
+from grader.maths.symbolic import Proof, prove_equal
 
 NUMBER, _ = exercise_from_spec({"answer": "2*M*(N-1)/N", "params": {"M": 1, "N": 8}, "unit": "GB"})
 FORMULA, _ = exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})
@@ -129,9 +129,9 @@ def test_a_worker_that_dies_is_replaced(warm):
 
 
 def test_no_worker_outlives_the_program(tmp_path):
-    code = ("from grader.prover import WORKER\n"
+    code = ("from grader.maths.prover import WORKER\n"
             "from grader.grade import grade\n"
-            "from grader.load import exercise_from_spec\n"
+            "from grader.book.load import exercise_from_spec\n"
             "assert WORKER.wait_until_ready(120)\n"
             "print(WORKER.pid, flush=True)\n"
             "grade(exercise_from_spec({'answer': '2*M*(N-1)/N', 'symbols': ['M', 'N']})[0], '2M - 2M/N')\n")
@@ -178,9 +178,9 @@ def test_a_formula_too_large_at_typical_values_is_refused_whatever_the_draw():
     clean clone). The highest typical value is now always among the points."""
     import random
 
-    from grader.evaluate import TooComplex
-    from grader.parse import parse
-    from grader.symbolic import compare, sample_points
+    from grader.maths.evaluate import TooComplex
+    from grader.maths.parse import parse
+    from grader.maths.symbolic import compare, sample_points
 
     names = {"M", "N"}
     huge, answer = parse("M" * 400, names), parse("2*M*(N-1)/N", names)

@@ -2,8 +2,8 @@
 
 import pytest
 
+from grader.book.load import exercise_from_spec
 from grader.grade import grade
-from grader.load import exercise_from_spec
 
 
 def exercise(**spec):
@@ -97,7 +97,7 @@ def test_the_books_own_bandwidth_answer_in_gigabits_is_right(book):
 
 def test_every_unit_the_book_writes_reads_as_what_it_means(book):
     """The box units and every size or bandwidth written after a number in an exercise's texts."""
-    from grader.units import misread_unit, registry, size_spellings
+    from grader.maths.units import misread_unit, registry, size_spellings
 
     numeric = [e for e in book.exercises if hasattr(e, "unit")]
     spellings = {e.unit for e in numeric} | {s for e in numeric for t in e.texts for s in size_spellings(t)}

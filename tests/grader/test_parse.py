@@ -2,8 +2,8 @@
 
 import pytest
 
-from grader.evaluate import EvaluationError, TooComplex, evaluate_text
-from grader.parse import ParseError, parse
+from grader.maths.evaluate import EvaluationError, TooComplex, evaluate_text
+from grader.maths.parse import ParseError, parse
 
 
 @pytest.mark.parametrize("text, env, value", [

@@ -3,7 +3,7 @@
 `PLACEHOLDER = r"\\{\\{(.*?)\\}\\}"` tries every `{{` against the whole rest of the text: a prompt of
 20,000 unclosed `{{` (60 kB) made content check, content show and check take 10 s each before refusing
 the book. The pattern is linear on a text whose every `{{` has a `}}` after it, so it is only ever given
-the part of a text up to its last `}}` (grader.variants.closed_part); these tests watch what it is given.
+the part of a text up to its last `}}` (grader.book.variants.closed_part); these tests watch what it is given.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-import grader.variants as variants
-from grader.load import check_book
-from grader.variants import PLACEHOLDER, render
+import grader.book.variants as variants
+from grader.book.load import check_book
+from grader.book.variants import PLACEHOLDER, render
 
 UNCLOSED = "{{N" * 20_000
 

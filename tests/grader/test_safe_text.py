@@ -1,8 +1,9 @@
 """Untrusted text is shown, never obeyed: every control character becomes a visible escape."""
 
-from hypothesis import given, strategies as st
-
 import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader.safe_text import clipped, markup_tags, printable, unsafe_characters
 

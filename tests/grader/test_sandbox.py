@@ -16,14 +16,22 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
+from grader.book.model import Build, CodeTest
 from grader.grade import grade
-from grader.model import Build, CodeTest
-from grader.sandbox import (BWRAP_SETTING, RESULT_LIMIT, SANDBOX_SETTING, WALL_SECONDS, allow_unsandboxed,
-                            find_bwrap, run_tests, sandbox_command, sandbox_status)
+from grader.sandbox.runner import (
+    BWRAP_SETTING,
+    RESULT_LIMIT,
+    SANDBOX_SETTING,
+    WALL_SECONDS,
+    allow_unsandboxed,
+    find_bwrap,
+    run_tests,
+    sandbox_command,
+    sandbox_status,
+)
 from tests.built_in import builtin_book
-from tui.app import RingbookApp
-
 from tests.face.test_learning_loop import open_exercise, settle, text_of
+from tui.app import RingbookApp
 
 BOOK = builtin_book()
 BUILDS = [e.id for e in BOOK.exercises if isinstance(e, Build)]

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from grader.book.load import exercise_from_spec
+from grader.book.variants import VariantError, check_constraint, draw, format_number, render, variant
 from grader.grade import grade
-from grader.load import exercise_from_spec
-from grader.variants import VariantError, check_constraint, draw, format_number, render, variant
 
 RING = {
     "id": "9.1", "prompt": "Each of **{{N}}** GPUs holds **{{M}} GB**.", "params": {"M": 1, "N": 8},
@@ -74,7 +74,7 @@ def test_a_variant_is_graded_against_its_own_numbers():
 
 
 def test_the_same_seed_gives_the_same_numbers_in_another_process_with_another_hash_seed():
-    code = ("from grader.load import exercise_from_spec; from grader.variants import variant; "
+    code = ("from grader.book.load import exercise_from_spec; from grader.book.variants import variant; "
             f"ex, _ = exercise_from_spec({RING!r}); print([variant(ex, s).params for s in (1, 2, 77)])")
     outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
@@ -160,16 +160,16 @@ def test_a_choice_may_be_a_formula_without_names_but_not_a_name_or_python():
 
 def test_a_start_from_the_book_cache_shows_the_canonical_texts_without_rendering(tmp_path):
     """The cache keeps each templated exercise's canonical texts, so the app's first frame pays for no
-    formula: the same texts, and grader.variants is not even imported."""
-    code = ("import sys; from pathlib import Path; from grader.load import load_book; "
+    formula: the same texts, and grader.book.variants is not even imported."""
+    code = ("import sys; from pathlib import Path; from grader.book.load import load_book; "
             f"b = load_book(cache_dir=Path({str(tmp_path)!r})); e = b.exercise('0.1'); "
-            "print(repr((e.prompt, e.explanation, e.hints, e.mistakes[3].feedback)), 'grader.variants' in sys.modules)")
+            "print(repr((e.prompt, e.explanation, e.hints, e.mistakes[3].feedback)), 'grader.book.variants' in sys.modules)")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
             for _ in range(2)]  # the first run checks the book and writes the cache; the second reads it
     assert runs[1].rstrip().endswith("False")
     assert runs[0].rsplit(" ", 1)[0] == runs[1].rsplit(" ", 1)[0]
     assert "{{" not in runs[1] and "**M = 1 GB**" in runs[1]
-    from grader.load import load_book
+    from grader.book.load import load_book
     cached = load_book(cache_dir=tmp_path).exercise("0.1")
     assert variant(cached, 4).prompt == variant(load_book().exercise("0.1"), 4).prompt
 

@@ -11,18 +11,18 @@ import re
 import subprocess
 import sys
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from grader.load import load_book
+from grader.book.load import load_book
+from grader.safe_text import clipped
 from tests.hostile_exports import ROOT, make_attacks, ringbook_child
-from tui.progress.class_report import GradingTime, Regrader, build_report
 from tui.cli.main import main
 from tui.cli.progress import login
+from tui.progress.class_report import GradingTime, Regrader, build_report
 from tui.progress.store import ProgressStore
-from grader.safe_text import clipped
 
 NOON = datetime.now().astimezone().replace(hour=12, minute=0, second=0, microsecond=0)  # far from midnight
 
@@ -332,7 +332,7 @@ def test_a_forged_file_of_correct_attempts_in_anothers_name_counts_for_nothing(b
     forged = export_of(capsys, tmp_path, "mallory", [], tmp_path / "forged.json")
     forged["attempts"] = [dict(uid=f"forged{i}", exercise_id=e.id, answer="x", status="correct", message="",
                                feedback="", hints_used=0, revealed_first=False, seconds_taken=None,
-                               created_utc=(NOON - timedelta(days=i % 40)).astimezone(timezone.utc)
+                               created_utc=(NOON - timedelta(days=i % 40)).astimezone(UTC)
                                .strftime("%Y-%m-%dT%H:%M:%S.%fZ"), utc_offset_minutes=0, local_date="2026-01-01")
                           for i, e in enumerate(book.exercises)]
     forged["student"].update(name="alice", user="alice")   # made to look like alice's own
@@ -514,7 +514,7 @@ def test_each_attempt_is_regraded_against_its_own_variant_and_mistakes_are_group
         book, tmp_path, capsys):
     """0.1 asks for 2M(N-1)/N. Variant 5 has its own M and N: 1.75, right for the book's numbers, is wrong
     there; a slip made on both variants (one phase only, M(N-1)/N) is one named mistake, not two texts."""
-    from grader.variants import pose
+    from grader.book.variants import pose
     params = pose(book.exercise("0.1"), 5).params
     m, n = params["M"], params["N"]
     assert (m, n) != (1, 8)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -15,10 +15,10 @@ from tui.progress.store import ProgressStore
 def test_the_clock_starts_at_ringbook_now_and_runs_on(monkeypatch):
     monkeypatch.setenv("RINGBOOK_NOW", "2026-12-01T09:00:00+01:00")
     moment = clock.now()
-    start = datetime(2026, 12, 1, 8, tzinfo=timezone.utc)
+    start = datetime(2026, 12, 1, 8, tzinfo=UTC)
     assert start <= moment < start + timedelta(hours=1) and moment.utcoffset() == timedelta(hours=1)
     monkeypatch.delenv("RINGBOOK_NOW")
-    assert abs(clock.now() - datetime.now(timezone.utc)) < timedelta(minutes=1)
+    assert abs(clock.now() - datetime.now(UTC)) < timedelta(minutes=1)
 
 
 def test_the_store_and_its_export_use_ringbook_now(monkeypatch, tmp_path, capsys):

@@ -7,7 +7,7 @@ import random
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from fsrs import Rating
@@ -22,7 +22,7 @@ START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone(timedelta(hours=1)))
 
 def attempt(status: str, *, hints: int = 0, revealed: bool = False, seconds: float | None = 100.0,
             minute: int = 0, day: int = 0, purpose: str = "review") -> Attempt:
-    moment = (START + timedelta(days=day, minutes=minute)).astimezone(timezone.utc)
+    moment = (START + timedelta(days=day, minutes=minute)).astimezone(UTC)
     return Attempt(f"u{day}-{minute}", "0.1", "x", status, "", "", hints, revealed, seconds,
                    moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 60, (START + timedelta(days=day)).date().isoformat(),
                    0, purpose)
@@ -200,7 +200,7 @@ def test_a_kept_card_is_replayed_when_its_log_its_rules_or_its_kind_change(tmp_p
 
 def test_a_session_s_results_say_how_each_card_went_and_when_it_comes_back(tmp_path):
     store = ProgressStore.open(tmp_path)
-    solved = START.astimezone(timezone.utc)
+    solved = START.astimezone(UTC)
     for exercise_id in ("0.1", "0.2", "1.1"):
         store.record_attempt(exercise_id, "x", "correct", seconds_taken=100, now=solved)
     later = solved + timedelta(days=30)

@@ -8,7 +8,7 @@ import json
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -90,7 +90,7 @@ def test_a_hostile_export_is_refused_whole_naming_row_and_field(store, section, 
 
 def test_an_export_from_a_clock_a_little_ahead_is_still_imported(store):
     data = an_export()
-    ahead = datetime.now(timezone.utc) + timedelta(days=1)
+    ahead = datetime.now(UTC) + timedelta(days=1)
     data["attempts"][0]["created_utc"] = ahead.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     assert store.import_data(data).total() == 3
     data["attempts"][0]["created_utc"] = (ahead + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -269,7 +269,7 @@ def test_our_own_writes_keep_the_rules(store):
     with pytest.raises(StoreError, match="'answer' is too long"):
         store.record_attempt("0.1", "x" * 100_001, "incorrect")
     with pytest.raises(StoreError, match="'created_utc'"):
-        store.record_attempt("0.1", "1", "incorrect", now=datetime(1970, 1, 1, tzinfo=timezone.utc))
+        store.record_attempt("0.1", "1", "incorrect", now=datetime(1970, 1, 1, tzinfo=UTC))
     with pytest.raises(StoreError, match="'payload' holds something that is not plain JSON"):
         store.record_entry("lab", "paradox", {"mfu": float("nan")})
     assert len(store.attempts()) == 1

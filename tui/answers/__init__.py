@@ -7,7 +7,7 @@ panel here (added to PANELS), and the schema.
 
 from __future__ import annotations
 
-from grader.model import Exercise
+from grader.book.model import Exercise
 from tui.answers.base import AnswerPanel
 from tui.answers.choice import ChoicePanel
 from tui.answers.code import CodePanel

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.containers import Vertical
 from textual.message import Message
 
-from grader.model import Exercise
+from grader.book.model import Exercise
 from grader.verdict import Verdict
 
 

@@ -10,7 +10,8 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from grader.answer_label import label
-from grader.model import Exercise, Option as BookOption, Trace
+from grader.book.model import Exercise, Trace
+from grader.book.model import Option as BookOption
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 

@@ -12,12 +12,11 @@ from textual.binding import Binding
 from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Selection
 
-from grader.model import Build, Exercise
-from grader.sandbox import SandboxStatus, allow_unsandboxed, sandbox_status
+from grader.book.model import Build, Exercise
+from grader.sandbox.runner import SandboxStatus, allow_unsandboxed, sandbox_status
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.widgets.page import Page
-
 
 SIGNATURE_WIDTH = 70   # a longer signature is written one parameter per line, as Python allows
 PLACEHOLDERS = ("raise NotImplementedError", "...", "pass")   # a starter's stand-in for the body

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 
 from grader.answer_label import label
-from grader.model import Debug, Exercise
+from grader.book.model import Debug, Exercise
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.widgets.code_listing import CodeListing, highlighted_lines

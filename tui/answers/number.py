@@ -6,8 +6,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Label
 
-from grader.model import Derive, Exercise, NumericAnswer, Trace
-from grader.numeric import BOX_EXAMPLES
+from grader.book.model import Derive, Exercise, NumericAnswer, Trace
+from grader.maths.numeric import BOX_EXAMPLES
 from tui.answers.base import AnswerPanel
 from tui.widgets.answer_input import AnswerInput
 from tui.widgets.plain import plain

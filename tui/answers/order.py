@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 
 from grader.answer_label import label
+from grader.book.model import Design, Exercise
 from grader.kinds.design import first_wrong
-from grader.model import Design, Exercise
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.widgets.order_list import OrderList

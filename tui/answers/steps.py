@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Input
 
-from grader.model import Exercise, Trace
+from grader.book.model import Exercise, Trace
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.widgets.step_table import StepTable

@@ -20,7 +20,7 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     from grader.grade import grade
 
     if args.allow_unsandboxed:
-        from grader.sandbox import allow_unsandboxed
+        from grader.sandbox.runner import allow_unsandboxed
 
         allow_unsandboxed()
     if args.batch is not None:
@@ -58,8 +58,8 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
 
 def check_batch(source: Path, content: Path | None) -> int:
     """One JSON verdict per input line; a bad line gets an invalid verdict, never a crash."""
+    from grader.book.load import exercise_from_spec
     from grader.grade import grade
-    from grader.load import exercise_from_spec
 
     book = load_or_report(content)
     if book is None:
@@ -116,7 +116,7 @@ def check_batch(source: Path, content: Path | None) -> int:
 
 def posed(exercise, seed: object):
     """(the exercise posed with `seed`, None) or (None, why it cannot be), for a message, never a traceback."""
-    from grader.variants import VariantError, pose, seed_problem
+    from grader.book.variants import VariantError, pose, seed_problem
 
     if seed is None:
         return exercise, None
@@ -133,7 +133,7 @@ def posed(exercise, seed: object):
 def say_if_seed_changes_nothing(exercise, seed: int | None, command: str) -> None:
     """A seed asked of an exercise with one form is no error (a script may pass one to every id), but
     the author should not believe they saw or graded a variant: a note on stderr says so."""
-    from grader.variants import CANONICAL_SEED, varies
+    from grader.book.variants import CANONICAL_SEED, varies
 
     if seed is not None and seed != CANONICAL_SEED and not varies(exercise):
         print(f"{command}: note: exercise {exercise.id} ({exercise.kind}) has one form, with no numbers that "
@@ -142,7 +142,7 @@ def say_if_seed_changes_nothing(exercise, seed: int | None, command: str) -> Non
 
 def say_where_build_code_runs() -> None:
     """Before build code runs without a sandbox, or is refused for want of one, say so on stderr."""
-    from grader.sandbox import sandbox_status
+    from grader.sandbox.runner import sandbox_status
 
     notice = sandbox_status().notice("Add --allow-unsandboxed to allow that.")
     if notice:

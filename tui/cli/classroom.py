@@ -11,18 +11,19 @@ import csv
 import io
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from grader.safe_text import clipped, printable
-from tui.progress.class_report import ClassReport, StudentReport, WrongAnswer, build_report
-from tui.progress.roster import UnreadableRoster, read_roster
 from tui.cli.common import load_or_report
+from tui.progress.class_report import ClassReport, StudentReport, WrongAnswer, build_report
 from tui.progress.export_file import inert_json
+from tui.progress.roster import UnreadableRoster, read_roster
 
 if TYPE_CHECKING:
-    from grader.quiz import Quiz
+    from grader.book.quiz import Quiz
 
 WIDTH = 80
 FAILED_SHOWN = 10      # the table lists this many exercises; JSON lists them all

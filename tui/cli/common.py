@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from grader.load import BookError, load_book
+from grader.book.load import BookError, load_book
 from grader.safe_text import printable
 
 

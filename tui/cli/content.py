@@ -7,12 +7,12 @@ like any other book and an author edits what they will later write.
 from __future__ import annotations
 
 import json
-from itertools import repeat
 import shutil
 import sys
+from itertools import repeat
 from pathlib import Path
 
-from grader.load import check_book
+from grader.book.load import check_book
 from grader.safe_text import printable
 from tui.cli.common import counted, folder_problem, load_or_report, relative
 
@@ -178,7 +178,7 @@ class _TerminalPage(_SourcePage):
 
 def _answer_line(exercise) -> str:
     """The graded answer with its unit: what the explanation's last figure must agree with."""
-    from grader.variants import format_number
+    from grader.book.variants import format_number
 
     if getattr(exercise, "answer", None) is None or exercise.is_formula:
         return ""
@@ -189,7 +189,7 @@ def _answer_line(exercise) -> str:
 def _shown_as_data(exercise, seed: int) -> dict:
     """One posed exercise as data: what `content show` prints, plus each mistake's value and whether its
     `when` lets the grader use it with these numbers."""
-    from grader.model import NumericAnswer
+    from grader.book.model import NumericAnswer
 
     data: dict = {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title,
                   "prompt": exercise.prompt, "hints": list(exercise.hints), "explanation": exercise.explanation}

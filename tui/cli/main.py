@@ -34,7 +34,7 @@ def _seed_option(parser: argparse.ArgumentParser) -> None:
 def _seed(text: str) -> int:
     import argparse
 
-    from grader.variants import seed_problem
+    from grader.book.variants import seed_problem
 
     try:
         seed = int(text)

@@ -10,7 +10,7 @@ import secrets
 import shlex
 import sys
 from collections import Counter
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -208,7 +208,7 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
         return 1
     data = export_with_identity(store, name)
     text = inert_json(data)
-    stamp = now().astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     stem = f"{_file_safe(data['student']['name'])}-{stamp}"
     try:
         target = _create_new(folder, stem, text)

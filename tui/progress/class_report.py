@@ -21,15 +21,16 @@ import os
 import re
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from grader.answer_label import label
+from grader.book.model import Book, Build, Exercise, NumericAnswer
 from grader.grade import MAX_INPUT, grade
-from grader.model import Book, Build, Exercise, NumericAnswer
 from grader.verdict import Verdict, invalid
 from tui.progress import clock
 from tui.progress.export_file import PARTS, UnreadableExport, file_owner, local_time, read_export, reason_for
@@ -237,7 +238,7 @@ class Regrader:
 def _regrade(exercise: Exercise, answer: str, seed: int) -> Regraded:
     """Grade against the variant the learner was shown. A seed the book cannot pose (the exercise changed,
     or the file was edited) is a variant the app never showed: its answers are invalid, not counted."""
-    from grader.variants import pose
+    from grader.book.variants import pose
 
     try:
         posed = pose(exercise, seed)

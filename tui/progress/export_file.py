@@ -16,12 +16,20 @@ import re
 import stat
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from grader.safe_text import printable
-from tui.progress.store import ATTEMPT_FIELDS, ENTRY_FIELDS, EXPORT_FORMAT, REVEAL_FIELDS, ProgressStore, StoreError, parse_utc
+from tui.progress.store import (
+    ATTEMPT_FIELDS,
+    ENTRY_FIELDS,
+    EXPORT_FORMAT,
+    REVEAL_FIELDS,
+    ProgressStore,
+    StoreError,
+    parse_utc,
+)
 
 # A typical attempt takes about 400 bytes of export and the largest the app can record about 3 KB (a
 # 2,000-character answer with its feedback). Answering every exercise of a 122-exercise book 25 times
@@ -138,7 +146,7 @@ def checked_rows(data: dict[str, Any], day_boundary_hour: int = 0) -> dict[str, 
 
 def local_time(row: dict[str, Any]) -> datetime:
     """When a row was made, on the learner's clock at that moment."""
-    return (parse_utc(row["created_utc"]).replace(tzinfo=timezone.utc)
+    return (parse_utc(row["created_utc"]).replace(tzinfo=UTC)
             .astimezone(timezone(timedelta(minutes=row["utc_offset_minutes"]))))
 
 

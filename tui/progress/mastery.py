@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.model import Book
-from grader.quiz import Quiz, Response, saved_responses
+from grader.book.model import Book
+from grader.book.quiz import Quiz, Response, saved_responses
 from tui.progress.store import ExerciseState
 
 

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
 
 from tui.progress.store import MAX_SEED, REPLAYED_PREFIX, Attempt, ProgressStore, parse_utc
 
@@ -61,13 +62,13 @@ class Card:
 def review_seed(exercise_id: str, number: int) -> int:
     """The seed of an exercise's `number`-th review (1, 2, ...): never 0 (the book's own numbers), the
     same on every machine (a hash of the id and the number, not Python's hash())."""
-    digest = hashlib.sha256(f"{exercise_id}:review:{number}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{exercise_id}:review:{number}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & MAX_SEED or 1
 
 
 def practice_seed(exercise_id: str, number: int) -> int:
     """The seed of the `number`-th practice run (1, 2, ...) asked for early: other numbers than any review's."""
-    digest = hashlib.sha256(f"{exercise_id}:practice:{number}".encode("utf-8")).digest()
+    digest = hashlib.sha256(f"{exercise_id}:practice:{number}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & MAX_SEED or 1
 
 
@@ -227,7 +228,7 @@ def _replayed(exercise_id: str, log: list[Attempt], kind: str | None) -> Card | 
 
 
 def _utc(attempt: Attempt) -> datetime:
-    return parse_utc(attempt.created_utc).replace(tzinfo=timezone.utc)
+    return parse_utc(attempt.created_utc).replace(tzinfo=UTC)
 
 
 Source = ProgressStore | Iterable[Attempt] | Iterable[Card]
@@ -258,7 +259,7 @@ def retention(source: Source, now: datetime, kinds: Mapping[str, str] | None = N
     if not solved:
         return None
     rules = scheduler()
-    moment = now.astimezone(timezone.utc)
+    moment = now.astimezone(UTC)
     return sum(rules.get_card_retrievability(c.state, moment) for c in solved) / len(solved)
 
 

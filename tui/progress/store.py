@@ -21,11 +21,12 @@ import sqlite3
 import stat
 import time
 from collections import Counter
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from grader.safe_text import clipped
 from tui.progress import clock
@@ -190,7 +191,7 @@ class Entry:
                 self.utc_offset_minutes, self.local_date)
 
     @classmethod
-    def from_row(cls, row: tuple) -> "Entry":
+    def from_row(cls, row: tuple) -> Entry:
         uid, part, name, payload, created_utc, offset, local_date = row
         return cls(uid, part, name, json.loads(payload), created_utc, offset, local_date)
 
@@ -215,7 +216,7 @@ def _new_uid() -> str:
 
 
 def _utc_text(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _offset_minutes(moment: datetime) -> int:
@@ -249,7 +250,7 @@ class ProgressStore:
     # --- opening ------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, data_dir: Path | None = None) -> "ProgressStore":
+    def open(cls, data_dir: Path | None = None) -> ProgressStore:
         """Open (or create) the store in `data_dir`. Raises StoreTooNew; anything else becomes a notice."""
         folder = Path(data_dir) if data_dir is not None else default_data_dir()
         path = folder / FILE_NAME
@@ -278,7 +279,7 @@ class ProgressStore:
             return cls._open_read_only(path, exc)
 
     @classmethod
-    def _open_writable(cls, path: Path) -> "ProgressStore":
+    def _open_writable(cls, path: Path) -> ProgressStore:
         connection = _connect(f"file:{path}", uri=True)
         try:
             damage = [row[0] for row in connection.execute("PRAGMA quick_check")
@@ -299,7 +300,7 @@ class ProgressStore:
         return store
 
     @classmethod
-    def _open_read_only(cls, path: Path, reason: Exception) -> "ProgressStore":
+    def _open_read_only(cls, path: Path, reason: Exception) -> ProgressStore:
         why = f"{path.parent} is read-only or full ({reason})"
         if not path.exists():
             return cls._without_disk(f"Cannot write progress: {why}. Nothing will be saved this session.")
@@ -325,13 +326,13 @@ class ProgressStore:
         return store
 
     @classmethod
-    def _without_disk(cls, notice: str) -> "ProgressStore":
+    def _without_disk(cls, notice: str) -> ProgressStore:
         store = cls.in_memory()
         store.read_only, store.notice = True, notice
         return store
 
     @classmethod
-    def in_memory(cls) -> "ProgressStore":
+    def in_memory(cls) -> ProgressStore:
         """A writable store that keeps nothing on disk: exports read into it answer every question
         (mastery, streak) exactly as the learner's own store would."""
         connection = _connect(":memory:")
@@ -743,7 +744,7 @@ LATEST_STORED = datetime(9000, 1, 1)   # a clock that ran ahead is kept; 9999 wo
 FUTURE_SLACK = timedelta(days=2)       # an import may come from a machine whose clock is a little ahead
 MAX_OFFSET_MINUTES = 18 * 60
 MAX_HINTS = 1000
-MAX_SEED = 2**63 - 1   # grader.variants' bound: a seed SQLite keeps as an integer
+MAX_SEED = 2**63 - 1   # grader.book.variants' bound: a seed SQLite keeps as an integer
 DAY_SECONDS = 24 * 3600.0
 MAX_ID = 200
 MAX_TEXT = 100_000
@@ -758,8 +759,8 @@ class _Limits:
     longest_seconds: float | None
 
     @classmethod
-    def for_import(cls, now: datetime) -> "_Limits":
-        return cls(now.astimezone(timezone.utc).replace(tzinfo=None) + FUTURE_SLACK, DAY_SECONDS)
+    def for_import(cls, now: datetime) -> _Limits:
+        return cls(now.astimezone(UTC).replace(tzinfo=None) + FUTURE_SLACK, DAY_SECONDS)
 
 
 STORED = _Limits(LATEST_STORED, None)
@@ -972,7 +973,7 @@ def _validated_export(data: Any, now: datetime) -> tuple[list[Attempt], list[dic
             except _Ahead as ahead:
                 raise StoreError(
                     f"That export was made in the future by this machine's clock: {section} row {number} was made "
-                    f"at {ahead.moment:%Y-%m-%d %H:%M} UTC, and it is {now.astimezone(timezone.utc):%Y-%m-%d %H:%M} "
+                    f"at {ahead.moment:%Y-%m-%d %H:%M} UTC, and it is {now.astimezone(UTC):%Y-%m-%d %H:%M} "
                     "UTC here. The clock of the machine that made it runs ahead, or it was made with RINGBOOK_NOW "
                     "set; import it once this clock has passed that time. Nothing was imported.") from None
             except ValueError as exc:

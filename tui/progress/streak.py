@@ -8,9 +8,9 @@ back or a repeated day can never double a streak or make one negative.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Iterable
 
 
 @dataclass(repr=False)

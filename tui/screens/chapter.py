@@ -18,7 +18,7 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownBlock
 from textual.widgets.option_list import Option
 
-from grader.model import Chapter
+from grader.book.model import Chapter
 from tui.screens.contents import ContentsScreen
 from tui.widgets.screen_frame import Footer, Header
 

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.model import Chapter
+from grader.book.model import Chapter
 from tui.progress.mastery import mastery
 from tui.screens.chapter import MARKS, ChapterScreen, exercise_row
 from tui.widgets.page import Page

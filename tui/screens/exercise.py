@@ -32,9 +32,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, Markdown, Static, TextArea
 
+from grader.book.model import Exercise, NumericAnswer
+from grader.book.variants import VariantError, pose
 from grader.grade import grade
-from grader.model import Exercise, NumericAnswer
-from grader.variants import VariantError, pose
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
 from tui.progress.store import StoreError
@@ -294,7 +294,7 @@ class ExerciseScreen(Screen):
 
     def action_new_numbers(self) -> None:
         """The same exercise with numbers never seen, to practise now: kept, but the review schedule is
-        left as it is (grader.variants draws them; the seed goes with every attempt)."""
+        left as it is (grader.book.variants draws them; the seed goes with every attempt)."""
         from tui.progress.review import next_practice_seed
 
         seed = next_practice_seed(self.app.store, self.exercise.id)

@@ -13,10 +13,9 @@ from textual.widgets.option_list import Option
 
 from tui.progress.mastery import designs_saved, mastery, quiz_scores, unfinished_run
 from tui.progress.store import ExerciseState
+from tui.widgets.plain import plain
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
-from tui.widgets.plain import plain
-
 
 FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer
 

@@ -1,7 +1,7 @@
 """The Parallelism Paradox lab: per act, a stakeholder's message, a prediction that unlocks the
 instruments, live controls with figures, warnings and a plot, and a reflection question.
 
-The screen only arranges widgets and routes messages: every figure comes from grader.lab's model and
+The screen only arranges widgets and routes messages: every figure comes from grader.lab.model's model and
 every sentence from the lab's YAML. The design on screen (settings and answers) is kept in the progress
 store as it changes, so leaving the lab loses nothing; `s` saves it to the ledger, `d` lists the saved ones
 and restores one.
@@ -20,17 +20,29 @@ from textual.screen import Screen
 from textual.widgets import Markdown, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
-from grader.lab import (
-    FABRICS, GPU_COUNTS, MICRO_BATCHES, MODELS, PIPELINE_MICROBATCHES, PP_DEGREES, TP_DEGREES,
-    Lab, MemoryBudget, bubble_curve, data_parallel_figures, data_parallel_mfu, mfu_curve, three_d_figures,
+from grader.lab.design import QUESTION_KINDS, LabDesign, kept_design, lab_state_key
+from grader.lab.model import (
+    FABRICS,
+    GPU_COUNTS,
+    MICRO_BATCHES,
+    MODELS,
+    PIPELINE_MICROBATCHES,
+    PP_DEGREES,
+    TP_DEGREES,
+    Lab,
+    MemoryBudget,
+    bubble_curve,
+    data_parallel_figures,
+    data_parallel_mfu,
+    mfu_curve,
+    three_d_figures,
 )
-from grader.lab_design import QUESTION_KINDS, LabDesign, kept_design, lab_state_key
 from tui.progress.store import ProgressStore, StoreError
 from tui.screens.lab_designs import LabDesignsScreen
 from tui.widgets.choice_question import ChoiceQuestion
+from tui.widgets.plain import plain
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.stepper import Stepper
-from tui.widgets.plain import plain
 
 TABS = ("data-parallel", "three-d", "model")
 PLOT_M = (1, 4, 8, 32)

@@ -10,8 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.lab import Lab
-from grader.lab_design import LabDesign, design_from
+from grader.lab.design import LabDesign, design_from
+from grader.lab.model import Lab
 from tui.progress.store import Entry
 
 

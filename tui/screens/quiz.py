@@ -12,20 +12,19 @@ import json
 
 from rich.table import Table
 from rich.text import Text
-from textual.geometry import Region
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from grader.quiz import RATINGS, Quiz, QuizQuestion, Response, score
+from grader.book.quiz import RATINGS, Quiz, QuizQuestion, Response, score
 from tui.progress.mastery import quiz_run_key, unfinished_run
 from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
-from tui.widgets.plain import plain
 
 
 def results_row(number: Text, topic: Text, points: Text, chapter: Text, style: str = "") -> Table:

@@ -5,7 +5,7 @@ answer is only counted (the exercise screen says when)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.widgets import Static

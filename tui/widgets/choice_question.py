@@ -11,10 +11,11 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
 from tui.widgets.plain import plain
 
 if TYPE_CHECKING:
-    from grader.lab import LabOption, LabQuestion
+    from grader.lab.model import LabOption, LabQuestion
 
 
 def number(index: int) -> str:
@@ -45,13 +46,13 @@ class ChoiceQuestion(Vertical):
     """
 
     class Committed(Message):
-        def __init__(self, question: "ChoiceQuestion", option: LabOption):
+        def __init__(self, question: ChoiceQuestion, option: LabOption):
             super().__init__()
             self.question = question
             self.option = option
 
         @property
-        def control(self) -> "ChoiceQuestion":
+        def control(self) -> ChoiceQuestion:
             return self.question
 
     def __init__(self, question: LabQuestion, **kwargs):

@@ -8,7 +8,7 @@ none, and `reveal` brings what has just appeared (a verdict, feedback, results) 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual.containers import VerticalScroll
 from textual.geometry import Region

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from textual import events, widgets
 from textual.app import ComposeResult
+from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.content import Content
 from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderTitle
 

@@ -6,8 +6,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
+from grader.book.model import Step
 from grader.verdict import Verdict
-from grader.model import Step
 from tui.widgets.answer_input import AnswerInput
 from tui.widgets.plain import plain
 

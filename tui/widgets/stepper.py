@@ -11,7 +11,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-
 FOCUS_MARKER = "▶ "   # marks the control ←/→ change: with NO_COLOR or a light theme a background barely shows
 
 
@@ -30,13 +29,13 @@ class Stepper(Widget, can_focus=True):
     index: reactive[int] = reactive(0)
 
     class Changed(Message):
-        def __init__(self, stepper: "Stepper", value: Any):
+        def __init__(self, stepper: Stepper, value: Any):
             super().__init__()
             self.stepper = stepper
             self.value = value
 
         @property
-        def control(self) -> "Stepper":
+        def control(self) -> Stepper:
             return self.stepper
 
     def __init__(self, label: str, choices: list[tuple[Any, str]], value: Any, *, label_width: int = 20, **kwargs):

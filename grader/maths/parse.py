@@ -9,9 +9,9 @@ else is a `ParseError` that names what is not allowed and the column where it st
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable
+from functools import cache
 
 MAX_LENGTH = 500
 MAX_DEPTH = 40
@@ -55,20 +55,20 @@ class Name:
 
 @dataclass(frozen=True)
 class Neg:
-    operand: "Node"
+    operand: Node
 
 
 @dataclass(frozen=True)
 class BinOp:
     op: str  # one of + - * / ^
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
 
 
 @dataclass(frozen=True)
 class Call:
     func: str
-    args: tuple["Node", ...]
+    args: tuple[Node, ...]
 
 
 Node = Num | Name | Neg | BinOp | Call
@@ -196,7 +196,7 @@ def _segment(word: str, vocabulary: frozenset[str]) -> list[str] | None:
     """Split `word` into words of `vocabulary`, longest first; None when it cannot be done.
     Memoised on the suffix, so a long unsplittable word costs O(n^2), not exponential time."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def split(start: int) -> tuple[str, ...] | None:
         if start == len(word):
             return ()

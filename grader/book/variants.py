@@ -3,7 +3,7 @@
 A variant is fully determined by (exercise id, seed): the draw is seeded by the string "id:seed", never
 by hash(), so every machine poses the same numbers. Seed 0 is the book's own params (the canonical
 variant), which the narrative quotes. Texts are templates: `{{M}}`, `{{answer}}` or `{{2*M*(N-1)/N:3}}`
-are formulas in the learner-answer grammar (grader/parse.py), evaluated, never eval'd.
+are formulas in the learner-answer grammar (grader/maths/parse.py), evaluated, never eval'd.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
-from grader.evaluate import EvaluationError, evaluate, holds
-from grader.model import Exercise, Mistake, NumericAnswer, Step, hardware_figures
-from grader.parse import Node, ParseError, names_in, parse
+from grader.book.model import Exercise, Mistake, NumericAnswer, Step, hardware_figures
+from grader.maths.evaluate import EvaluationError, evaluate, holds
+from grader.maths.parse import Node, ParseError, names_in, parse
 
 CANONICAL_SEED = 0
 MAX_TRIES = 500            # draws per variant before the constraints are called unsatisfiable

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from grader.book_files import BookFileError, narrative_cost, read_text
+from grader.book.files import BookFileError, narrative_cost, read_text
 from grader.safe_text import printable
 
 Kind = Literal["derive", "trace", "build", "debug", "design"]
@@ -51,7 +51,7 @@ class Exercise:
     chapter_id: str
     tolerance: float = DEFAULT_TOLERANCE
     source: Source | None = field(default=None, compare=False)
-    deal: int = 0   # the seed its options or items are dealt by (grader.variants.pose); 0: the book's own order
+    deal: int = 0   # the seed its options or items are dealt by (grader.book.variants.pose); 0: the book's own order
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.id!r})"
@@ -98,7 +98,7 @@ class Mistake:
     def applies(self, names: dict[str, float], value=None) -> bool:
         """Whether every comparison of `when` holds with these params (and `answer`); `value` turns a side's
         formula into a number (by default parsed afresh; a caller that checks many variants passes a cached one)."""
-        from grader.evaluate import holds
+        from grader.maths.evaluate import holds
 
         value = value or (lambda formula: evaluate_text(formula, names))
         return all(holds(condition, value) for condition in self.when)
@@ -106,7 +106,7 @@ class Mistake:
 
 def evaluate_text(formula: str | float, env: dict[str, float]) -> float:
     """A formula's value; the evaluator loads on first use, so building a book from its cache stays cheap."""
-    from grader.evaluate import evaluate_text as evaluate
+    from grader.maths.evaluate import evaluate_text as evaluate
 
     return evaluate(formula, env)
 
@@ -166,7 +166,7 @@ class NumericAnswer(Exercise):
 
     @property
     def texts(self) -> list[str]:
-        """Every text a learner reads, where placeholders such as `{{M}}` may stand (grader.variants): the
+        """Every text a learner reads, where placeholders such as `{{M}}` may stand (grader.book.variants): the
         title last, since "7B with ZeRO-1 on {{N}} GPUs" must change with the numbers too."""
         steps, options = getattr(self, "steps", ()), getattr(self, "options", ())
         return [self.prompt, self.explanation, *self.hints, *(m.feedback for m in self.mistakes),
@@ -194,7 +194,7 @@ class NumericAnswer(Exercise):
 
     @property
     def is_template(self) -> bool:
-        """Whether its numbers vary or its texts hold placeholders: then it is posed through grader.variants."""
+        """Whether its numbers vary or its texts hold placeholders: then it is posed through grader.book.variants."""
         return bool(self.vary) or any("{{" in text for text in self.texts)
 
     @property
@@ -443,7 +443,7 @@ class Book:
     subtitle: str
     root: Path
     chapters: tuple[Chapter, ...]
-    quizzes: tuple[Any, ...] = ()  # grader.quiz.Quiz, kept out of this module's imports
+    quizzes: tuple[Any, ...] = ()  # grader.book.quiz.Quiz, kept out of this module's imports
     labs: tuple[LabRef, ...] = ()
 
     def __repr__(self) -> str:

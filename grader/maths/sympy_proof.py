@@ -1,16 +1,16 @@
 """The sympy side of a formula proof: our parse tree rebuilt with sympy's constructors, and a verdict.
 
-This runs only in the proof worker (grader/prover.py), never in the app's process: a proof that takes
+This runs only in the proof worker (grader/maths/prover.py), never in the app's process: a proof that takes
 too long or too much memory dies with the worker, not with the learner's session.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
 
-from grader.parse import BinOp, Call, Name, Neg, Node, Num, names_in
+from grader.maths.parse import BinOp, Call, Name, Neg, Node, Num, names_in
 
 MAX_SYMBOLIC_EXPONENT = 64
 MAX_NUMBER_DIGITS = 400  # a literal like 1e-999999999 is not built exactly (10^999999999 would be)

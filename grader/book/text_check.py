@@ -3,7 +3,7 @@
 A variant renders the same sentences with other numbers, so a sentence true of the book's own numbers can
 turn false: a worked step whose shown result no longer follows from its shown operands, "a 8" or "1
 minutes", or a product named with another product's figures. Each function takes one rendered text and
-returns what is wrong with it, in words an author can act on; grader.variant_check runs them over the
+returns what is wrong with it, in words an author can act on; grader.book.variant_check runs them over the
 sampled variants.
 """
 
@@ -13,7 +13,7 @@ import itertools
 import math
 import re
 
-from grader.variants import DEFAULT_FIGURES, article
+from grader.book.variants import DEFAULT_FIGURES, article
 
 # --- worked steps ---------------------------------------------------------------------------------
 
@@ -164,8 +164,8 @@ _ARTICLE = re.compile(r"(?<![\w-])(?P<article>an|a|An|A)[ \t]+(?P<stars>\**)(?P<
 COUNT_NOUNS = ("minute", "hour", "second", "day", "week", "slot", "step", "GPU", "token", "node", "expert",
                "layer", "stage", "replica", "checkpoint", "failure")
 _ONE_PLURAL = re.compile(rf"(?<![\d.,])(?<![-+−×*/] )1\**[ \t]+(?P<noun>(?:{'|'.join(COUNT_NOUNS)})s)\b")
-_MANY_SINGULAR = re.compile(rf"(?<![\d.,])(?P<number>\d[\d,]*(?:\.\d+)?)\**[ \t]+(?P<noun>minute|hour|second|day|week|"
-                            rf"slot|step)\b(?![-s])")
+_MANY_SINGULAR = re.compile(r"(?<![\d.,])(?P<number>\d[\d,]*(?:\.\d+)?)\**[ \t]+(?P<noun>minute|hour|second|day|week|"
+                            r"slot|step)\b(?![-s])")
 
 
 def grammar_problems(text: str) -> list[str]:

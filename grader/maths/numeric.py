@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from grader.evaluate import evaluate
-from grader.parse import CONSTANTS, FUNCTIONS, ParseError, names_in, parse
-from grader.units import convert
+from grader.maths.evaluate import evaluate
+from grader.maths.parse import CONSTANTS, FUNCTIONS, ParseError, names_in, parse
+from grader.maths.units import convert
 
 CLOSE_BAND = 0.05
 # What an empty number box shows as examples of what it reads: values no exercise has as its answer

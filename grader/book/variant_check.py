@@ -10,16 +10,26 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Callable
+from collections.abc import Callable
 
-from grader.evaluate import EvaluationError, evaluate
-from grader.model import NumericAnswer
-from grader.parse import Call, Node, ParseError, parse
-from grader.text_check import arithmetic_problems, grammar_problems, hardware_problems
-from grader.variants import (
-    Draws, VariantError, check_constraint, choices_of, formula_value, gpu_of, graded_values, mistake_applies,
-    names_for_text, render, rendered, resolve,
+from grader.book.model import NumericAnswer
+from grader.book.text_check import arithmetic_problems, grammar_problems, hardware_problems
+from grader.book.variants import (
+    Draws,
+    VariantError,
+    check_constraint,
+    choices_of,
+    formula_value,
+    gpu_of,
+    graded_values,
+    mistake_applies,
+    names_for_text,
+    render,
+    rendered,
+    resolve,
 )
+from grader.maths.evaluate import EvaluationError, evaluate
+from grader.maths.parse import Call, Node, ParseError, parse
 
 SAMPLED_SEEDS = 200
 ABSURD_RATIO = 1e6   # a variant's answer this many times larger or smaller than the canonical one is a slip
@@ -43,7 +53,7 @@ def template_problems(ex: NumericAnswer, where: Where) -> list[tuple[int, str]]:
         env = resolve(written, {})
         names = names_for_text(written, env)
     except (ParseError, EvaluationError):
-        return found  # the params or answer do not evaluate: reported by grader.check
+        return found  # the params or answer do not evaluate: reported by grader.book.check
     for i, constraint in enumerate(written.constraints):
         try:
             if not check_constraint(constraint, names):
@@ -234,7 +244,7 @@ def _choosers(node: Node) -> list[Call]:
 
 
 def _names(formula: str, names: dict[str, float]) -> set[str]:
-    from grader.parse import names_in
+    from grader.maths.parse import names_in
 
     return names_in(parse(formula, names))
 
@@ -267,7 +277,6 @@ def _mistake_findings(ex: NumericAnswer, env: dict[str, float], answer: float, s
 
 
 def graded_values_of(formula: str, env: dict[str, float]) -> float:
-    from grader.variants import _value
 
     return formula_value(formula, env)
 

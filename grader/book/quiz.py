@@ -9,12 +9,13 @@ its checklist, and rates themselves: that honesty is the point of a readiness ch
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import Any, Literal
 
-from grader.model import Option, fixed_shuffle
+from grader.book.model import Option, fixed_shuffle
 
 RATINGS: dict[str, tuple[str, float]] = {  # rating id -> (what the learner says, points)
     "got": ("Got it", 1.0),

@@ -5,7 +5,7 @@ can. So the proof runs in one warm worker: started on the first formula that nee
 sympy takes a second or more, so it is kept and reused), killed when a proof overruns its deadline and
 replaced at once, and stopped at exit. Its address space is limited (`MEMORY_BYTES`), and its CPU time
 per proof too, in case the app that should kill it is gone. The worker never sees learner text: it gets
-our own parsed tree (grader/parse.py's nodes) as JSON and rebuilds it with sympy constructors
+our own parsed tree (grader/maths/parse.py's nodes) as JSON and rebuilds it with sympy constructors
 (symbolic.to_sympy); nothing is parsed by sympy or evaluated as Python.
 """
 
@@ -20,10 +20,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from grader.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
+from grader.maths.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
 
 MEMORY_BYTES = 512 * 1024 * 1024
 RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) is replaced
@@ -31,7 +32,7 @@ CPU_SECONDS_PER_PROOF = 10  # a backstop only: the app kills an overrunning proo
 READY = "ready"
 
 _ROOT = str(Path(__file__).resolve().parent.parent)  # the folder that holds the grader package
-_WORKER = "import sys; sys.path.insert(0, sys.argv[1]); from grader.prover import serve; serve()"
+_WORKER = "import sys; sys.path.insert(0, sys.argv[1]); from grader.maths.prover import serve; serve()"
 _NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 
@@ -216,7 +217,7 @@ def serve() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     import sympy  # noqa: F401 - the slow part, done once, before saying ready
 
-    from grader.sympy_proof import sympy_verdict
+    from grader.maths.sympy_proof import sympy_verdict
 
     out = sys.stdout
     out.write(READY + "\n")

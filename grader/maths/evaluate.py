@@ -8,13 +8,14 @@ tree (`9^9^9`, `factorial(10^9)`) from costing more than a few operations. Where
 from __future__ import annotations
 
 import decimal
-import re
 import math
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from grader.parse import BinOp, Call, Name, Neg, Node, Num, ParseError, parse
+from grader.maths.parse import BinOp, Call, Name, Neg, Node, Num, ParseError, parse
 
 MAX_MAGNITUDE = 1e300
 MAX_FACTORIAL = 170
@@ -87,7 +88,7 @@ def evaluate(node: Node, env: Mapping[str, float]) -> float:
     return value
 
 
-def _eval(node: Node, env: Mapping[str, float], arithmetic: "_Arithmetic | None" = None):
+def _eval(node: Node, env: Mapping[str, float], arithmetic: _Arithmetic | None = None):
     """One walk for both arithmetics: floats by default, or the 100-digit decimals of evaluate_precisely."""
     a = arithmetic or _FLOATS
     match node:

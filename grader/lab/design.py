@@ -12,9 +12,20 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from grader.lab import (
-    FABRICS, GPU_COUNTS, MICRO_BATCHES, MODELS, PIPELINE_MICROBATCHES, PP_DEGREES, TP_DEGREES,
-    DataParallelSetup, Lab, ThreeDSetup, data_parallel_figures, data_parallel_mfu, three_d_figures,
+from grader.lab.model import (
+    FABRICS,
+    GPU_COUNTS,
+    MICRO_BATCHES,
+    MODELS,
+    PIPELINE_MICROBATCHES,
+    PP_DEGREES,
+    TP_DEGREES,
+    DataParallelSetup,
+    Lab,
+    ThreeDSetup,
+    data_parallel_figures,
+    data_parallel_mfu,
+    three_d_figures,
 )
 
 QUESTION_KINDS = ("prediction", "reflection")

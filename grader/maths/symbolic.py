@@ -4,7 +4,7 @@ Evaluating both trees at random points decides fast and cannot hang, so it runs 
 is rejected without touching sympy. The points are drawn afresh for every grade, from os.urandom, over
 the symbols' whole plausible range (tiny to huge, whole numbers and not), so no formula can be tuned to
 the points. When the points agree, sympy is asked to prove `a - b == 0` in a worker process that is
-killed at the deadline (grader/prover.py). Agreement at points alone is trusted only for formulas made
+killed at the deadline (grader/maths/prover.py). Agreement at points alone is trusted only for formulas made
 of arithmetic and smooth functions, which cannot agree at many random points by accident; floor, round,
 min, max, abs and factorial can (`floor(M/1e15)` is 0 at any point anyone would try), so a formula that
 uses them is correct only when proven.
@@ -16,13 +16,13 @@ import decimal
 import math
 import os
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Iterable, Mapping, Sequence
 
-from grader.evaluate import PRECISE_DIGITS, EvaluationError, TooComplex, evaluate, evaluate_precisely
-from grader.parse import BinOp, Call, Neg, Node, Num
-from grader.sympy_proof import Proof
+from grader.maths.evaluate import PRECISE_DIGITS, EvaluationError, TooComplex, evaluate, evaluate_precisely
+from grader.maths.parse import BinOp, Call, Neg, Node, Num
+from grader.maths.sympy_proof import Proof
 
 TYPICAL_SAMPLES = 8  # values in [1.5, 9.5], where the book's quantities live
 WIDE_SAMPLES = 56  # values over the whole plausible range; see wide_value
@@ -33,7 +33,7 @@ WIDELY_TESTED = 12  # points with values on both sides needed to call a formula 
 EQUALITY_TOLERANCE = 1e-9  # relative
 TINY = 1e-250  # values this small have lost precision (or underflowed); they decide nothing
 KEPT_DIGITS = 30  # digits a value must keep through every sum for a difference in it to count
-MOST_DIGITS = 1000  # values are at most 1e300 (grader.evaluate.MAX_MAGNITUDE), results that decide at least TINY
+MOST_DIGITS = 1000  # values are at most 1e300 (grader.maths.evaluate.MAX_MAGNITUDE), results that decide at least TINY
 POINTS_TO_DISPROVE = 3
 TYPICAL_LOW, TYPICAL_HIGH = 1.5, 9.5   # where typical values are drawn
 PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial"})
@@ -202,7 +202,7 @@ def prove_equal(a: Node, b: Node, symbols: Sequence[str], env: Mapping[str, floa
                 points: Sequence[Mapping[str, float]], budget: float) -> Proof:
     """sympy's verdict on a == b from the proof worker, or UNDECIDED when it has none within `budget`
     seconds. `points` are where both sides have values, for a disproof in exact arithmetic."""
-    from grader.prover import WORKER, request
+    from grader.maths.prover import WORKER, request
 
     answer = WORKER.ask(request(a, b, symbols, env, points[:POINTS_TO_DISPROVE]), budget)
     try:

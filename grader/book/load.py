@@ -3,7 +3,7 @@
 Authors fix a book from the messages alone, so each problem points at the line that causes it: YAML is
 read with line numbers kept, checked against `exercise.schema.json`, and then checked for what a schema
 cannot say (formulas that do not evaluate, duplicate ids, a mistake equal to the answer, ...). Files are
-read through grader.book_files, so an oversized file, a "billion laughs" or a control character that
+read through grader.book.files, so an oversized file, a "billion laughs" or a control character that
 would reach the reader's terminal is a problem here too.
 """
 
@@ -11,22 +11,36 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from grader import book_cache
-from grader.book_files import BookFileError, load_yaml, narrative_cost, read_text, yaml_loader
-from grader.quiz import Quiz, quiz_from_raw, quiz_problems
-from grader.safe_text import markup_tags, unsafe_characters
-from grader.model import (
-    Book, Build, Chapter, CodeTest, Debug, Derive, Design, DesignItem, Exercise, LabRef, Mistake, Option,
-    Source, Step, Trace,
+from grader.book import cache as book_cache
+from grader.book.files import BookFileError, load_yaml, narrative_cost, read_text, yaml_loader
+from grader.book.model import (
+    Book,
+    Build,
+    Chapter,
+    CodeTest,
+    Debug,
+    Derive,
+    Design,
+    DesignItem,
+    Exercise,
+    LabRef,
+    Mistake,
+    Option,
+    Source,
+    Step,
+    Trace,
 )
+from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
+from grader.safe_text import markup_tags, unsafe_characters
 
 CANONICAL_TEXTS = "_canonical_texts"  # in the book cache only: a templated exercise's texts as first posed
-BUILTIN_CONTENT = Path(__file__).resolve().parent.parent / "content"
+BUILTIN_CONTENT = Path(__file__).resolve().parents[2] / "content"
 SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
 QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
 
@@ -84,7 +98,7 @@ class _KeepLines:
 
 @lru_cache(maxsize=1)
 def _line_loader():
-    """The guarded book loader (grader.book_files) that also keeps line numbers. Built on first use:
+    """The guarded book loader (grader.book.files) that also keeps line numbers. Built on first use:
     importing yaml costs ~50 ms that a start from the book cache never pays."""
     loader = yaml_loader(_KeepLines)
     loader.add_constructor("tag:yaml.org,2002:map", loader.construct_mapping)
@@ -287,7 +301,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
 def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str, dict[str, float]]:
     """book.yaml's `hardware`: per product (a name formulas can use, such as H100), its memory in GB, its
     NVLink in GB/s (both directions added) and its network port in Gb/s (one direction)."""
-    from grader.model import FIGURES
+    from grader.book.model import FIGURES
 
     table = data.get("hardware", {})
     if not isinstance(table, dict):
@@ -354,7 +368,7 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
 
 
 def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef, ...]:
-    from grader.lab import LabError, load_lab  # only when reading files: a cached start skips the checks
+    from grader.lab.model import LabError, load_lab  # only when reading files: a cached start skips the checks
 
     labs = []
     for entry in _entries(data, "labs", root / "book.yaml", problems):
@@ -378,7 +392,7 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
 def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids: dict[str, Source],
                   validate_schema: bool, raw_chapter: dict[str, Any],
                   hardware: dict[str, dict[str, float]]) -> list[Exercise]:
-    from grader.check import exercise_problems, exercise_warnings  # only when reading files, not from the cache
+    from grader.book.check import exercise_problems, exercise_warnings  # only when reading files, not from the cache
 
     data = _read_yaml(path, problems)
     if data is None:
@@ -410,8 +424,8 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
         if not errors:
             problems.extend(Problem(path, line, message, warning=True) for line, message in exercise_warnings(exercise, where))
         if not errors and validate_schema and isinstance(exercise, (Derive, Trace)):
-            from grader.check import unit_problems
-            from grader.variant_check import sampled_findings  # a full check only: it draws many variants
+            from grader.book.check import unit_problems
+            from grader.book.variant_check import sampled_findings  # a full check only: it draws many variants
 
             problems.extend(Problem(path, line, message) for line, message in unit_problems(exercise, where))
             problems.extend(Problem(path, line, message, warning) for line, message, warning
@@ -488,12 +502,12 @@ def _build(raw: dict, chapter_id: str, source: Source, hardware: dict[str, dict[
 
 def _posed(exercise: Derive | Trace, shown: list[str] | None = None) -> Derive | Trace:
     """The exercise with its canonical numbers in its texts: `shown` when the book cache kept them,
-    else rendered by grader.variants, which loads only for an exercise that needs it."""
+    else rendered by grader.book.variants, which loads only for an exercise that needs it."""
     if not exercise.is_template:
         return exercise
     if isinstance(shown, list) and len(shown) == len(exercise.texts) and all(isinstance(t, str) for t in shown):
         return exercise.with_texts(shown)
-    from grader.variants import canonical
+    from grader.book.variants import canonical
 
     return canonical(exercise)
 
@@ -510,7 +524,7 @@ def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
     if errors:
         return None, [e.removeprefix("exercises/0/") for e in errors]
     exercise = _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
-    from grader.check import exercise_problems
+    from grader.book.check import exercise_problems
 
     problems = [message for _, message in exercise_problems(exercise, lambda *keys: 1)]
     return (None, problems) if problems else (exercise, [])

@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import random
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
-from grader.evaluate import EvaluationError, evaluate, evaluate_text
-from grader.model import Build, Debug, Derive, Design, Exercise, NumericAnswer, Trace, resolve_params
-from grader.numeric import BOX_EXAMPLES
-from grader.parse import ParseError, names_in, parse
-from grader.symbolic import Points, same_function, sample_points
+from grader.book.model import Build, Debug, Derive, Design, Exercise, NumericAnswer, Trace, resolve_params
+from grader.maths.evaluate import EvaluationError, evaluate, evaluate_text
+from grader.maths.numeric import BOX_EXAMPLES
+from grader.maths.parse import ParseError, names_in, parse
+from grader.maths.symbolic import Points, same_function, sample_points
 
 
 def exercise_problems(exercise: Exercise, where) -> list[tuple[int, str]]:
@@ -104,7 +104,7 @@ def _numeric_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     if not found:
         found = _condition_problems(ex, env, where)
     if ex.is_template and not found:
-        from grader.variant_check import template_problems
+        from grader.book.variant_check import template_problems
 
         found = template_problems(ex, where)
     return found
@@ -114,7 +114,7 @@ def unit_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
     """The exercise's unit, and each size or bandwidth its texts write after a number (what a learner
     copies into the box), must be read as what it means. A full check only (`ringbook content check`): it
     loads pint, which grading a plain number never needs."""
-    from grader.units import misread_unit, size_spellings  # pint only when a book is checked
+    from grader.maths.units import misread_unit, size_spellings  # pint only when a book is checked
 
     found = [(where("unit"), message) for message in [misread_unit(ex.unit)] if message]
     spellings = sorted({spelling for text in ex.texts for spelling in size_spellings(text)} - {ex.unit})
@@ -125,7 +125,7 @@ def unit_problems(ex: Derive | Trace, where) -> list[tuple[int, str]]:
 
 def _condition_problems(ex: Derive | Trace, env: dict[str, float], where) -> list[tuple[int, str]]:
     """A mistake's `when` and the `fits` and `overflows` formulas must evaluate over the params (and `answer`)."""
-    from grader.variants import VariantError, check_constraint
+    from grader.book.variants import VariantError, check_constraint
 
     names = dict(env, answer=evaluate_text(ex.answer, env)) if ex.answer is not None and not ex.is_formula else env
     found: list[tuple[int, str]] = []
@@ -183,7 +183,7 @@ def _answer_problems(ex: Derive | Trace, env: dict[str, float], where) -> list[t
     for example in BOX_EXAMPLES:
         if _close(evaluate_text(example, {}), value, ex.tolerance):
             found.append((where("answer"), f"the answer equals {example}, which the empty answer box shows as an "
-                                           "example (grader/numeric.py BOX_EXAMPLES): change the numbers"))
+                                           "example (grader/maths/numeric.py BOX_EXAMPLES): change the numbers"))
     for i, mistake in enumerate(ex.mistakes):
         line = where("mistakes", i, "answer")
         message = _formula_problem(mistake.answer, env)

@@ -1,0 +1,1 @@
+"""The Parallelism Paradox lab: its performance model and a learner's saved design."""

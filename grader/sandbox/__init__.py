@@ -1,0 +1,1 @@
+"""Running learner code: the one place it runs, inside an OS sandbox."""
