@@ -205,7 +205,7 @@ def test_ledger_entries_survive_reopening_and_filter_by_part(data_dir):
 def test_a_version_1_store_gains_the_ledger_and_keeps_its_attempts(data_dir):
     import sqlite3
 
-    from tui.progress.store import MIGRATIONS
+    from tui.progress.store_schema import MIGRATIONS
     data_dir.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(data_dir / FILE_NAME)
     connection.executescript(MIGRATIONS[1])
@@ -224,7 +224,7 @@ def test_a_version_2_store_keeps_its_attempts_as_answers_to_the_books_own_number
     """Migration 3: every attempt made before seeds existed answered the canonical variant, in the chapter."""
     import sqlite3
 
-    from tui.progress.store import MIGRATIONS
+    from tui.progress.store_schema import MIGRATIONS
     data_dir.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(data_dir / FILE_NAME)
     connection.executescript(MIGRATIONS[1] + MIGRATIONS[2])

@@ -15,7 +15,8 @@ from fsrs import Rating
 from tests.hostile_exports import ROOT
 from tui.cli.main import main
 from tui.progress import review
-from tui.progress.store import FILE_NAME, Attempt, ProgressStore
+from tui.progress.records import Attempt
+from tui.progress.store import FILE_NAME, ProgressStore
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone(timedelta(hours=1)))
 

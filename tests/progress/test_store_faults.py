@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tui.progress.store import FILE_NAME, SCHEMA_VERSION, ProgressStore, StoreReadOnly, StoreTooNew, default_data_dir
+from tui.progress.store import FILE_NAME, ProgressStore, StoreReadOnly, StoreTooNew, default_data_dir
+from tui.progress.store_schema import SCHEMA_VERSION
 
 
 def test_garbage_file_is_moved_aside_and_named(tmp_path):

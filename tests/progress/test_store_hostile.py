@@ -16,7 +16,8 @@ from rich.console import Console
 
 from tests.progress.test_store_faults import _can_mount_read_only
 from tui.app import RingbookApp
-from tui.progress.store import DAY_SECONDS, FILE_NAME, ProgressStore, StoreError
+from tui.progress.row_rules import DAY_SECONDS
+from tui.progress.store import FILE_NAME, ProgressStore, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = '"@hostile@"'

@@ -36,7 +36,8 @@ from tui.progress import clock
 from tui.progress.export_file import PARTS, UnreadableExport, file_owner, local_time, read_export, reason_for
 from tui.progress.mastery import Mastery, mastery
 from tui.progress.roster import Roster
-from tui.progress.store import EXPORT_FORMAT, SCHEMA_VERSION, ProgressStore
+from tui.progress.store import ProgressStore
+from tui.progress.store_schema import EXPORT_FORMAT, SCHEMA_VERSION
 from tui.progress.streak import Streak
 
 # What `progress submit` adds after the name: the time, a random token, and -2, -3 in older submissions.

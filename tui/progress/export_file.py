@@ -21,15 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from grader.safe_text import printable
-from tui.progress.store import (
-    ATTEMPT_FIELDS,
-    ENTRY_FIELDS,
-    EXPORT_FORMAT,
-    REVEAL_FIELDS,
-    ProgressStore,
-    StoreError,
-    parse_utc,
-)
+from tui.progress.row_rules import parse_utc
+from tui.progress.store import ProgressStore
+from tui.progress.store_errors import StoreError
+from tui.progress.store_schema import ATTEMPT_FIELDS, ENTRY_FIELDS, EXPORT_FORMAT, REVEAL_FIELDS
 
 # A typical attempt takes about 400 bytes of export and the largest the app can record about 3 KB (a
 # 2,000-character answer with its feedback). Answering every exercise of a 122-exercise book 25 times

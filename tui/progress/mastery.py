@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from grader.book.model import Book
 from grader.book.quiz import Quiz, Response, saved_responses
-from tui.progress.store import ExerciseState
+from tui.progress.records import ExerciseState
 
 
 @dataclass(repr=False)

@@ -35,7 +35,10 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from tui.progress.store import MAX_SEED, REPLAYED_PREFIX, Attempt, ProgressStore, parse_utc
+from tui.progress.records import Attempt
+from tui.progress.row_rules import MAX_SEED, parse_utc
+from tui.progress.store import ProgressStore
+from tui.progress.store_schema import REPLAYED_PREFIX
 
 if TYPE_CHECKING:
     from fsrs import Rating, Scheduler

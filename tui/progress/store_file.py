@@ -1,0 +1,157 @@
+"""The progress file on disk: where it lives, how it is opened (writable, read-only, or a backup read into
+memory), and how an unreadable one is moved aside, never deleted."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+from tui.progress import clock
+from tui.progress.store_errors import DamagedStore, StoreError, StoreTooNew
+from tui.progress.store_schema import (
+    SCHEMA_VERSION,
+    WATERMARK_TRIGGERS,
+    check_schema,
+    migrate,
+    schema_objects,
+    too_new_message,
+    user_version,
+)
+
+FILE_NAME = "progress.sqlite3"
+# How long a write waits for another session's (SQLite's busy timeout, its only wait: the two sessions of
+# tests/progress/test_store_durability.py write at once through it alone).
+BUSY_TIMEOUT_SECONDS = 10
+# SQLite's primary result codes for a file this process cannot change: the folder or file is read-only,
+# the disk is full, the file cannot be opened or created, or the disk refused the write.
+READ_ONLY_CODES = frozenset({sqlite3.SQLITE_READONLY, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN,
+                             sqlite3.SQLITE_IOERR})
+
+
+def default_data_dir() -> Path:
+    """--data-dir wins, then RINGBOOK_DATA_DIR, then the per-user data folder."""
+    configured = os.environ.get("RINGBOOK_DATA_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("ringbook", appauthor=False))
+
+
+def connect(target: str, uri: bool = False) -> sqlite3.Connection:
+    """A connection in autocommit mode (the store begins its own transactions), usable from any thread."""
+    return sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
+                           check_same_thread=False)
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """Read a store we may not write. A WAL store needs its shared-memory file, which read-only media
+    cannot create; there nobody else can be writing, so the file may be read as immutable."""
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        connection = connect(f"file:{path}?{query}", uri=True)
+        try:
+            user_version(connection)
+            return connection
+        except sqlite3.DatabaseError:
+            connection.close()
+    raise sqlite3.DatabaseError(f"cannot open {path} for reading")
+
+
+def sqlite_code(exc: sqlite3.Error) -> int | None:
+    """SQLite's primary result code for an error SQLite reported (its extended code with the detail bits
+    dropped); None for one the sqlite3 module or this package raised itself, which carries no code."""
+    code: int | None = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def is_read_only_error(exc: sqlite3.Error) -> bool:
+    """Whether SQLite refused because the file cannot be changed here, rather than because it is damaged."""
+    return sqlite_code(exc) in READ_ONLY_CODES
+
+
+def move_aside(path: Path) -> Path:
+    """Rename an unreadable store (and its WAL files) out of the way; never delete it."""
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"progress.corrupt-{stamp}.sqlite3")
+    counter = 1
+    while kept.exists():
+        kept = path.with_name(f"progress.corrupt-{stamp}-{counter}.sqlite3")
+        counter += 1
+    path.rename(kept)
+    for suffix in ("-wal", "-shm"):
+        companion = Path(str(path) + suffix)
+        if companion.exists():
+            companion.rename(Path(str(kept) + suffix))
+    return kept
+
+
+def store_from_file(source: Path) -> sqlite3.Connection:
+    """A store file copied into memory and brought to this schema, or StoreError saying why it is not one.
+    The file is only read, and only if it is a regular file (not a link, a FIFO, a device); anything in it
+    that ringbook does not make itself (a view, a trigger of its own) refuses the whole file."""
+    try:
+        info = os.lstat(source)
+    except OSError as exc:
+        raise StoreError(f"it cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError("it is not a regular file; give the backup file itself")
+    memory = connect(":memory:")
+    try:
+        _copy_into(source, memory)
+        _check_as_on_opening(source, memory)
+    except StoreError:
+        memory.close()
+        raise
+    except sqlite3.DatabaseError as exc:
+        memory.close()
+        raise StoreError(f"it is not a readable ringbook progress file ({exc})") from None
+    return memory
+
+
+def _copy_into(source: Path, memory: sqlite3.Connection) -> None:
+    companions = [Path(f"{source}{suffix}") for suffix in ("-wal", "-shm")]
+    left_by_reading = [path for path in companions if not path.exists()]
+    reader = connect_read_only(source)
+    try:
+        reader.backup(memory)
+    finally:
+        reader.close()
+        _remove_if_empty_log(left_by_reading)
+
+
+def _check_as_on_opening(source: Path, memory: sqlite3.Connection) -> None:
+    """The copy is sound, brought to this schema, and holds only the tables, indexes and triggers that a
+    fresh store has; raises StoreTooNew or DamagedStore saying what is wrong."""
+    version = user_version(memory)
+    if version > SCHEMA_VERSION:
+        raise StoreTooNew(too_new_message(source, version))
+    damage = [row[0] for row in memory.execute("PRAGMA quick_check") if row[0] != "ok"]
+    if damage or version < 1:
+        raise DamagedStore(f"integrity check: {damage[0]}" if damage else "it is not a ringbook progress file")
+    migrate(memory, None)
+    check_schema(memory)
+    fresh = connect(":memory:")
+    try:
+        migrate(fresh, None)
+        made_here = schema_objects(fresh) | {("trigger", name, sql) for name, sql in WATERMARK_TRIGGERS.items()}
+    finally:
+        fresh.close()
+    foreign = sorted(schema_objects(memory) - made_here)
+    if foreign:
+        kind, name, _ = foreign[0]
+        if any((kind, name) == (ours[0], ours[1]) for ours in made_here):
+            raise DamagedStore(f"its {kind} {name!r} is not the one ringbook makes")
+        raise DamagedStore(f"it holds {name!r}, which ringbook does not make")
+
+
+def _remove_if_empty_log(companions: list[Path]) -> None:
+    """Remove the -wal and -shm files that reading a WAL-mode store (a backup kept by an older ringbook)
+    created: a read-only connection may not delete them on closing. Only files that were not there before
+    the read, and a -wal that holds nothing, so no one's unsaved changes go with them."""
+    wal = [path for path in companions if path.name.endswith("-wal")]
+    if any(path.exists() and path.stat().st_size for path in wal):
+        return
+    for path in companions:
+        path.unlink(missing_ok=True)
