@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,7 @@ def record(store: ProgressStore, rows: list[tuple[str, str, str, int]]) -> None:
         store.record_attempt(exercise_id, answer, status, now=moment(days_ago, minute))
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
+def run(capsys, *args: str | Path) -> tuple[int, str, str]:
     code = main([*map(str, args)])
     out, err = capsys.readouterr()
     return code, out, err
@@ -99,7 +100,7 @@ def expected_students(book) -> dict[str, dict]:
             current += 1
         runs = sorted(days)
         best = longest = 1
-        for a, b in zip(runs, runs[1:]):
+        for a, b in zip(runs, runs[1:], strict=False):
             longest = longest + 1 if b == a + 1 else 1
             best = max(best, longest)
         latest = max(moment(d, minute) for minute, (_, _, _, d) in enumerate(rows))
@@ -129,7 +130,7 @@ def expected_failures(book) -> list[tuple[str, int, int, list[dict]]]:
                 wrong.setdefault(exercise_id, []).append((name, answer))
     result = []
     for exercise_id, pairs in wrong.items():
-        kinds = []
+        kinds: list[dict[str, Any]] = []
         for answer, n in Counter(a for _, a in pairs).items():
             mistake = NAMED_MISTAKES.get((exercise_id, answer))
             kinds.append({"mistake": mistake, "feedback": book.exercise(exercise_id).mistakes[mistake - 1].feedback,

@@ -47,7 +47,8 @@ def test_rating_mapping(review_attempts, kind, expected):
 
 def test_practice_never_moves_the_schedule():
     solved = [attempt("correct", purpose="learn")]
-    practice = [attempt("incorrect", day=1, purpose="practice"), attempt("correct", day=1, minute=5, purpose="practice")]
+    practice = [attempt("incorrect", day=1, purpose="practice"),
+                attempt("correct", day=1, minute=5, purpose="practice")]
     [before] = review.cards(solved).values()
     [after] = review.cards(solved + practice).values()
     assert (after.due, after.reviews, after.seed) == (before.due, before.reviews, before.seed)
@@ -62,7 +63,8 @@ def test_a_wrong_day_and_a_later_correct_day_are_two_reviews():
     assert review.cards(two_days)["0.1"].reviews == 3 and review.cards(one_day)["0.1"].reviews == 2
 
 
-SEEDS_SCRIPT = "from tui.progress.review import review_seed; print([review_seed(i, n) for i in ('0.1', '9.9') for n in (1, 2, 3)])"
+SEEDS_SCRIPT = ("from tui.progress.review import review_seed; "
+                "print([review_seed(i, n) for i in ('0.1', '9.9') for n in (1, 2, 3)])")
 
 
 def test_the_seed_sequence_is_the_same_in_every_process():
@@ -93,7 +95,8 @@ def test_a_learner_over_60_days(tmp_path, monkeypatch, capsys, book):
     store = ProgressStore.open(tmp_path)
     kinds = review.kinds_of(book)
     for minute, exercise_id in enumerate(("0.1", "0.2", "0.3")):
-        store.record_attempt(exercise_id, "answer", "correct", seconds_taken=100.0, now=START + timedelta(minutes=minute))
+        store.record_attempt(exercise_id, "answer", "correct", seconds_taken=100.0,
+                             now=START + timedelta(minutes=minute))
     intervals: dict[str, list[tuple[str, timedelta]]] = {}
     seeds: set[int] = set()
     reviews_of_02 = 0
@@ -116,7 +119,7 @@ def test_a_learner_over_60_days(tmp_path, monkeypatch, capsys, book):
             intervals.setdefault(card.exercise_id, []).append(("Again" if wrong else "Good", after.due - answered))
         assert store.streak(moment).done_today == right_today   # a right review counts for the day streak
     for exercise_id, steps in intervals.items():
-        for (rating_before, before), (rating_now, now) in zip(steps, steps[1:]):
+        for (rating_before, before), (rating_now, now) in zip(steps, steps[1:], strict=False):
             if rating_now == "Good" and rating_before == "Good":
                 assert now > before, (exercise_id, steps)
             if rating_now == "Again":
@@ -146,7 +149,8 @@ def replayed_in_full(store: ProgressStore, kinds: dict[str, str]) -> dict[str, t
 
 
 def from_store(store: ProgressStore, kinds: dict[str, str]) -> dict[str, tuple]:
-    return {i: (c.due, c.reviews, c.seed, c.last_review, c.state.to_dict()) for i, c in review.cards(store, kinds).items()}
+    return {i: (c.due, c.reviews, c.seed, c.last_review, c.state.to_dict())
+            for i, c in review.cards(store, kinds).items()}
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -160,7 +164,8 @@ def test_cards_kept_in_the_store_equal_a_full_replay(tmp_path, seed):
             moment += timedelta(hours=rng.choice((0.1, 2, 20, 70)))
             store.record_attempt(rng.choice(list(kinds)), "x", rng.choice(("correct", "correct", "incorrect")),
                                  hints_used=rng.choice((0, 0, 1)), seconds_taken=rng.choice((10.0, 100.0, None)),
-                                 purpose=rng.choice(("learn", "review", "review", "practice")), revealed=rng.random() < 0.1,
+                                 purpose=rng.choice(("learn", "review", "review", "practice")),
+                                 revealed=rng.random() < 0.1,
                                  now=moment)
             if step % 4 == 3:
                 assert from_store(store, kinds) == replayed_in_full(store, kinds)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
-from tui.progress.store import ProgressStore
+from tui.progress.store import FILE_NAME, Attempt, ProgressStore, StoreError
 
 WRITER = """
 import sys
@@ -71,7 +73,7 @@ def test_two_sessions_writing_at_once_both_succeed(tmp_path):
     time.sleep(0.5)          # both are open and waiting
     go.touch()
     outputs = [w.communicate(timeout=300) for w in writers]
-    for writer, (out, err) in zip(writers, outputs):
+    for writer, (out, err) in zip(writers, outputs, strict=True):
         assert writer.returncode == 0, err
         assert "locked" not in err and err == ""
         assert len(out.split()) == 500
@@ -79,5 +81,34 @@ def test_two_sessions_writing_at_once_both_succeed(tmp_path):
     try:
         assert len(store.attempts()) == 1000
         assert store.integrity() == "ok"
+    finally:
+        store.close()
+
+
+def test_a_write_waits_for_another_sessions_write_to_finish(tmp_path):
+    """SQLite's busy timeout is the store's only wait (it has no retry loop of its own): an answer saved
+    while another session is in the middle of a write waits for that write to commit, then is saved."""
+    store = ProgressStore.open(tmp_path)
+    other = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO state VALUES ('written by', 'the other session')")
+    outcome: list[Attempt | StoreError] = []
+
+    def answer() -> None:
+        try:
+            outcome.append(store.record_attempt("0.1", "1.75", "correct"))
+        except StoreError as exc:
+            outcome.append(exc)
+
+    writer = threading.Thread(target=answer)
+    writer.start()
+    writer.join(timeout=0.5)   # not a race: the writer cannot finish while the lock is held, however slow it is
+    assert writer.is_alive() and outcome == [], outcome
+    other.execute("COMMIT")
+    other.close()
+    writer.join()
+    try:
+        assert isinstance(outcome[0], Attempt), outcome
+        assert store.state("written by") == "the other session" and len(store.attempts()) == 1
     finally:
         store.close()

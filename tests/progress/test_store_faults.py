@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.progress.store import FILE_NAME, ProgressStore, StoreReadOnly, StoreTooNew, default_data_dir
+from tui.progress.store import FILE_NAME, ProgressStore, StoreError, StoreReadOnly, StoreTooNew, default_data_dir
 from tui.progress.store_schema import SCHEMA_VERSION
 
 
@@ -83,7 +83,7 @@ def test_full_disk_keeps_the_app_working_read_only(tmp_path):
         pages = store._db.execute("PRAGMA page_count").fetchone()[0]
         store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now full, as SQLite sees it
         with pytest.raises(StoreReadOnly, match="could not be saved"):
-            for i in range(2000):
+            for _ in range(2000):
                 store.record_attempt("0.2", "x" * 500, "incorrect")
         assert store.read_only and "full" in store.notice
         assert store.attempts("0.1")[0].answer == "1.75"   # what was saved is still there and readable
@@ -147,3 +147,25 @@ def test_data_dir_flag_beats_the_environment(monkeypatch, tmp_path):
                             capture_output=True, text=True, env={**__import__("os").environ})
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "flag" / FILE_NAME).exists() and not (tmp_path / "env").exists()
+
+
+def test_a_refused_write_is_told_apart_by_sqlites_code_not_its_words(tmp_path):
+    """A write is taken for a read-only folder or a full disk by SQLite's result code, not by words in its
+    message: a trigger added by hand that calls a missing function named readonly_check fails every answer
+    ("no such function: readonly_check"), which says so and is no reason to stop saving anything else."""
+    ProgressStore.open(tmp_path).close()
+    edit = sqlite3.connect(tmp_path / FILE_NAME)
+    edit.execute("CREATE TRIGGER attempts_checked_elsewhere BEFORE INSERT ON attempts "
+                 "BEGIN SELECT readonly_check(NEW.answer); END")
+    edit.commit()
+    edit.close()
+    store = ProgressStore.open(tmp_path)
+    try:
+        with pytest.raises(StoreError, match="no such function: readonly_check") as refused:
+            store.record_attempt("0.1", "1.75", "correct")
+        assert not isinstance(refused.value, StoreReadOnly)
+        assert not store.read_only and store.notice == ""
+        store.save_draft("0.1", "1.7")
+        assert store.draft("0.1") == "1.7"
+    finally:
+        store.close()

@@ -131,7 +131,8 @@ def test_a_year_9999_import_is_refused_and_progress_still_starts(tmp_path):
 # --- rows already in the store ----------------------------------------------------------------------
 
 # the columns a version 2 store had: rows written as an older ringbook or a hand edit would write them
-V2_COLUMNS = "(uid, exercise_id, answer, status, message, feedback, hints_used, revealed_first, seconds_taken, created_utc, utc_offset_minutes, local_date)"
+V2_COLUMNS = ("(uid, exercise_id, answer, status, message, feedback, hints_used, revealed_first, seconds_taken, "
+              "created_utc, utc_offset_minutes, local_date)")
 BAD_ROWS = [
     # attempts: a time datetime cannot shift, one before any clock, one that is not a time, a count that is
     # text, seconds that are infinite, an answer that is not UTF-8, a status a CHECK would have refused
@@ -139,7 +140,8 @@ BAD_ROWS = [
     "'9999-12-31T23:59:59.999999Z', 600, '9999-12-31')",
     "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b2', '0.3', '3', 'correct', '', '', 0, 0, NULL, "
     "'0001-01-01T00:00:00.000000Z', -1080, '0001-01-01')",
-    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b3', '0.4', 'b', 'correct', '', '', 0, 0, NULL, 'yesterday', 0, '2026-01-01')",
+    "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b3', '0.4', 'b', 'correct', '', '', 0, 0, NULL, 'yesterday', 0, "
+    "'2026-01-01')",
     "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b4', '0.5', '1', 'correct', '', '', 'lots', 0, NULL, "
     "'2026-01-01T10:00:00.000000Z', 0, '2026-01-01')",
     "INSERT INTO attempts " + V2_COLUMNS + " VALUES ('b5', '0.6', '6', 'correct', '', '', 0, 0, 1e999, "
@@ -280,8 +282,8 @@ def test_an_older_rows_long_time_is_exported_as_a_day(data_dir):
     store = ProgressStore.open(data_dir)
     store.close()
     connection = sqlite3.connect(data_dir / FILE_NAME)
-    connection.execute("INSERT INTO attempts " + V2_COLUMNS + " VALUES ('old', '0.1', '1.75', 'correct', '', '', 0, 0, 90000.0, "
-                       "'2026-01-01T10:00:00Z', 0, '2026-01-01')")   # whole seconds, as an older ringbook wrote
+    connection.execute("INSERT INTO attempts " + V2_COLUMNS + " VALUES ('old', '0.1', '1.75', 'correct', '', '', 0, 0, "
+                       "90000.0, '2026-01-01T10:00:00Z', 0, '2026-01-01')")   # in whole seconds, as older ones wrote
     connection.commit()
     connection.close()
     store = ProgressStore.open(data_dir)

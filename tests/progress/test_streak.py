@@ -14,7 +14,7 @@ NEW_YORK = ZoneInfo("America/New_York")
 
 
 def at(zone, *parts, fold: int = 0) -> datetime:
-    return datetime(*parts, tzinfo=zone, fold=fold)
+    return datetime(*parts, fold=fold).replace(tzinfo=zone)
 
 
 def answer(store: ProgressStore, moment: datetime, status: str = "correct") -> None:

@@ -401,8 +401,9 @@ def _host_login(name: str) -> str | None:
 def read_student_file(path: Path) -> StudentFile:
     """An export read and checked as far as one file can be; raises UnreadableExport with a one-line reason."""
     export = read_export(path)
-    student = export.data.get("student") if isinstance(export.data.get("student"), dict) else {}
-    user, host = (student.get(key) if isinstance(student.get(key), str) else "" for key in ("user", "host"))
+    student = export.data.get("student")
+    details: dict[str, Any] = student if isinstance(student, dict) else {}
+    user, host = (value if isinstance(value := details.get(key), str) else "" for key in ("user", "host"))
     return StudentFile(path, student_name(export.data, path), user, host, export.owner, export.day_boundary_hour,
                        export.rows)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from grader.book.model import Book
 from grader.book.quiz import Quiz, Response, saved_responses
 from tui.progress.records import ExerciseState
+from tui.progress.store import ProgressStore
 
 
 @dataclass(repr=False)
@@ -66,16 +67,16 @@ def quiz_run_key(quiz_id: str) -> str:
     return f"quiz:{quiz_id}"
 
 
-def unfinished_run(store, quiz: Quiz) -> dict[str, Response]:
+def unfinished_run(store: ProgressStore, quiz: Quiz) -> dict[str, Response]:
     """The responses of the run a learner left half way, if any."""
     return saved_responses(store.state(quiz_run_key(quiz.id)), quiz)
 
 
-def quiz_scores(store, quiz_id: str) -> list[float]:
+def quiz_scores(store: ProgressStore, quiz_id: str) -> list[float]:
     """The score of every finished run of a quiz, oldest first."""
     return [e.payload.get("score", 0) for e in store.entries("quiz") if e.name == quiz_id]
 
 
-def designs_saved(store, lab_id: str) -> int:
+def designs_saved(store: ProgressStore, lab_id: str) -> int:
     """How many designs a learner has saved from a lab."""
     return sum(e.name.startswith(lab_id) for e in store.entries("lab"))

@@ -43,6 +43,8 @@ from tui.progress.store_schema import REPLAYED_PREFIX
 if TYPE_CHECKING:
     from fsrs import Rating, Scheduler
 
+    from grader.book.model import Book
+
 # Seconds an exercise of each kind sensibly takes; an answer in under QUICK_SHARE of it is quick.
 EXPECTED_SECONDS = {"derive": 180.0, "trace": 120.0, "debug": 90.0, "design": 120.0, "build": 600.0}
 DEFAULT_SECONDS = 180.0
@@ -239,10 +241,13 @@ Source = ProgressStore | Iterable[Attempt] | Iterable[Card]
 
 def _deck(source: Source, kinds: Mapping[str, str] | None) -> list[Card]:
     """Cards, from a store, attempts, or cards already replayed."""
-    items = source if isinstance(source, ProgressStore) else list(source)
-    if isinstance(items, list) and all(isinstance(item, Card) for item in items):
-        return items
-    return list(cards(items, kinds).values())
+    if isinstance(source, ProgressStore):
+        return list(cards(source, kinds).values())
+    items = list(source)
+    replayed = [item for item in items if isinstance(item, Card)]
+    if len(replayed) == len(items):
+        return replayed
+    return list(cards([item for item in items if isinstance(item, Attempt)], kinds).values())
 
 
 def due_cards(source: Source, now: datetime, kinds: Mapping[str, str] | None = None) -> list[Card]:
@@ -315,6 +320,6 @@ def session_results(store: ProgressStore, session: list[Card], kinds: Mapping[st
     return results
 
 
-def kinds_of(book) -> dict[str, str]:
+def kinds_of(book: Book) -> dict[str, str]:
     """Each of a book's exercise ids with its kind, for the quick-answer bound."""
     return {e.id: e.kind for e in book.exercises}
