@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from grader.safe_text import printable
 from tui.cli.common import load_or_report, open_store_or_report
 from tui.progress.clock import now
-from tui.progress.export_file import UnreadableExport, inert_json, read_export, reason_for
+from tui.progress.export_file import UnreadableExport, export_counts, export_csv, inert_json, read_export, reason_for
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
-from tui.progress.store import ProgressStore, StoreError, export_counts, export_csv
+from tui.progress.store import ProgressStore, StoreError
 from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ and every way it can fail, foreseen or not, becomes a one-line reason instead of
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -201,3 +202,22 @@ def file_owner(uid: int) -> str:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return f"uid {uid}"
+
+
+def export_counts(data: dict[str, Any]) -> Counter[str]:
+    """An export's records by kind (its checked rows, or what export_data gives), with the keys of
+    ProgressStore.record_counts."""
+    counts: Counter[str] = Counter(attempts=len(data["attempts"]), reveals=len(data["reveals"]))
+    counts.update(f"entries:{entry['part']}" for entry in data["entries"])
+    return +counts
+
+
+def export_csv(data: dict[str, Any]) -> str:
+    """Attempts as CSV, one row each, for spreadsheets."""
+    import csv  # only `progress export --csv` needs it: not loaded at every start
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=ATTEMPT_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(data["attempts"])
+    return out.getvalue()

@@ -16,7 +16,6 @@ raises in store_errors. The names callers use are listed in __all__ below.
 
 from __future__ import annotations
 
-import io
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -69,7 +68,7 @@ from tui.progress.store_schema import (
 from tui.progress.streak import Streak, streaks, study_day, today
 
 __all__ = ["FILE_NAME", "Attempt", "Entry", "ExerciseState", "ProgressStore", "StoreError", "StoreReadOnly",
-           "StoreTooNew", "default_data_dir", "export_counts", "export_csv"]
+           "StoreTooNew", "default_data_dir"]
 
 SETTINGS = {"day_boundary_hour": 0}
 Statement = tuple[str, tuple[Any, ...]]   # SQL and its parameters
@@ -496,7 +495,7 @@ class ProgressStore:
 
     def record_counts(self) -> Counter[str]:
         """The records an export carries, by kind: "attempts", "reveals" (answers shown), and each
-        ledger part ("quiz" runs, "lab" designs), as `export_counts` counts an export's."""
+        ledger part ("quiz" runs, "lab" designs), as export_file.export_counts counts an export's."""
         counts: Counter[str] = Counter()
         rows = self._db.execute("SELECT 'attempts', COUNT(*) FROM attempts UNION ALL "
                                 "SELECT 'reveals', COUNT(*) FROM reveals UNION ALL "
@@ -557,25 +556,6 @@ class ProgressStore:
 
     def integrity(self) -> str:
         return self._db.execute("PRAGMA integrity_check").fetchone()[0]
-
-
-def export_counts(data: dict[str, Any]) -> Counter[str]:
-    """An export's records by kind (its checked rows, or what export_data gives), with the keys of
-    ProgressStore.record_counts."""
-    counts: Counter[str] = Counter(attempts=len(data["attempts"]), reveals=len(data["reveals"]))
-    counts.update(f"entries:{entry['part']}" for entry in data["entries"])
-    return +counts
-
-
-def export_csv(data: dict[str, Any]) -> str:
-    """Attempts as CSV, one row each, for spreadsheets."""
-    import csv  # only `progress export --csv` needs it: not loaded at every start
-
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=ATTEMPT_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(data["attempts"])
-    return out.getvalue()
 
 
 def _insert(table: str, fields: tuple[str, ...], ignore: bool = False) -> str:
