@@ -5,16 +5,19 @@ cross-node warnings, the design saved to the ledger. Snapshots live in snapshots
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 from textual.geometry import Region
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
-from grader.book.load import BUILTIN_CONTENT, load_book
+from grader.book.load import BUILTIN_CONTENT, check_book, load_book
+from grader.lab.load import LAB_SCHEMA_PATH, LabError, load_lab
 from grader.lab.model import (
     FABRICS,
     GPU_COUNTS,
@@ -25,13 +28,11 @@ from grader.lab.model import (
     TP_DEGREES,
     DataParallelSetup,
     Hardware,
-    LabError,
     ThreeDSetup,
     bubble_overhead,
     data_parallel_figures,
     data_parallel_mfu,
     idle_share,
-    load_lab,
     mfu_curve,
     three_d_figures,
 )
@@ -296,19 +297,91 @@ def test_act_two_options_say_what_the_model_computes(lab):
             f"{no_pp['memory'] / 1e9:.1f} GB against 80 GB") in feedback["no-pp"]
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda t: t.replace("model: |", "model: [", 1), "not valid YAML"),
-    (lambda t: t.replace("{model_64}", "{nonsense}", 1), r"lab\.model: unknown figure \{nonsense\}"),
-    (lambda t: t.replace("          correct: true\n", "", 1), r"acts\[0\]\.prediction\.options: exactly one"),
-    (lambda t: t.replace("layout: {tp: 8, pp: 1}", "layout: {tp: 3, pp: 1}", 1), "must divide"),
-    (lambda t: t.replace("  - id: three-d", "  - id: three-dee", 1), "two acts"),
-])
-def test_a_damaged_lab_file_is_named_in_the_error(tmp_path, damage, message):
+def _line(text: str, needle: str) -> int:
+    """The line of `text` on which `needle` starts."""
+    return text[: text.index(needle)].count("\n") + 1
+
+
+# (text to find, text to put in its place, where the problem is, the message: a regular expression). `where` is
+# the text whose line the problem must name, in the damaged file.
+DAMAGE = [
+    ("model: |", "model: [", None, r"not valid YAML"),
+    ("{model_64}", "{nonsense}", "model: |", r"model: unknown figure \{nonsense\}; known: alpha_us, "),
+    ("{model_64}%", "{model_64%", "model: |", r"model: .*; write \{\{ and \}\} for a brace in the text"),
+    ("          correct: true\n", "", "        - id: nccl", r"acts/0/prediction/options: exactly one option must "
+                                                             r"have correct: true"),
+    ("        - id: hbm\n", "        - id: nccl\n", "        - id: nccl", r"acts/0/prediction/options: option "
+                                                                          r"ids must be unique"),
+    ("          correct: true\n", "          corect: true\n", "- id: comm-ratio", r"acts/0/prediction/options/1: Additional "
+                                                                         r"properties are not allowed \('corect' is "
+                                                                         r"not allowed here\)"),
+    ("layout: {tp: 8, pp: 1}", "layout: {tp: 3, pp: 1}", "{tp: 3, pp: 1}", r"acts/1/prediction/options/3/layout: "
+                                                                          r"TP x PP = 3 must divide the 1024 GPUs"),
+    ("layout: {tp: 8, pp: 1}", "layout: {tp: 64, pp: 1}", "{tp: 64, pp: 1}", r"acts/1/prediction/options/3/layout: "
+                                                                            r"TP = 64 must divide the 96 attention heads"),
+    ("layout: {tp: 8, pp: 1}", "layout: {tp: 0, pp: 1}", "{tp: 0, pp: 1}", r"acts/1/prediction/options/3/layout/tp: "
+                                                                          r"0 is less than the minimum of 1"),
+    ("  - id: three-d", "  - id: three-dee", "  - id: data-parallel", r"acts: expected two acts with ids data-parallel, three-d, in "
+                                                      r"that order"),
+    ("{8: 52, 64: 38, 512: 19}", "{8: 52, 63: 38, 512: 19}", "measured_mfu", r"acts/0/measured_mfu: expected GPU "
+                                                                              r"count: MFU %, with GPU counts among"),
+    ("{8: 52, 64: 38, 512: 19}", "{8: 52, 64: 380, 512: 19}", "measured_mfu", r"acts/0/measured_mfu/64: 380 is "
+                                                                               r"greater than the maximum of 100"),
+    ("    measured_mfu: {8: 52, 64: 38, 512: 19}\n", "", "  - id: data-parallel", r"acts/0: 'measured_mfu' is a "
+                                                                                 r"required property"),
+    ("title: The Parallelism Paradox", "title: '  '", "title: '  '", r"title: a non-empty text is required"),
+    ("    reflection:\n", "        - id: fifth\n          text: A fifth option.\n          feedback: No key picks it.\n"
+     "    reflection:\n", "        - id: nccl",
+     r"acts/0/prediction/options: 5 items; expected at most 4"),
+]
+
+
+@pytest.mark.parametrize("old, new, where, message", DAMAGE, ids=[m.split(":")[0] + f"-{i}" for i, (*_, m) in
+                                                                   enumerate(DAMAGE)])
+def test_a_damaged_lab_file_is_named_in_the_error_with_its_line(tmp_path, old, new, where, message):
+    """Issue 24, 8: labs are checked against content/lab.schema.json and then for what needs the model; every
+    problem names the file, the line and the field, as a book's problems do. A lone brace was a traceback."""
+    text = LAB_PATH.read_text(encoding="utf-8")
+    assert old in text
     broken = tmp_path / "lab.yaml"
-    broken.write_text(damage(LAB_PATH.read_text(encoding="utf-8")), encoding="utf-8")
-    with pytest.raises(LabError, match=message) as caught:
+    damaged = text.replace(old, new, 1)
+    broken.write_text(damaged, encoding="utf-8")
+    with pytest.raises(LabError) as caught:
         load_lab(broken)
-    assert str(broken) in str(caught.value)
+    line = r"\d+" if where is None else str(_line(damaged, where))
+    assert any(re.fullmatch(f"{re.escape(str(broken))}:{line}: {message}.*", str(problem), re.S)
+               for problem in caught.value.problems), (line, str(caught.value))
+    assert str(caught.value) == "\n".join(map(str, caught.value.problems))
+
+
+def test_every_unknown_figure_is_reported_at_once(tmp_path):
+    text = LAB_PATH.read_text(encoding="utf-8")
+    broken = tmp_path / "lab.yaml"
+    broken.write_text(text.replace("{model_64}", "{first}", 1).replace("{compute_ms}", "{second}", 1),
+                      encoding="utf-8")
+    with pytest.raises(LabError) as caught:
+        load_lab(broken)
+    named = [re.search(r"unknown figure (\{\w+\})", str(problem)) for problem in caught.value.problems]
+    assert [match.group(1) for match in named if match] == ["{first}", "{second}"]
+
+
+def test_content_check_names_the_line_of_a_broken_lab(book_copy):
+    """Before issue 24 every lab problem was reported at line 1."""
+    lab = book_copy / "labs/parallelism-paradox.yaml"
+    damaged = lab.read_text(encoding="utf-8").replace("layout: {tp: 8, pp: 1}", "layout: {tp: 1, pp: 64}", 1)
+    lab.write_text(damaged, encoding="utf-8")
+    _, problems = check_book(book_copy)
+    assert [str(p) for p in problems if p.path == lab] == [
+        f"{lab}:{_line(damaged, 'pp: 64')}: acts/1/prediction/options/3/layout: PP = 64 must divide the 96 layers."]
+
+
+def test_the_built_in_lab_is_valid_against_its_schema():
+    import jsonschema
+
+    data = yaml.safe_load(LAB_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(LAB_SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data)) == []
 
 
 def test_a_missing_lab_file_is_a_lab_error(tmp_path):
