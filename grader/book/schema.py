@@ -8,7 +8,7 @@ first use only: a start from the book cache needs neither.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -68,10 +68,10 @@ class _KeepLines(_Constructor):
 
 
 @lru_cache(maxsize=1)
-def line_loader() -> type[_KeepLines]:
+def line_loader() -> type:
     """The guarded book loader (grader.book.files) that also keeps line numbers. Built on first use:
     importing yaml costs ~50 ms that a start from the book cache never pays."""
-    loader: type[_KeepLines] = yaml_loader(_KeepLines)
+    loader: Any = yaml_loader(_KeepLines)  # a class built at run time: yaml's loader, its guards, this mixin
     loader.add_constructor("tag:yaml.org,2002:map", loader.construct_mapping)
     loader.add_constructor("tag:yaml.org,2002:seq", loader.construct_sequence)
     return loader
@@ -137,7 +137,8 @@ def say(error: ValidationError) -> str:
         # jsonschema's own message repeats the whole list, which for a list of options is pages of prose
         bound = "at least" if error.validator == "minItems" else "at most"
         return f"{len(error.instance)} items; expected {bound} {error.validator_value}"
-    if error.validator == "oneOf" and error.schema.get("oneOf") and "required" in json.dumps(error.schema["oneOf"][0]):
+    schema = error.schema
+    if error.validator == "oneOf" and isinstance(schema, Mapping) and "required" in json.dumps(schema["oneOf"][0]):
         return "a trace exercise has exactly one of: answer (a number), options (choices) or steps (a table)"
     return error.message
 

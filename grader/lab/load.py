@@ -46,7 +46,7 @@ class LabError(ValueError):
         self.problems = problems
 
 
-def load_lab(path: Path, hw: Hardware = Hardware()) -> Lab:
+def load_lab(path: Path) -> Lab:
     """Read and check a lab file; every named figure in its prose is filled in from the model. Raises LabError
     listing its problems: all the schema finds, or else all the checks after it find."""
     path = Path(path)
@@ -54,7 +54,7 @@ def load_lab(path: Path, hw: Hardware = Hardware()) -> Lab:
     problems = schema_problems(path, raw, LAB_SCHEMA_PATH)
     if problems:
         raise LabError(problems)
-    return _Reader(path, raw, hw).lab()
+    return _Reader(path, raw, Hardware()).lab()
 
 
 def _read(path: Path) -> Any:

@@ -11,6 +11,7 @@ and the hardware figures of chapter 13. Nothing here imports Textual.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -311,7 +312,7 @@ def bubble_curve(m: int, pp_degrees: tuple[int, ...] = PP_DEGREES) -> list[tuple
     return [(pp, 100 * idle_share(pp, m)) for pp in pp_degrees]
 
 
-# --- the lab's prose, and the figures it names -------------------------------------------------------------------------
+# --- the lab's prose, and the figures it may name ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class LabOption:
@@ -404,7 +405,7 @@ def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
         "compute_ms": f"{1000 * data_parallel_figures(start, hw).compute_s:.0f}",
     }
     mfu = {n: 100 * data_parallel_mfu(replace(start, gpus=n), hw) for n in GPU_COUNTS}
-    for earlier, later in [*zip(GPU_COUNTS, GPU_COUNTS[1:]), (64, 512)]:
+    for earlier, later in [*itertools.pairwise(GPU_COUNTS), (64, 512)]:
         values[f"fall_{earlier}_{later}"] = f"{mfu[earlier] - mfu[later]:.1f}"
     for n in GPU_COUNTS:
         values[f"model_{n}"] = f"{mfu[n]:.1f}"
