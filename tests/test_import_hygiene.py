@@ -50,8 +50,8 @@ def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
         "for m in [m for m in sys.modules if m.startswith(('grader', 'yaml', 'jsonschema'))]: del sys.modules[m]\n"
         "import tui.app, tui.screens.home\n"
         "load_book(cache_dir=cache)\n"
-        "print(sorted(m for m in sys.modules if m in {'yaml', 'grader.lab.model', 'tui.screens.quiz', 'tui.screens.lab',\n"
-        "                                              'textual_plotext'}))\n"
+        "print(sorted(m for m in sys.modules if m in {'yaml', 'grader.lab.model', 'grader.lab.load',\n"
+        "                                              'tui.screens.quiz', 'tui.screens.lab', 'textual_plotext'}))\n"
     )
     assert run_python(code) == "[]"
 

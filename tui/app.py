@@ -156,7 +156,7 @@ class RingbookApp(App):
         self.show(QuizScreen(quiz))
 
     def open_lab(self, lab: LabRef) -> None:
-        from grader.lab.model import LabError, load_lab
+        from grader.lab.load import LabError, load_lab
         from tui.screens.lab import LabScreen
 
         try:

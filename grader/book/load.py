@@ -9,16 +9,13 @@ would reach the reader's terminal is a problem here too.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from grader.book import cache as book_cache
-from grader.book.files import BookFileError, load_yaml, narrative_cost, read_text, yaml_loader
+from grader.book.files import BookFileError, load_yaml, narrative_cost, read_text
 from grader.book.model import (
     Book,
     Build,
@@ -37,6 +34,12 @@ from grader.book.model import (
     Trace,
 )
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
+from grader.book.schema import Problem
+from grader.book.schema import line_loader as _line_loader
+from grader.book.schema import line_of as _line_of
+from grader.book.schema import say as _say
+from grader.book.schema import schema_problems as _schema_problems
+from grader.book.schema import validator as _validator
 from grader.safe_text import markup_tags, unsafe_characters
 
 CANONICAL_TEXTS = "_canonical_texts"  # in the book cache only: a templated exercise's texts as first posed
@@ -45,82 +48,12 @@ SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
 QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
 
 
-@dataclass(repr=False)
-class Problem:
-    """One thing wrong with a book, at path:line; a warning does not stop it loading."""
-
-    path: Path
-    line: int
-    message: str
-    warning: bool = False   # worth fixing, but the book still works: it opens, and content check passes
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {'warning: ' if self.warning else ''}{self.message}"
-
-
 class BookError(Exception):
     """A book that does not pass its checks; `problems` says where and why."""
 
     def __init__(self, problems: list[Problem]):
         super().__init__("\n".join(map(str, problems)))
         self.problems = problems
-
-
-# --- YAML with line numbers -------------------------------------------------------------------------
-
-class _Lined(dict):
-    """A mapping that remembers the line of each key (`lines`) and of itself (`line`)."""
-
-    line: int = 1
-    lines: dict[Any, int]
-
-
-class _LinedList(list):
-    line: int = 1
-    lines: list[int]
-
-
-class _KeepLines:
-    """Loader mixin: mappings and sequences remember the lines they were written on."""
-
-    def construct_mapping(self, node, deep=False):
-        mapping = _Lined(super().construct_mapping(node, deep=True))
-        mapping.line = node.start_mark.line + 1
-        mapping.lines = {self.construct_object(k, deep=True): k.start_mark.line + 1 for k, _ in node.value}
-        return mapping
-
-    def construct_sequence(self, node, deep=False):
-        seq = _LinedList(super().construct_sequence(node, deep=True))
-        seq.line = node.start_mark.line + 1
-        seq.lines = [item.start_mark.line + 1 for item in node.value]
-        return seq
-
-
-@lru_cache(maxsize=1)
-def _line_loader():
-    """The guarded book loader (grader.book.files) that also keeps line numbers. Built on first use:
-    importing yaml costs ~50 ms that a start from the book cache never pays."""
-    loader = yaml_loader(_KeepLines)
-    loader.add_constructor("tag:yaml.org,2002:map", loader.construct_mapping)
-    loader.add_constructor("tag:yaml.org,2002:seq", loader.construct_sequence)
-    return loader
-
-
-def _line_of(data: Any, path: Iterable[Any]) -> int:
-    """The line of the deepest element along `path` that has one."""
-    line = getattr(data, "line", 1)
-    node = data
-    for key in path:
-        if isinstance(node, _Lined) and key in node:
-            line = node.lines.get(key, line)
-            node = node[key]
-        elif isinstance(node, _LinedList) and isinstance(key, int) and key < len(node):
-            line = node.lines[key]
-            node = node[key]
-        else:
-            break
-        line = getattr(node, "line", line)
-    return line
 
 
 def _read_or_report(path: Path, problems: list[Problem], read: Callable[[], Any], missing: str) -> Any:
@@ -165,53 +98,6 @@ def _check_narrative(path: Path, problems: list[Problem]) -> None:
         problems.extend(Problem(path, line, message) for line, message in unsafe_characters(text))
         problems.extend(Problem(path, line, message) for line, message in narrative_cost(text))
         problems.extend(Problem(path, line, message, warning=True) for line, message in markup_tags(text))
-
-
-@lru_cache(maxsize=2)
-def _validator(schema_path: Path = SCHEMA_PATH):
-    import jsonschema  # imported on first check only: loading the built-in book needs no schema pass
-
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
-
-
-def _schema_problems(path: Path, data: Any, schema_path: Path = SCHEMA_PATH) -> list[Problem]:
-    problems = []
-    for error in sorted(_validator(schema_path).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        for leaf in _leaves(error):
-            where = "/".join(map(str, leaf.absolute_path)) or "top level"
-            problems.append(Problem(path, _line_of(data, leaf.absolute_path), f"{where}: {_say(leaf)}"))
-    return _dedupe(problems)
-
-
-def _leaves(error):
-    """The most specific errors: a failed allOf/if-then says little; its causes say what is wrong."""
-    if error.context:
-        best = [e for e in error.context if e.validator not in ("if", "then")] or list(error.context)
-        for sub in best:
-            yield from _leaves(sub)
-    else:
-        yield error
-
-
-def _say(error) -> str:
-    if error.validator == "type" and isinstance(error.instance, (int, float)) and error.validator_value == "string":
-        return f"{error.instance!r} should be a string (quote it)"
-    if error.validator in ("additionalProperties", "unevaluatedProperties"):
-        return error.message.replace("were unexpected", "are not allowed here").replace(
-            "was unexpected", "is not allowed here")
-    if error.validator == "oneOf" and error.schema.get("oneOf") and "required" in json.dumps(error.schema["oneOf"][0]):
-        return "a trace exercise has exactly one of: answer (a number), options (choices) or steps (a table)"
-    return error.message
-
-
-def _dedupe(problems: list[Problem]) -> list[Problem]:
-    seen, out = set(), []
-    for p in problems:
-        if (p.line, p.message) not in seen:
-            seen.add((p.line, p.message))
-            out.append(p)
-    return out
 
 
 # --- the book ---------------------------------------------------------------------------------------
@@ -368,7 +254,7 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
 
 
 def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef, ...]:
-    from grader.lab.model import LabError, load_lab  # only when reading files: a cached start skips the checks
+    from grader.lab.load import LabError, load_lab  # only when reading files: a cached start skips the checks
 
     labs = []
     for entry in _entries(data, "labs", root / "book.yaml", problems):
@@ -383,7 +269,7 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
         try:
             load_lab(lab.path)
         except LabError as exc:
-            problems.append(Problem(lab.path, 1, str(exc).removeprefix(f"{lab.path}: ")))
+            problems.extend(exc.problems)
             continue
         labs.append(lab)
     return tuple(labs)
@@ -398,7 +284,7 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
     if data is None:
         return []
     if validate_schema:
-        schema_problems = _schema_problems(path, data)
+        schema_problems = _schema_problems(path, data, SCHEMA_PATH)
         if schema_problems:
             problems.extend(schema_problems)
             return []
@@ -520,7 +406,7 @@ def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
     raw = {"id": "spec.1", "title": "inline", "kind": "derive", "prompt": "-", "hints": [], "explanation": "-", **spec}
     raw["id"] = str(raw["id"])
     errors = [f"{'/'.join(map(str, e.absolute_path)) or 'spec'}: {_say(e)}"
-              for e in _validator().iter_errors({"exercises": [raw]})]
+              for e in _validator(SCHEMA_PATH).iter_errors({"exercises": [raw]})]
     if errors:
         return None, [e.removeprefix("exercises/0/") for e in errors]
     exercise = _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))

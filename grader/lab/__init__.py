@@ -1,1 +1,1 @@
-"""The Parallelism Paradox lab: its performance model and a learner's saved design."""
+"""The Parallelism Paradox lab: its performance model, its loader and a learner's saved design."""

@@ -9,8 +9,9 @@ starting one instead of failing.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from grader.lab.model import (
     FABRICS,
@@ -29,6 +30,7 @@ from grader.lab.model import (
 )
 
 QUESTION_KINDS = ("prediction", "reflection")
+T = TypeVar("T")
 
 
 def lab_state_key(lab_id: str) -> str:
@@ -86,19 +88,22 @@ class LabDesign:
         return result
 
 
-def _pick(value: Any, offered, key=lambda choice: choice):
+def _pick(value: Any, offered: Iterable[T], key: Callable[[T], object] = lambda choice: choice) -> T | None:
     """The offered choice whose key is `value`, else None (a value the lab no longer offers, or damage)."""
     return next((choice for choice in offered if type(value) is type(key(choice)) and key(choice) == value), None)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    """`value` if it is a mapping, else an empty one: a damaged part reads as a missing one."""
+    return value if isinstance(value, dict) else {}
 
 
 def design_from(payload: Any, lab: Lab) -> LabDesign:
     """Read a design back from `payload` (a ledger entry's, or a kept state's); whatever is missing, damaged
     or no longer offered keeps its starting value, and an answer the lab's questions do not have is dropped."""
-    acts = payload if isinstance(payload, dict) else {}
-    parts = {act_id: acts.get(act_id) if isinstance(acts.get(act_id), dict) else {} for act_id in
-             ("data-parallel", "three-d")}
-    config = {act_id: part.get("config") if isinstance(part.get("config"), dict) else {}
-              for act_id, part in parts.items()}
+    acts = _mapping(payload)
+    parts = {act_id: _mapping(acts.get(act_id)) for act_id in ("data-parallel", "three-d")}
+    config = {act_id: _mapping(part.get("config")) for act_id, part in parts.items()}
 
     dp, chosen = DataParallelSetup(), config["data-parallel"]
     dp = replace(dp, model=_pick(chosen.get("model"), MODELS, lambda m: m.name) or dp.model,

@@ -1,4 +1,5 @@
-"""The Parallelism Paradox lab: a stated performance model (setups in, figures out) and its prose as data.
+"""The Parallelism Paradox lab: a stated performance model (setups in, figures out), the lab's prose as
+dataclasses, and the figures that prose may name. grader.lab.load reads a lab file into these.
 
 The model reuses the book's formulas so the lab never contradicts a chapter: ring AllReduce time
 2(N-1)α + 2S(N-1)/(NB) (chapters 0 and 4), paid by every gradient bucket since each is its own AllReduce,
@@ -10,16 +11,10 @@ and the hardware figures of chapter 13. Nothing here imports Textual.
 
 from __future__ import annotations
 
+import itertools
 import math
-import string
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
-
-import yaml
-
-from grader.book.files import BookFileError, load_yaml
 
 GB = 1e9
 
@@ -317,15 +312,7 @@ def bubble_curve(m: int, pp_degrees: tuple[int, ...] = PP_DEGREES) -> list[tuple
     return [(pp, 100 * idle_share(pp, m)) for pp in pp_degrees]
 
 
-# --- the lab's prose, as data -------------------------------------------------------------------------
-
-ACT_IDS = ("data-parallel", "three-d")
-LAYOUT_KEYS = {"tp", "pp"}
-
-
-class LabError(ValueError):
-    """A lab file that cannot be used; the message names the file and the field."""
-
+# --- the lab's prose, and the figures it may name ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class LabOption:
@@ -418,7 +405,7 @@ def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
         "compute_ms": f"{1000 * data_parallel_figures(start, hw).compute_s:.0f}",
     }
     mfu = {n: 100 * data_parallel_mfu(replace(start, gpus=n), hw) for n in GPU_COUNTS}
-    for earlier, later in [*zip(GPU_COUNTS, GPU_COUNTS[1:]), (64, 512)]:
+    for earlier, later in [*itertools.pairwise(GPU_COUNTS), (64, 512)]:
         values[f"fall_{earlier}_{later}"] = f"{mfu[earlier] - mfu[later]:.1f}"
     for n in GPU_COUNTS:
         values[f"model_{n}"] = f"{mfu[n]:.1f}"
@@ -437,108 +424,3 @@ def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
     if 64 in measured and 512 in measured:
         values["measured_fall_64_512"] = f"{measured[64] - measured[512]:g}"
     return values
-
-
-def load_lab(path: Path, hw: Hardware = Hardware()) -> Lab:
-    """Read a lab file; every named figure in its prose is filled in from the model. Raises LabError."""
-    path = Path(path)
-    try:
-        raw, *_ = load_yaml(path)  # size-capped, alias-bounded, every string made printable
-    except OSError as exc:
-        raise LabError(f"{path}: cannot read the lab ({exc.strerror or exc}).") from None
-    except BookFileError as exc:
-        raise LabError(f"{path}: {exc}.") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark else ""
-        raise LabError(f"{path}{where}: not valid YAML ({getattr(exc, 'problem', None) or exc}).") from None
-    return _Reader(path, hw).lab(raw)
-
-
-class _Reader:
-    """Turns the parsed YAML into a Lab, naming the field of the first problem it meets."""
-
-    def __init__(self, path: Path, hw: Hardware):
-        self.path = path
-        self.hw = hw
-        self.values: dict[str, str] = {}
-
-    def fail(self, where: str, message: str) -> LabError:
-        return LabError(f"{self.path}: {where}: {message}")
-
-    def mapping(self, raw: Any, where: str) -> dict:
-        if not isinstance(raw, dict):
-            raise self.fail(where, "expected a mapping of fields")
-        return raw
-
-    def text(self, raw: dict, key: str, where: str, values: dict[str, str] | None = None) -> str:
-        value = raw.get(key)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"{where}.{key}", "a non-empty text is required")
-        known = values if values is not None else self.values
-        for _, name, spec, _ in string.Formatter().parse(value):
-            if name is not None and (name not in known or spec):
-                raise self.fail(f"{where}.{key}", f"unknown figure {{{name}}}; known: {', '.join(sorted(known))}")
-        return value.strip().format_map(known)
-
-    def lab(self, raw: Any) -> Lab:
-        raw = self.mapping(raw, "lab")
-        acts_raw = raw.get("acts")
-        if not isinstance(acts_raw, list) or [a.get("id") if isinstance(a, dict) else None
-                                             for a in acts_raw] != list(ACT_IDS):
-            raise self.fail("acts", f"expected two acts with ids {', '.join(ACT_IDS)}, in that order")
-        measured = self.measured(acts_raw[0].get("measured_mfu"), "acts[0].measured_mfu")
-        self.values = prose_values(self.hw, dict(measured))
-        return Lab(id=self.text(raw, "id", "lab"), title=self.text(raw, "title", "lab"),
-                   intro=self.text(raw, "intro", "lab"), model_statement=self.text(raw, "model", "lab"),
-                   acts=tuple(self.act(a, f"acts[{i}]", measured if i == 0 else ())
-                              for i, a in enumerate(acts_raw)), hardware=self.hw)
-
-    def measured(self, raw: Any, where: str) -> tuple[tuple[int, float], ...]:
-        points = self.mapping(raw, where)
-        if not points or not all(isinstance(n, int) and n in GPU_COUNTS and isinstance(v, (int, float))
-                                 and 0 < v <= 100 for n, v in points.items()):
-            raise self.fail(where, f"expected GPU count: MFU %, with GPU counts among {GPU_COUNTS}")
-        return tuple(sorted((n, float(v)) for n, v in points.items()))
-
-    def act(self, raw: dict, where: str, measured: tuple) -> Act:
-        return Act(id=raw["id"], title=self.text(raw, "title", where), sender=self.text(raw, "sender", where),
-                   message=self.text(raw, "message", where),
-                   prediction=self.question(raw.get("prediction"), f"{where}.prediction"),
-                   reflection=self.question(raw.get("reflection"), f"{where}.reflection"), measured_mfu=measured)
-
-    def question(self, raw: Any, where: str) -> LabQuestion:
-        raw = self.mapping(raw, where)
-        options_raw = raw.get("options")
-        if not isinstance(options_raw, list) or not 2 <= len(options_raw) <= 4:
-            raise self.fail(f"{where}.options", "expected 2 to 4 options (keys 1-4 pick them)")
-        options = tuple(self.option(o, f"{where}.options[{i}]") for i, o in enumerate(options_raw))
-        ids = [o.id for o in options]
-        if len(set(ids)) != len(ids):
-            raise self.fail(f"{where}.options", "option ids must be unique")
-        if sum(o.correct for o in options) != 1:
-            raise self.fail(f"{where}.options", "exactly one option must have correct: true")
-        return LabQuestion(prompt=self.text(raw, "prompt", where), options=options)
-
-    def option(self, raw: Any, where: str) -> LabOption:
-        raw = self.mapping(raw, where)
-        correct = raw.get("correct", False)
-        if not isinstance(correct, bool):
-            raise self.fail(f"{where}.correct", "must be true or false")
-        layout, values = None, self.values
-        if "layout" in raw:
-            layout = self.layout(raw["layout"], f"{where}.layout")
-            values = self.values | layout_values(layout, self.hw)
-        return LabOption(id=self.text(raw, "id", where), text=self.text(raw, "text", where, values),
-                         feedback=self.text(raw, "feedback", where, values), correct=correct, layout=layout)
-
-    def layout(self, raw: Any, where: str) -> ThreeDSetup:
-        raw = self.mapping(raw, where)
-        if set(raw) != LAYOUT_KEYS or not all(isinstance(v, int) and v > 0 for v in raw.values()):
-            raise self.fail(where, "expected {tp: N, pp: N} with positive whole numbers")
-        setup = ThreeDSetup(tp=raw["tp"], pp=raw["pp"])
-        try:
-            check_three_d(setup)
-        except ValueError as exc:
-            raise self.fail(where, str(exc)) from None
-        return setup

@@ -13,9 +13,11 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
+from typing import Generic, TypeVar
 
 from grader.maths.parse import BinOp, Call, Name, Neg, Node, Num, ParseError, parse
+
+Real = TypeVar("Real", float, Decimal)   # the two arithmetics: each function below is checked for both
 
 MAX_MAGNITUDE = 1e300
 MAX_FACTORIAL = 170
@@ -56,7 +58,7 @@ def _round(x: float, digits: float = 0) -> float:
     return float(round(x, int(digits)))
 
 
-_FUNCTIONS = {
+_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "sqrt": (1, 1, _sqrt),
     "cbrt": (1, 1, lambda x: math.copysign(abs(x) ** (1 / 3), x)),
     "log": (1, 2, _log),
@@ -78,7 +80,7 @@ _CONSTANTS = {"pi": math.pi, "e": math.e}
 def evaluate(node: Node, env: Mapping[str, float]) -> float:
     """The value of `node` with names bound by `env`; raises EvaluationError (or TooComplex)."""
     try:
-        value = _eval(node, env)
+        value = _eval(node, env, _FLOATS)
     except OverflowError:
         raise TooComplex() from None
     except ZeroDivisionError:
@@ -88,9 +90,8 @@ def evaluate(node: Node, env: Mapping[str, float]) -> float:
     return value
 
 
-def _eval(node: Node, env: Mapping[str, float], arithmetic: _Arithmetic | None = None):
-    """One walk for both arithmetics: floats by default, or the 100-digit decimals of evaluate_precisely."""
-    a = arithmetic or _FLOATS
+def _eval(node: Node, env: Mapping[str, float], a: _Arithmetic[Real]) -> Real:
+    """One walk for both arithmetics: floats, or the 100-digit decimals of evaluate_precisely."""
     match node:
         case Num(text):
             return _bounded(a.number(text))
@@ -122,13 +123,13 @@ def _eval(node: Node, env: Mapping[str, float], arithmetic: _Arithmetic | None =
     raise EvaluationError("Unsupported expression.")  # unreachable for trees from parse()
 
 
-def _bounded(value):
+def _bounded(value: Real) -> Real:
     if abs(value) > MAX_MAGNITUDE:
         raise TooComplex()
     return value
 
 
-def _power(base, exponent):
+def _power(base: Real, exponent: Real) -> Real:
     """base ** exponent for floats or decimals alike, refused before it could cost more than it says."""
     if base == 0 and exponent < 0:
         raise ZeroDivisionError
@@ -187,7 +188,7 @@ def _precise_round(x: Decimal, digits: Decimal = Decimal(0)) -> Decimal:
     return x.quantize(Decimal(1).scaleb(-int(digits)), rounding=decimal.ROUND_HALF_EVEN)
 
 
-_PRECISE_FUNCTIONS = {
+_PRECISE_FUNCTIONS: dict[str, Callable[..., Decimal]] = {
     "sqrt": _precise_sqrt,
     "cbrt": lambda x: (abs(x) ** (Decimal(1) / 3)).copy_sign(x) if x else x,
     "log": _precise_log,
@@ -206,16 +207,16 @@ _PRECISE_FUNCTIONS = {
 
 
 @dataclass(frozen=True)
-class _Arithmetic:
-    number: Callable[[str | float], float | Decimal]
-    constants: Mapping[str, float | Decimal]
-    functions: Mapping[str, Callable]
-    on_sum: Callable[[Any, Any, Any], None] | None = None  # told each (x, y, x ± y), to see what cancels
+class _Arithmetic(Generic[Real]):
+    number: Callable[[str | float], Real]
+    constants: Mapping[str, Real]
+    functions: Mapping[str, Callable[..., Real]]
+    on_sum: Callable[[Real, Real, Real], None] | None = None  # told each (x, y, x ± y), to see what cancels
 
 
-_FLOATS = _Arithmetic(float, _CONSTANTS, {name: fn for name, (_, _, fn) in _FUNCTIONS.items()})
+_FLOATS: _Arithmetic[float] = _Arithmetic(float, _CONSTANTS, {name: fn for name, (_, _, fn) in _FUNCTIONS.items()})
 _E = Decimal("2.7182818284590452353602874713526624977572470936999595749669676277240766303535475945713821785251664274")
-_DECIMALS = _Arithmetic(Decimal, {"pi": _PI, "e": _E}, _PRECISE_FUNCTIONS)
+_DECIMALS: _Arithmetic[Decimal] = _Arithmetic(Decimal, {"pi": _PI, "e": _E}, _PRECISE_FUNCTIONS)
 
 
 def evaluate_text(text: str | float | int, env: Mapping[str, float]) -> float:

@@ -117,13 +117,13 @@ def _tokenize(text: str, declared: frozenset[str]) -> list[_Token]:
         if ch.isspace():
             i += 1
             continue
-        if ch in _DIGITS or (ch == "." and text[i + 1 : i + 2] in _DIGITS and i + 1 < len(text)):
+        number = _NUMBER.match(text, i)
+        if number:
             grouped = _GROUPED.match(text, i)
             if grouped and not (call_parens and call_parens[-1]):
                 tokens.append(_Token("num", grouped.group().replace(",", ""), column))
                 i = grouped.end()
                 continue
-            number = _NUMBER.match(text, i)
             end = number.end()
             if text[end : end + 1] == "," and text[end + 1 : end + 2] in _DIGITS and end + 1 < len(text) \
                     and not (call_parens and call_parens[-1]):
@@ -135,10 +135,10 @@ def _tokenize(text: str, declared: frozenset[str]) -> list[_Token]:
             tokens.append(_Token("num", number.group(), column))
             i = end
             continue
-        if (ch.isalpha() and ch.isascii()) or ch == "_":
-            word = _NAME.match(text, i).group()
-            tokens.extend(_split_name(word, column, declared))
-            i += len(word)
+        name = _NAME.match(text, i)
+        if name:
+            tokens.extend(_split_name(name.group(), column, declared))
+            i = name.end()
             continue
         if text.startswith("**", i):
             tokens.append(_Token("op", "^", column))
@@ -324,7 +324,7 @@ class _Parser:
         self.depth -= 1
         return Call(name.text, tuple(args))
 
-    def expect(self, text: str, opening: _Token):
+    def expect(self, text: str, opening: _Token) -> None:
         if self.token.kind == "op" and self.token.text == text:
             self.advance()
             return

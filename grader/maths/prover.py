@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from grader.maths.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
 
@@ -78,7 +78,7 @@ class ProofWorker:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._ready = False
         self._pending = b""
 
@@ -94,7 +94,8 @@ class ProofWorker:
         if not self._lock.acquire(timeout=max(timeout, 0.0)):
             return False
         try:
-            return self._ensure_started() and self._await_ready(deadline)
+            process = self._ensure_started()
+            return process is not None and self._await_ready(process, deadline)
         finally:
             self._lock.release()
 
@@ -105,14 +106,15 @@ class ProofWorker:
         if not self._lock.acquire(timeout=max(budget, 0.0)):
             return None
         try:
-            if not (self._ensure_started() and self._await_ready(deadline)):
+            process = self._ensure_started()
+            if process is None or not self._await_ready(process, deadline):
                 return None
             try:
-                os.write(self._process.stdin.fileno(), json.dumps(request).encode() + b"\n")
+                os.write(_fd(process.stdin), json.dumps(request).encode() + b"\n")
             except OSError:  # it died since it said it was ready
                 self._replace()
                 return None
-            line = self._read_line(deadline)
+            line = self._read_line(process, deadline)
             if not line:  # past the deadline (None): stop it where it stands; or it died mid-proof ("")
                 self._replace()
                 return None
@@ -137,10 +139,10 @@ class ProofWorker:
         self._discard()
         self._ensure_started()
 
-    def _ensure_started(self) -> bool:
-        """Is a worker running (started now if there was none)? False when none can be started."""
+    def _ensure_started(self) -> subprocess.Popen[bytes] | None:
+        """The running worker, started now if there was none; None when none can be started."""
         if self._process is not None and self._process.poll() is None:
-            return True
+            return self._process
         self._discard()
         flags = ["-I"] + (["-B"] if sys.flags.dont_write_bytecode else [])
         try:
@@ -149,22 +151,22 @@ class ProofWorker:
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", bufsize=0,
             )
         except OSError:  # no processes or memory to spare: grading goes on without proofs
-            return False
-        return True
+            return None
+        return self._process
 
-    def _await_ready(self, deadline: float) -> bool:
+    def _await_ready(self, process: subprocess.Popen[bytes], deadline: float) -> bool:
         if self._ready:
             return True
-        line = self._read_line(deadline)
+        line = self._read_line(process, deadline)
         if line == "":  # it could not start (no sympy?): start again only when next asked
             self._discard()
             return False
         self._ready = line == READY
         return self._ready
 
-    def _read_line(self, deadline: float) -> str | None:
+    def _read_line(self, process: subprocess.Popen[bytes], deadline: float) -> str | None:
         """The worker's next line; "" when it has died; None when the deadline comes first."""
-        fd = self._process.stdout.fileno()
+        fd = _fd(process.stdout)
         poller = select.poll()
         poller.register(fd, select.POLLIN)
         while b"\n" not in self._pending:
@@ -191,7 +193,16 @@ class ProofWorker:
         except subprocess.TimeoutExpired:  # not reaped yet; Popen reaps it later
             pass
         for pipe in (process.stdin, process.stdout):
-            pipe.close()
+            if pipe is not None:
+                pipe.close()
+
+
+def _fd(pipe: IO[bytes] | None) -> int:
+    """The descriptor of one of the worker's pipes. Popen sets both, since the worker is started with stdin and
+    stdout as PIPE; a worker without them would be a bug here, and it is said as one."""
+    if pipe is None:
+        raise RuntimeError("the proof worker was started without its pipes")
+    return pipe.fileno()
 
 
 WORKER = ProofWorker()

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from grader.maths.evaluate import PRECISE_DIGITS, EvaluationError, TooComplex, evaluate, evaluate_precisely
+from grader.maths.evaluate import PRECISE_DIGITS, EvaluationError, Real, TooComplex, evaluate, evaluate_precisely
 from grader.maths.parse import BinOp, Call, Neg, Node, Num
 from grader.maths.sympy_proof import Proof
 
@@ -150,7 +150,7 @@ def _precise_sides(a: Node, b: Node, point: Mapping[str, float], digits: int) ->
     return (evaluate_precisely(a, point, digits, on_sum), evaluate_precisely(b, point, digits, on_sum), lost)
 
 
-def _close(left: float | Decimal, right: float | Decimal) -> bool:
+def _close(left: Real, right: Real) -> bool:
     tolerance = Decimal(EQUALITY_TOLERANCE) if isinstance(left, Decimal) else EQUALITY_TOLERANCE
     return abs(left - right) <= tolerance * max(abs(left), abs(right))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
 from grader.maths.parse import BinOp, Call, Name, Neg, Node, Num, names_in
 
@@ -74,7 +75,7 @@ def _whole_number(node: Node) -> bool:
     return False
 
 
-def _certainly_differ(a: Node, b: Node, difference, symbols: frozenset[str], env: Mapping[str, float],
+def _certainly_differ(a: Node, b: Node, difference: Any, symbols: frozenset[str], env: Mapping[str, float],
                       point: Mapping[str, float]) -> bool:
     """Is a - b provably not 0 at `point`, where both sides are real (sympy's cbrt of a negative
     number is complex, ours is real: such a point decides nothing)?"""
@@ -104,8 +105,9 @@ class _NotSymbolic(Exception):
     """A tree sympy should not be asked about (a huge exponent, a function sympy lacks)."""
 
 
-def _to_sympy(node: Node, symbols: frozenset[str], env: Mapping[str, float]):
-    """The sympy expression for a tree, built with constructors only (no sympify, no parser)."""
+def _to_sympy(node: Node, symbols: frozenset[str], env: Mapping[str, float]) -> Any:
+    """The sympy expression for a tree, built with constructors only (no sympify, no parser). (sympy has no
+    types: its expressions are Any to mypy.)"""
     import sympy
 
     match node:

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # pint is imported when an answer first needs a conversion (it costs ~1 s)
+    from pint import Unit, UnitRegistry
 
 _PHYSICAL = re.compile(r"^[A-Za-zµμ%]+(/[A-Za-zµμ]+)?$")
 _DIMENSION_NAMES = {
@@ -43,7 +47,7 @@ _DEFINITION_CHANGES = (
 
 
 @lru_cache(maxsize=1)
-def registry():
+def registry() -> UnitRegistry:
     """pint's registry, built once and only when an answer needs a conversion (it costs ~1 s)."""
     from importlib.resources import files
 
@@ -56,14 +60,14 @@ def registry():
         text, count = re.subn(pattern, replacement, text)
         if count != 1:  # a pint release that moved a definition: fail loudly, never read bits as something else
             raise RuntimeError(f"pint's definitions changed; cannot apply {pattern!r}")
-    ureg = pint.UnitRegistry(None, cache_folder=None)
+    ureg: UnitRegistry = pint.UnitRegistry(None, cache_folder=None)
     ureg.load_definitions(text.splitlines())
     ureg.define("KB = kilobyte")  # what people type; pint reads K as kelvin
     return ureg
 
 
 @lru_cache(maxsize=256)
-def _parse_unit(text: str):
+def _parse_unit(text: str) -> Unit | None:
     import pint
 
     normalized = text.replace("μ", "µ").replace("µ", "u")
@@ -94,7 +98,8 @@ def convert(value: float, unit: str, box_unit: str) -> float:
         if unit == "%":
             return value / 100
         raise UnitError(f"This answer is a plain number: leave out {unit!r}.", incompatible=False)
-    if not is_physical(box_unit):
+    target = _parse_unit(box_unit)
+    if target is None:  # not a unit pint knows: a counting word
         if _counting_word(unit) == _counting_word(box_unit) or (unit == "$" and _counting_word(box_unit) == "dollar"):
             return value
         raise UnitError(f"This box counts {box_unit}: type just the number.", incompatible=False)
@@ -104,7 +109,6 @@ def convert(value: float, unit: str, box_unit: str) -> float:
         if folded == box_unit.casefold():
             return value
         raise UnitError(f"I don't know the unit {unit!r}; this box is in {box_unit}.", incompatible=False)
-    target = _parse_unit(box_unit)
     try:
         return float(registry().Quantity(value, source).to(target).magnitude)
     except Exception:  # pint's DimensionalityError, and anything odd inside pint, reads the same to a learner
@@ -114,7 +118,7 @@ def convert(value: float, unit: str, box_unit: str) -> float:
         ) from None
 
 
-def _describe(unit) -> str:
+def _describe(unit: Unit) -> str:
     dimensionality = str(registry().Quantity(1, unit).dimensionality)
     return _DIMENSION_NAMES.get(dimensionality, "a " + dimensionality.replace("[", "").replace("]", ""))
 

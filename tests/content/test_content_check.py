@@ -17,7 +17,7 @@ from rich.console import Console
 
 from grader.book.files import MAX_FILE_BYTES
 from grader.book.load import BookError, Problem, check_book, load_book
-from grader.lab.model import load_lab
+from grader.lab.load import load_lab
 from tests.built_in import builtin_book
 from tui.cli.main import main
 

@@ -48,7 +48,7 @@ NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
     "0.2": _ex_0_2(),
     "0.3": _ex_0_3(),
 }
-STEPS = {}           # id -> list of row values (step-table traces)
+STEPS: dict[str, list[float]] = {}           # id -> list of row values (step-table traces)
 FORMULAS = {         # id -> python function of the symbols (formula derives)
     "0.7": lambda M, N: (N - 1) * (M / N) + (N - 1) * (M / N),
 }

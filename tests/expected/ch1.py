@@ -46,14 +46,14 @@ NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
     "1.4": _per_gpu_bytes(P7, 64, 3) / GB,
     "1.5": _ex_1_5(),
 }
-STEPS = {}           # id -> list of row values (step-table traces)
+STEPS: dict[str, list[float]] = {}           # id -> list of row values (step-table traces)
 FORMULAS = {         # id -> python function of the symbols (formula derives)
     "1.7": lambda P, N: _per_gpu_bytes(P, N, 2),
 }
 CHOICES = {          # id -> id of the correct option
     "1.6": _ex_1_6(),
 }
-ORDERS = {}          # id -> list of item ids in the correct order
+ORDERS: dict[str, list[str]] = {}          # id -> list of item ids in the correct order
 BUGGY_LINES = {      # id -> 1-based buggy line
     "1.8": 5,         # optimizer = 8 * params_b: Adam state is 12 bytes (master + m + v)
 }

@@ -1,7 +1,8 @@
 """Chapter 10 answers recomputed by hand, independently of the YAML formulas."""
 from pathlib import Path
 
-CHAPTER = " ".join((Path(__file__).parents[2] / "content/10-sequence-context-parallelism/chapter.md").read_text().split())
+_NARRATIVE = Path(__file__).parents[2] / "content/10-sequence-context-parallelism/chapter.md"
+CHAPTER = " ".join(_NARRATIVE.read_text().split())
 
 
 def _states(figure: str) -> None:
@@ -50,7 +51,7 @@ NUMERIC = {
     "10.1": mem_101,
     "10.2": sent_102,
 }
-STEPS = {}
+STEPS: dict[str, list[float]] = {}
 FORMULAS = {
     "10.4": _min_block,
 }
@@ -60,4 +61,4 @@ CHOICES = {
 ORDERS = {
     "10.5": ["layernorm", "all_gather", "column_parallel", "row_parallel", "reduce_scatter", "dropout_residual"],
 }
-BUGGY_LINES = {}
+BUGGY_LINES: dict[str, int] = {}

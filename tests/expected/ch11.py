@@ -1,8 +1,11 @@
 """Chapter 11 answers recomputed by hand, independently of the YAML formulas."""
 from tests.built_in import builtin_book
 
+_CHAPTER = builtin_book().chapter("11")
+assert _CHAPTER is not None, "the built-in book has chapter 11"
+
 # The texts as the book first poses them: placeholders ({{answer}}) rendered with the book's own params.
-EXERCISES = " ".join(" ".join(text for e in builtin_book().chapter("11").exercises
+EXERCISES = " ".join(" ".join(text for e in _CHAPTER.exercises
                               for text in (e.prompt, e.explanation, *e.hints)).split())
 
 
@@ -64,12 +67,12 @@ NUMERIC = {
     "11.3": weights_113,
     "11.5": dropped_115,
 }
-STEPS = {}
+STEPS: dict[str, list[float]] = {}
 FORMULAS = {
     "11.4": _a2a_bytes,
 }
 CHOICES = {
     "11.6": "residual",
 }
-ORDERS = {}
-BUGGY_LINES = {}
+ORDERS: dict[str, list[str]] = {}
+BUGGY_LINES: dict[str, int] = {}

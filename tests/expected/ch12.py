@@ -51,4 +51,4 @@ CHOICES = {          # id -> id of the correct option
 ORDERS = {           # id -> list of item ids in the correct order
     "12.4": ["ag-fwd", "fwd", "ag-bwd", "rs-grads", "opt"],
 }
-BUGGY_LINES = {}     # id -> 1-based buggy line
+BUGGY_LINES: dict[str, int] = {}     # id -> 1-based buggy line

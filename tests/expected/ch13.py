@@ -56,12 +56,12 @@ NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
     "13.4": t_two_nodes_ms,
     "13.5": saved_ms,
 }
-STEPS = {}           # id -> list of row values (step-table traces)
+STEPS: dict[str, list[float]] = {}           # id -> list of row values (step-table traces)
 FORMULAS = {         # id -> python function of the symbols (formula derives)
     "13.6": lambda M, N: 2 * M * (N - 1) / N - M,
 }
 CHOICES = {          # id -> id of the correct option
     "13.7": "b450",
 }
-ORDERS = {}          # id -> list of item ids in the correct order
-BUGGY_LINES = {}     # id -> 1-based buggy line
+ORDERS: dict[str, list[str]] = {}          # id -> list of item ids in the correct order
+BUGGY_LINES: dict[str, int] = {}     # id -> 1-based buggy line

@@ -3,9 +3,13 @@ import math
 
 from tests.built_in import builtin_book
 
+_CHAPTER = builtin_book().chapter("14")
+assert _CHAPTER is not None, "the built-in book has chapter 14"
+
 # The texts as the book first poses them: placeholders ({{answer}}) rendered with the book's own params.
-EXERCISES = " ".join(" ".join(text for e in builtin_book().chapter("14").exercises
-                              for text in (e.prompt, e.explanation, *e.hints, *(m.feedback for m in getattr(e, "mistakes", ())))).split())
+EXERCISES = " ".join(" ".join(text for e in _CHAPTER.exercises
+                              for text in (e.prompt, e.explanation, *e.hints,
+                                           *(m.feedback for m in getattr(e, "mistakes", ())))).split())
 
 
 def _states(figure: str) -> None:
@@ -38,7 +42,7 @@ NUMERIC = {
     "14.2": _stall_s,
     "14.3": _daly,
 }
-STEPS = {}
+STEPS: dict[str, list[float]] = {}
 
 
 def _waste(C, T, M, R):
@@ -57,4 +61,4 @@ CHOICES = {
 ORDERS = {
     "14.6": ["wait-prev", "snapshot", "train-persist", "commit", "prune"],
 }
-BUGGY_LINES = {}
+BUGGY_LINES: dict[str, int] = {}

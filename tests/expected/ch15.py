@@ -4,10 +4,13 @@ from pathlib import Path
 
 from tests.built_in import builtin_book
 
+_CHAPTER = builtin_book().chapter("15")
+assert _CHAPTER is not None, "the built-in book has chapter 15"
+
 _CONTENT = Path(__file__).parents[2] / "content/15-failures-at-scale"
 # The narrative, and the exercises as the book first poses them (placeholders rendered with its own params).
 TEXT = " ".join(((_CONTENT / "chapter.md").read_text() + " ".join(
-    text for e in builtin_book().chapter("15").exercises
+    text for e in _CHAPTER.exercises
     for text in (e.prompt, e.explanation, *e.hints, *(m.feedback for m in getattr(e, "mistakes", ()))))).split())
 
 
@@ -47,7 +50,7 @@ NUMERIC = {
     "15.2": _job_mtbf_h,
     "15.4": _goodput_pct,
 }
-STEPS = {}
+STEPS: dict[str, list[float]] = {}
 
 
 def _job_mtbf(N, G, H):
@@ -62,7 +65,7 @@ FORMULAS = {
 CHOICES = {
     "15.5": "replay",
 }
-ORDERS = {}
+ORDERS: dict[str, list[str]] = {}
 BUGGY_LINES = {
     "15.6": 7,   # adds MTBFs; must add rates: 1 / (1/gpu_mtbf + 1/host_mtbf)
 }

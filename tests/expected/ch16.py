@@ -86,7 +86,7 @@ FORMULAS = {
 CHOICES = {
     "16.2": "never",
 }
-ORDERS = {}
+ORDERS: dict[str, list[str]] = {}
 BUGGY_LINES = {
     "16.8": 4,   # 8 bytes of FP32 optimizer state per parameter; master weights + m + v are 12
 }

@@ -26,8 +26,7 @@ NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
     "2.2": saved_ms,
     "2.3": throughput,
 }
-STEPS = {            # id -> list of row values (step-table traces)
-}
+STEPS: dict[str, list[float]] = {}   # id -> list of row values (step-table traces)
 
 
 def _throughput(b, D, k, t, r):
@@ -47,7 +46,7 @@ assert time_a < time_b
 CHOICES = {          # id -> id of the correct option
     "2.5": "a-no-checkpointing",
 }
-ORDERS = {}          # id -> list of item ids in the correct order
+ORDERS: dict[str, list[str]] = {}          # id -> list of item ids in the correct order
 BUGGY_LINES = {      # id -> 1-based buggy line
     "2.7": 8,         # steps = target // per_round floors; needs ceil
 }

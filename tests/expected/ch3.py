@@ -24,8 +24,7 @@ NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
     "3.2": sqrt_lr,
     "3.3": warmup_steps,
 }
-STEPS = {            # id -> list of row values (step-table traces)
-}
+STEPS: dict[str, list[float]] = {}   # id -> list of row values (step-table traces)
 
 
 def _sqrt_rule(eta, B1, B2):
@@ -41,5 +40,5 @@ CHOICES = {          # id -> id of the correct option
     "3.4": "small-speedup-big-cost",
     "3.5": "actual-50k",
 }
-ORDERS = {}          # id -> list of item ids in the correct order
-BUGGY_LINES = {}     # id -> 1-based buggy line
+ORDERS: dict[str, list[str]] = {}          # id -> list of item ids in the correct order
+BUGGY_LINES: dict[str, int] = {}     # id -> 1-based buggy line

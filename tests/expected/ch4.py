@@ -41,11 +41,11 @@ NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
     "4.3": t_43_ms,
     "4.4": ratio_44,
 }
-STEPS = {}           # id -> list of row values (step-table traces)
+STEPS: dict[str, list[float]] = {}           # id -> list of row values (step-table traces)
 FORMULAS = {         # id -> python function of the symbols (formula derives)
     "4.6": lambda S, N, B: _ring_allreduce_seconds(S, N, B),
 }
-CHOICES = {}         # id -> id of the correct option
+CHOICES: dict[str, str] = {}         # id -> id of the correct option
 # 4.7: per-GPU bandwidth, GB/s in one direction (HBM: total of a memory).
 _paths_47 = {
     "hbm": 3350.0,                          # H100 SXM HBM3
@@ -55,9 +55,9 @@ _paths_47 = {
     "ethernet": 100 / 8,
 }
 ORDERS = {           # id -> list of item ids in the correct order
-    "4.7": sorted(_paths_47, key=_paths_47.get, reverse=True),
+    "4.7": sorted(_paths_47, key=_paths_47.__getitem__, reverse=True),
 }
-BUGGY_LINES = {}     # id -> 1-based buggy line
+BUGGY_LINES: dict[str, int] = {}     # id -> 1-based buggy line
 FUNCTIONS = {        # id -> independent reference implementation (build exercises)
     "4.5": comm_compute_ratio,
 }

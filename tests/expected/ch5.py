@@ -50,11 +50,11 @@ NUMERIC = {          # id -> value in the box's unit (derive + numeric trace)
     "5.4": traffic_54,
     "5.6": min_m_56,
 }
-STEPS = {}           # id -> list of row values (step-table traces)
+STEPS: dict[str, list[float]] = {}           # id -> list of row values (step-table traces)
 FORMULAS = {         # id -> python function of the symbols (formula derives)
     "5.7": _idle_share,
 }
-CHOICES = {}         # id -> id of the correct option
+CHOICES: dict[str, str] = {}         # id -> id of the correct option
 
 
 def _stage_ops(p, m, stage):

@@ -58,8 +58,8 @@ VALUES_NOT_BYTES_FORMULA = "2 b s d (t - 1)/t"
 FORMULAS = {
     "6.6": _tp_allreduce_bytes,
 }
-CHOICES = {}
-ORDERS = {}
+CHOICES: dict[str, str] = {}
+ORDERS: dict[str, list[str]] = {}
 BUGGY_LINES = {
     "6.7": 8,         # sent_bytes = steps * chunk / 2: the ring total is already per GPU
 }

@@ -23,7 +23,7 @@ NUMERIC = {
     "7.3": _young_min,
     "7.4": _crash_dollars,
 }
-STEPS = {}
+STEPS: dict[str, list[float]] = {}
 
 
 def _young(C, F):
@@ -34,7 +34,7 @@ def _young(C, F):
 FORMULAS = {
     "7.6": _young,
 }
-CHOICES = {}
+CHOICES: dict[str, str] = {}
 ORDERS = {
     "7.8": ["detect", "stop-all", "replace-node", "load-checkpoint", "restore-data-rng", "resume"],
 }

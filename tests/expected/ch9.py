@@ -66,15 +66,15 @@ NUMERIC = {
     "9.7": ring_bytes / 1e9,
     "9.9": cost,
 }
-STEPS = {}
+STEPS: dict[str, list[float]] = {}
 FORMULAS = {
     "9.10": lambda d, h, k, f: d * d + d * d + 2 * d * (k * (d / h)) + 3 * d * f,
 }
-CHOICES = {}
+CHOICES: dict[str, str] = {}
 ORDERS = {
     "9.8": ["tp", "cp", "pp", "dp"],
 }
-BUGGY_LINES = {}
+BUGGY_LINES: dict[str, int] = {}
 STATED = {           # where ("9.6" or "chapter 9") -> {figure as written: recomputed value}
     "9.6": {
         "16.8M": m * 128 * 8192 / 1e6,                 # tokens per step: m one-sequence micro-batches x 128 pipelines

@@ -2,7 +2,7 @@
 
 Written from the model statement alone (content/labs/parallelism-paradox.yaml, "model:"), in plain
 Python: every bucket of the gradient is walked one by one, and every ring is priced step by step.
-tests/test_lab.py compares grader/lab/model.py and the lab's prose against these figures.
+tests/face/test_lab.py compares grader/lab/model.py and the lab's prose against these figures.
 """
 
 GB = 1e9
@@ -62,12 +62,15 @@ def data_parallel(model="7B", gpus=8, micro_batch=2, fabric="ndr-hier", alpha=AL
     """(T_compute, T_comm, memory per GPU in bytes) for one step with nothing overlapped."""
     params, layers, hidden, _ = MODELS[model]
     compute = 6 * params * micro_batch * SEQ / (PEAK * EFFICIENCY)
-    if gpus <= NODE:
-        one = lambda size: ring(size, gpus, NVLINK, alpha)
-    elif HIERARCHICAL[fabric]:
-        one = lambda size: hierarchical(size, gpus // NODE, PORT[fabric], alpha)
-    else:
-        one = lambda size: ring(size, gpus, PORT[fabric], alpha)
+
+    def one(size):
+        """One bucket's AllReduce: NVLink inside a node, else hierarchical or one flat ring over the ports."""
+        if gpus <= NODE:
+            return ring(size, gpus, NVLINK, alpha)
+        if HIERARCHICAL[fabric]:
+            return hierarchical(size, gpus // NODE, PORT[fabric], alpha)
+        return ring(size, gpus, PORT[fabric], alpha)
+
     comm = in_buckets(2 * params, one)                                # BF16 gradient
     activations = layers * SEQ * micro_batch * hidden * (10 + 24)     # t = 1
     memory = (2 + 2) * params + (4 + 4 + 4) * params / gpus + activations

@@ -5,16 +5,20 @@ cross-node warnings, the design saved to the ledger. Snapshots live in snapshots
 from __future__ import annotations
 
 import importlib.util
+import itertools
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 from textual.geometry import Region
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
-from grader.book.load import BUILTIN_CONTENT, load_book
+from grader.book.load import BUILTIN_CONTENT, check_book, load_book
+from grader.lab.load import LAB_SCHEMA_PATH, LabError, load_lab
 from grader.lab.model import (
     FABRICS,
     GPU_COUNTS,
@@ -25,13 +29,11 @@ from grader.lab.model import (
     TP_DEGREES,
     DataParallelSetup,
     Hardware,
-    LabError,
     ThreeDSetup,
     bubble_overhead,
     data_parallel_figures,
     data_parallel_mfu,
     idle_share,
-    load_lab,
     mfu_curve,
     three_d_figures,
 )
@@ -47,7 +49,8 @@ HW = Hardware()
 # --- the model, against tests/expected/lab.py --------------------------------------------------------------
 
 def _load_expected():
-    spec = importlib.util.spec_from_file_location("lab_expected", Path(__file__).resolve().parents[1] / "expected" / "lab.py")
+    path = Path(__file__).resolve().parents[1] / "expected" / "lab.py"
+    spec = importlib.util.spec_from_file_location("lab_expected", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -94,7 +97,7 @@ def test_more_gpus_never_raise_data_parallel_mfu(model):
     for fabric in FABRICS:
         for micro_batch in MICRO_BATCHES:
             curve = [point.mfu_pct for point in mfu_curve(DataParallelSetup(model, 8, micro_batch, fabric))]
-            assert all(later <= earlier for earlier, later in zip(curve, curve[1:]))
+            assert all(later <= earlier for earlier, later in itertools.pairwise(curve))
             assert curve[0] == pytest.approx(100 * HW.base_efficiency)   # one GPU: nothing to wait for
 
 
@@ -207,7 +210,7 @@ def test_the_model_statement_says_where_the_model_falls(lab):
     assert (f"falls {fall(8, 16):.1f} points from 8 to 16 GPUs, about as much as the {fall(4, 8):.1f} from 4 to 8"
             in statement)
     assert abs(fall(16, 32) - fall(32, 64)) < 0.5 and f"about {fall(32, 64):.1f} points per doubling" in statement
-    past_64 = [fall(a, b) for a, b in zip(GPU_COUNTS[6:], GPU_COUNTS[7:])]          # 64 -> 128 onwards
+    past_64 = [fall(a, b) for a, b in itertools.pairwise(GPU_COUNTS[6:])]           # 64 -> 128 onwards
     assert GPU_COUNTS[6] == 64 and past_64 == sorted(past_64) and past_64[0] > fall(32, 64)
     assert f"{fall(64, 128):.1f} points from 64 to 128 GPUs, {fall(256, 512):.1f} from 256 to 512" in statement
     assert f"drops from {EXPECTED.MFU[8]:.1f}% at 8 GPUs to {flat[16]:.1f}% at 16" in statement
@@ -296,19 +299,95 @@ def test_act_two_options_say_what_the_model_computes(lab):
             f"{no_pp['memory'] / 1e9:.1f} GB against 80 GB") in feedback["no-pp"]
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda t: t.replace("model: |", "model: [", 1), "not valid YAML"),
-    (lambda t: t.replace("{model_64}", "{nonsense}", 1), r"lab\.model: unknown figure \{nonsense\}"),
-    (lambda t: t.replace("          correct: true\n", "", 1), r"acts\[0\]\.prediction\.options: exactly one"),
-    (lambda t: t.replace("layout: {tp: 8, pp: 1}", "layout: {tp: 3, pp: 1}", 1), "must divide"),
-    (lambda t: t.replace("  - id: three-d", "  - id: three-dee", 1), "two acts"),
-])
-def test_a_damaged_lab_file_is_named_in_the_error(tmp_path, damage, message):
+def _line(text: str, needle: str) -> int:
+    """The line of `text` on which `needle` starts."""
+    return text[: text.index(needle)].count("\n") + 1
+
+
+# (text to find, text to put in its place, where the problem is, the message: a regular expression). `where` is
+# the text whose line the problem must name, in the damaged file.
+DAMAGE = [
+    ("model: |", "model: [", None,
+     r"not valid YAML"),
+    ("{model_64}", "{nonsense}", "model: |",
+     r"model: unknown figure \{nonsense\}; known: alpha_us, "),
+    ("{model_64}%", "{model_64%", "model: |",
+     r"model: .*; write \{\{ and \}\} for a brace in the text"),
+    ("          correct: true\n", "", "        - id: nccl",
+     r"acts/0/prediction/options: exactly one option must have correct: true"),
+    ("        - id: hbm\n", "        - id: nccl\n", "        - id: nccl",
+     r"acts/0/prediction/options: option ids must be unique"),
+    ("          correct: true\n", "          corect: true\n", "- id: comm-ratio",
+     r"acts/0/prediction/options/1: Additional properties are not allowed \('corect' is not allowed here\)"),
+    ("layout: {tp: 8, pp: 1}", "layout: {tp: 3, pp: 1}", "{tp: 3, pp: 1}",
+     r"acts/1/prediction/options/3/layout: TP x PP = 3 must divide the 1024 GPUs"),
+    ("layout: {tp: 8, pp: 1}", "layout: {tp: 64, pp: 1}", "{tp: 64, pp: 1}",
+     r"acts/1/prediction/options/3/layout: TP = 64 must divide the 96 attention heads"),
+    ("layout: {tp: 8, pp: 1}", "layout: {tp: 0, pp: 1}", "{tp: 0, pp: 1}",
+     r"acts/1/prediction/options/3/layout/tp: 0 is less than the minimum of 1"),
+    ("  - id: three-d", "  - id: three-dee", "  - id: data-parallel",
+     r"acts: expected two acts with ids data-parallel, three-d, in that order"),
+    ("{8: 52, 64: 38, 512: 19}", "{8: 52, 63: 38, 512: 19}", "measured_mfu",
+     r"acts/0/measured_mfu: expected GPU count: MFU %, with GPU counts among"),
+    ("{8: 52, 64: 38, 512: 19}", "{8: 52, 64: 380, 512: 19}", "measured_mfu",
+     r"acts/0/measured_mfu/64: 380 is greater than the maximum of 100"),
+    ("    measured_mfu: {8: 52, 64: 38, 512: 19}\n", "", "  - id: data-parallel",
+     r"acts/0: 'measured_mfu' is a required property"),
+    ("title: The Parallelism Paradox", "title: '  '", "title: '  '",
+     r"title: a non-empty text is required"),
+    ("    reflection:\n",
+     "        - id: fifth\n          text: A fifth option.\n          feedback: No key picks it.\n    reflection:\n",
+     "        - id: nccl",
+     r"acts/0/prediction/options: 5 items; expected at most 4"),
+]
+
+
+@pytest.mark.parametrize("old, new, where, message", DAMAGE, ids=[m.split(":")[0] + f"-{i}" for i, (*_, m) in
+                                                                   enumerate(DAMAGE)])
+def test_a_damaged_lab_file_is_named_in_the_error_with_its_line(tmp_path, old, new, where, message):
+    """Issue 24, 8: labs are checked against content/lab.schema.json and then for what needs the model; every
+    problem names the file, the line and the field, as a book's problems do. A lone brace was a traceback."""
+    text = LAB_PATH.read_text(encoding="utf-8")
+    assert old in text
     broken = tmp_path / "lab.yaml"
-    broken.write_text(damage(LAB_PATH.read_text(encoding="utf-8")), encoding="utf-8")
-    with pytest.raises(LabError, match=message) as caught:
+    damaged = text.replace(old, new, 1)
+    broken.write_text(damaged, encoding="utf-8")
+    with pytest.raises(LabError) as caught:
         load_lab(broken)
-    assert str(broken) in str(caught.value)
+    line = r"\d+" if where is None else str(_line(damaged, where))
+    assert any(re.fullmatch(f"{re.escape(str(broken))}:{line}: {message}.*", str(problem), re.S)
+               for problem in caught.value.problems), (line, str(caught.value))
+    assert str(caught.value) == "\n".join(map(str, caught.value.problems))
+
+
+def test_every_unknown_figure_is_reported_at_once(tmp_path):
+    text = LAB_PATH.read_text(encoding="utf-8")
+    broken = tmp_path / "lab.yaml"
+    broken.write_text(text.replace("{model_64}", "{first}", 1).replace("{compute_ms}", "{second}", 1),
+                      encoding="utf-8")
+    with pytest.raises(LabError) as caught:
+        load_lab(broken)
+    named = [re.search(r"unknown figure (\{\w+\})", str(problem)) for problem in caught.value.problems]
+    assert [match.group(1) for match in named if match] == ["{first}", "{second}"]
+
+
+def test_content_check_names_the_line_of_a_broken_lab(book_copy):
+    """Before issue 24 every lab problem was reported at line 1."""
+    lab = book_copy / "labs/parallelism-paradox.yaml"
+    damaged = lab.read_text(encoding="utf-8").replace("layout: {tp: 8, pp: 1}", "layout: {tp: 1, pp: 64}", 1)
+    lab.write_text(damaged, encoding="utf-8")
+    _, problems = check_book(book_copy)
+    assert [str(p) for p in problems if p.path == lab] == [
+        f"{lab}:{_line(damaged, 'pp: 64')}: acts/1/prediction/options/3/layout: PP = 64 must divide the 96 layers."]
+
+
+def test_the_built_in_lab_is_valid_against_its_schema():
+    import jsonschema
+
+    data = yaml.safe_load(LAB_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(LAB_SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data)) == []
 
 
 def test_a_missing_lab_file_is_a_lab_error(tmp_path):
@@ -326,7 +405,9 @@ class LabApp(RingbookApp):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.open_lab(self.book.lab("parallelism-paradox"))
+        lab = self.book.lab("parallelism-paradox")
+        assert lab is not None, "the built-in book has the lab"
+        self.open_lab(lab)
 
 
 def text_of(screen, selector: str) -> str:
@@ -601,7 +682,7 @@ async def test_reflection_and_the_mouse(store):
 def plotted(screen, act_id: str) -> list[tuple[list, list, list, str | None]]:
     """What the act's plot was given, series by series: (x, y, markers, label), read from plotext's data."""
     monitor = screen.query_one(f"#{act_id}-plot").plt._active.monitor
-    return list(zip(monitor.x, monitor.y, monitor.marker, monitor.label))
+    return list(zip(monitor.x, monitor.y, monitor.marker, monitor.label, strict=True))
 
 
 async def test_your_setting_is_plotted_inside_the_axes_in_both_acts(store):
@@ -639,7 +720,7 @@ async def test_act_two_curves_differ_by_marker_not_only_by_colour(store, monkeyp
         assert len(set(symbols)) == 4 and "●" not in symbols
         caption = str(screen.query_one("#three-d-instruments .caption", Static).render())
         drawn = "\n".join(plot_lines(screen, "three-d"))
-        for symbol, m in zip(symbols, (1, 4, 8, 32)):
+        for symbol, m in zip(symbols, (1, 4, 8, 32), strict=True):
             assert f"{symbol} m = {m}" in caption
             assert drawn.count(symbol) > 3, symbol                 # a line of them, not only the legend
 
@@ -719,7 +800,8 @@ async def test_saved_designs_are_listed_and_one_is_restored(store):
         await pilot.pause()
         assert app.screen is screen
         assert screen.three_d.microbatches == 16 and screen.query_one("#microbatches", Stepper).value == 16
-        assert f"MFU {100 * three_d_figures(ThreeDSetup(microbatches=16)).mfu:.1f}%" in text_of(screen, "#three-d-figures")
+        mfu = 100 * three_d_figures(ThreeDSetup(microbatches=16)).mfu
+        assert f"MFU {mfu:.1f}%" in text_of(screen, "#three-d-figures")
         await pilot.press("d", "escape")                                                        # Esc changes nothing
         await pilot.pause()
         assert app.screen is screen and screen.three_d.microbatches == 16
@@ -766,10 +848,10 @@ async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
             visible = {key.action for key in keys if not key.has_class("-command-palette")}   # ^p is docked apart
             assert visible <= shown and shown - visible <= left_out, state
             regions = sorted((key.region for key in keys), key=lambda r: r.x)
-            for region, key in zip(regions, sorted(keys, key=lambda k: k.region.x)):
+            for region, key in zip(regions, sorted(keys, key=lambda k: k.region.x), strict=True):
                 label = f"{key.key_display} {key.description}".strip()
                 assert region.right <= 80 and region.width >= len(label), (state, label, region)
-            assert all(a.right <= b.x for a, b in zip(regions, regions[1:])), state
+            assert all(a.right <= b.x for a, b in itertools.pairwise(regions)), state
             seen.update(key.key for key in keys)
 
         await check("prediction open")
