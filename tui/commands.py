@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from tui.widgets.plain import plain
 
+if TYPE_CHECKING:
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
+
 
 class BookCommands(Provider):
     """Chapters as 'Chapter 3: Learning Rate Scaling', exercises as '3.2 Square-root scaling'."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     def _entries(self):
         app = self.app

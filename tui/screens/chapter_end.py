@@ -8,6 +8,8 @@ next one's text; p goes back to the last exercise.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,11 +24,16 @@ from tui.widgets.page import Page
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
 
+if TYPE_CHECKING:
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
+
 NEXT_ROW = "next"
 
 
 class ChapterEndScreen(Screen):
     """A chapter finished: solved N of M, mastery, what is left, and what comes next."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "chapter_end.tcss"
     BINDINGS = [

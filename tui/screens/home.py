@@ -3,6 +3,8 @@ study, quiz, lab), one row each with its own progress."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,11 +19,16 @@ from tui.widgets.plain import plain
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
 
+if TYPE_CHECKING:
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
+
 FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer
 
 
 class HomeScreen(Screen):
     """Where a learner starts: how far they are, and where to go next."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     # home.tcss is read with the app's own styles (RingbookApp.CSS_PATH), which is quicker to start
     BINDINGS = [

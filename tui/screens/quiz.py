@@ -9,6 +9,7 @@ run becomes a ledger entry.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -25,6 +26,9 @@ from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
+
+if TYPE_CHECKING:
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 
 def results_row(number: Text, topic: Text, points: Text, chapter: Text, style: str = "") -> Table:
@@ -48,6 +52,8 @@ class ResultsList(OptionList, inherit_bindings=False):
 
 class QuizScreen(Screen):
     """Taking a quiz, from the first question to the results."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "quiz.tcss"
     BINDINGS = [
