@@ -125,10 +125,10 @@ class ChapterScreen(Screen):
         solved = sum(mark.startswith("solved") for mark in marks)
         kind_width = max((len(e.kind) for e in exercises), default=0)
         id_width = max((len(e.id) for e in exercises), default=0)
-        descriptions = [f"{e.kind:<{kind_width}} · {mark}" for e, mark in zip(exercises, marks)]
+        descriptions = [f"{e.kind:<{kind_width}} · {mark}" for e, mark in zip(exercises, marks, strict=True)]
         rows = [Option(exercise_row(MARKS[mark], exercise.id, id_width, exercise.title, described,
                                     max(map(len, descriptions))), id=exercise.id)
-                for exercise, mark, described in zip(exercises, marks, descriptions)]
+                for exercise, mark, described in zip(exercises, marks, descriptions, strict=True)]
         listing = self.query_one("#exercise-list", OptionList)
         highlighted = listing.highlighted
         ids = [e.id for e in exercises]

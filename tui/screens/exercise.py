@@ -45,6 +45,8 @@ from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.verdict_panel import VerdictPanel
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
@@ -89,7 +91,7 @@ class ExerciseScreen(Screen):
         self.explanation_shown = False
         self.submitted_text: str | None = None
         self.started = time.monotonic()
-        self._draft_timer = None
+        self._draft_timer: Timer | None = None
 
     @property
     def recalls(self) -> bool:

@@ -62,7 +62,8 @@ class OrderList(Widget, can_focus=True):
         for row, (index, line) in enumerate(lines):
             first = row == 0 or lines[row - 1][0] != index
             lifted = index == self.cursor and (self.held or self.dragging)
-            marker = "⇅" if lifted else ("✗" if index == self.wrong_position else ("▶" if index == self.cursor else " "))
+            marker = ("⇅" if lifted else "✗" if index == self.wrong_position else "▶" if index == self.cursor
+                      else " ")
             style = "reverse bold" if lifted else ("bold" if index == self.cursor and self.has_focus else "")
             label = f"{marker} {index + 1}. " if first else ""
             text.append(label.ljust(self._indent()), style or "dim")
