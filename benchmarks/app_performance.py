@@ -159,7 +159,7 @@ def main() -> None:
         for _ in range(runs):      # interleaved, so machine noise hits both alike
             hello.append(timed(HELLO))
             ringbook.append(timed(RINGBOOK, data_dir))
-        ratios = [r / h for h, r in zip(hello, ringbook)]
+        ratios = [r / h for h, r in zip(hello, ringbook, strict=True)]
         print(f"start to first frame (median of {runs} runs each):")
         print(f"  hello-world Textual app  {statistics.median(hello) * 1000:7.0f} ms")
         print(f"  ringbook home screen     {statistics.median(ringbook) * 1000:7.0f} ms")

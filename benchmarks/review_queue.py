@@ -12,6 +12,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def build(folder: Path) -> datetime:
     return START + timedelta(hours=3 * ATTEMPTS)
 
 
-def median_ms(action) -> float:
+def median_ms(action: Callable[[], object]) -> float:
     times = []
     for _ in range(RUNS):
         started = time.perf_counter()

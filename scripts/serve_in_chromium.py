@@ -23,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+# Not one of ringbook's dependencies (see above), so not installed where mypy checks the tree.
+from playwright.sync_api import Page, sync_playwright  # type: ignore[import-not-found]
 
 REPO = Path(__file__).resolve().parents[1]
 KEY_URL = re.compile(r"http://\S+/\?token=\S+")
@@ -68,7 +69,7 @@ class Tab:
         self.last_drawn = time.monotonic()
         page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: self.drew(frame)))
 
-    def drew(self, _frame) -> None:
+    def drew(self, _frame: object) -> None:
         self.last_drawn = time.monotonic()
 
     def settle(self, quiet_seconds: float = 2.5, at_most: float = 60) -> None:

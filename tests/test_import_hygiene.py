@@ -85,10 +85,22 @@ def our_modules() -> dict[str, Path]:
     return found
 
 
+def names_type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING`: the test of a block that never runs, and only names types."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+            or isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
 def imports_of(path: Path) -> set[str]:
-    """Every module named by an import anywhere in the file, lazy imports inside functions included."""
+    """Every module named by an import anywhere in the file, lazy imports inside functions included; not those
+    under `if TYPE_CHECKING:`, which never run (how a screen names its typed app, tui.app.RingbookApp)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    type_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and names_type_checking(node.test)
+                 for statement in node.body for inner in ast.walk(statement)}
     named = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         if isinstance(node, ast.Import):
             named.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -155,3 +167,12 @@ def test_the_checks_find_what_they_must_refuse():
     assert circles({"grader.grade": {"grader.kinds.derive"}, "grader.kinds.derive": {"grader.grade"}}) == [
         "grader.grade -> grader.kinds.derive -> grader.grade"]
     assert upward_imports({"tui.progress.store": {"tui.cli.common"}}) == ["tui.progress.store -> tui.cli.common"]
+
+
+def test_imports_for_the_type_checker_only_are_no_edges(tmp_path):
+    """A screen's typed app is imported for the checker alone: it never runs, so it neither circles nor climbs."""
+    source = tmp_path / "screen.py"
+    source.write_text("import typing\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                      "    from tui.app import RingbookApp\nif typing.TYPE_CHECKING:\n    import tui.cli\n"
+                      "else:\n    import tui.widgets.page\n", encoding="utf-8")
+    assert imports_of(source) == {"typing", "typing.TYPE_CHECKING", "tui.widgets.page"}

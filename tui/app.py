@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import textual.app as textual_app
@@ -14,6 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.theme import Theme
 
 from grader.book.model import Book, Chapter, Exercise, LabRef
 from tui.commands import BookCommands
@@ -21,6 +23,10 @@ from tui.progress.clock import now
 from tui.progress.store import ProgressStore, StoreError
 from tui.progress.streak import Streak
 from tui.screens.home import HomeScreen
+
+if TYPE_CHECKING:
+    from grader.book.quiz import Quiz
+    from tui.progress.review import Card
 
 THEME_KEY = "theme"
 TOAST_WIDTH, TOAST_FRAME = 60, 3   # Textual's notice: 60 columns or half the screen, less its border and padding
@@ -51,7 +57,7 @@ class RingbookApp(App):
         self.warm = warm
         self._warmed: set[str] = set()
         self._start_blur_ignored = False   # see on_app_blur
-        self.review_cards: list = []  # the review session under way (tui.progress.review.Card), and where
+        self.review_cards: list[Card] = []  # the review session under way, and where
         self.review_at = 0
         self.review_purpose = "review"  # or "practice": cards practised early, which move no schedule
         self.sub_title = book.title
@@ -92,12 +98,14 @@ class RingbookApp(App):
         from grader.book.load import exercise_from_spec
         from grader.grade import grade
 
+        spec, answer = (({"answer": "1.75", "unit": "GB"}, "1750 MB") if part == "units" else
+                        ({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]}, "(2*M*N - 2*M)/N"))
+        exercise = exercise_from_spec(spec)[0]
+        assert exercise is not None, "the warm-up's own spec is valid"
+        grade(exercise, answer)
         if part == "units":
-            grade(exercise_from_spec({"answer": "1.75", "unit": "GB"})[0], "1750 MB")
             import tui.screens.chapter
             import tui.screens.exercise  # noqa: F401
-        else:
-            grade(exercise_from_spec({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]})[0], "(2*M*N - 2*M)/N")
         gc.freeze()  # what was just loaded lives for the whole session: keep it out of every GC pass
 
     # --- what screens ask of the app ------------------------------------------------------------
@@ -106,7 +114,9 @@ class RingbookApp(App):
         return self.store.streak(now=self.clock())
 
     def chapter_of(self, exercise: Exercise) -> Chapter:
-        return self.book.chapter(exercise.chapter_id)
+        chapter = self.book.chapter(exercise.chapter_id)
+        assert chapter is not None, f"{exercise.id} is this book's"
+        return chapter
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -150,7 +160,7 @@ class RingbookApp(App):
         self.store_position(exercise.chapter_id, exercise.id)
         self.show(ExerciseScreen(exercise), replace=replace)
 
-    def open_quiz(self, quiz) -> None:
+    def open_quiz(self, quiz: Quiz) -> None:
         from tui.screens.quiz import QuizScreen
 
         self.show(QuizScreen(quiz))
@@ -205,7 +215,7 @@ class RingbookApp(App):
         self.push_screen(PracticeOfferScreen(len(deck), deck[0].due),
                          lambda accepted: self._start_session(deck, "practice") if accepted else None)
 
-    def _start_session(self, cards: list, purpose: str) -> None:
+    def _start_session(self, cards: list[Card], purpose: str) -> None:
         self.review_cards, self.review_at, self.review_purpose = cards, 0, purpose
         self._show_card(replace=False)
 
@@ -237,8 +247,13 @@ class RingbookApp(App):
         from tui.screens.exercise import ExerciseScreen
 
         card = self.review_cards[self.review_at]
-        self.show(ExerciseScreen(self.book.exercise(card.exercise_id), seed=card.seed, purpose=self.review_purpose,
-                                 card=True), replace=replace)
+        self.show(ExerciseScreen(self._card_exercise(card), seed=card.seed, purpose=self.review_purpose, card=True),
+                  replace=replace)
+
+    def _card_exercise(self, card: Card) -> Exercise:
+        exercise = self.book.exercise(card.exercise_id)
+        assert exercise is not None, "a session's cards are the book's (start_review and practice_deck see to it)"
+        return exercise
 
     def _show_review_done(self) -> None:
         from grader.book.variants import pose
@@ -247,7 +262,7 @@ class RingbookApp(App):
 
         kinds, now = kinds_of(self.book), self.clock()
         results = session_results(self.store, self.review_cards, kinds, self.review_purpose)
-        titles = {c.exercise_id: pose(self.book.exercise(c.exercise_id), c.seed).title for c in self.review_cards}
+        titles = {c.exercise_id: pose(self._card_exercise(c), c.seed).title for c in self.review_cards}
         self.push_screen(ReviewDoneScreen(results, titles, now, next_due(self.store, now, kinds),
                                           practice=self.review_purpose == "practice"))
 
@@ -255,7 +270,7 @@ class RingbookApp(App):
         if not self.store.read_only:
             self.store.set_last_opened(chapter_id, exercise_id, at_opening=at_opening)
 
-    def get_system_commands(self, screen: Screen):
+    def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:
         """Ringbook's own commands in the palette (Ctrl+P), beside the book's chapters and exercises; not
         Textual's (its theme picker, Maximize, its keys panel), which ringbook does not use."""
         yield SystemCommand("Home", "Back to the home screen", self.go_home)
@@ -284,7 +299,7 @@ class RingbookApp(App):
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
-    def keep_theme(self, theme) -> None:
+    def keep_theme(self, theme: Theme) -> None:
         """The theme chosen (F2, or any theme from the palette) is the one the next start shows."""
         if not self.store.read_only:
             try:

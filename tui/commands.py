@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.fuzzy import Matcher
 
 from tui.widgets.plain import plain
+
+if TYPE_CHECKING:
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 
 class BookCommands(Provider):
     """Chapters as 'Chapter 3: Learning Rate Scaling', exercises as '3.2 Square-root scaling'."""
 
-    def _entries(self):
+    app: RingbookApp  # Textual's own property, typed for the checker
+
+    def _entries(self) -> Iterator[tuple[str, str, Callable[[], None]]]:
         app = self.app
         for chapter in app.book.chapters:
             yield (f"Chapter {chapter.id}: {chapter.title}", f"{len(chapter.exercises)} exercises",
@@ -29,17 +37,20 @@ class BookCommands(Provider):
     async def discover(self) -> Hits:
         for title, help_text, action in self._entries():
             if not title[0].isdigit():
-                yield DiscoveryHit(plain(title), action, text=title, help=plain(help_text))
+                # Textual types `help` as str but reads it with Content.from_markup, which keeps a Content as it
+                # is: a str would be read as markup, and the book's titles are not markup.
+                yield DiscoveryHit(plain(title), action, text=title, help=plain(help_text))  # type: ignore[arg-type]
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, help_text, action in self._entries():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, highlighted(matcher, title), action, text=title, help=plain(help_text))
+                yield Hit(score, highlighted(matcher, title), action, text=title,
+                          help=plain(help_text))  # type: ignore[arg-type]  # as in discover: Content, not markup
 
 
-def highlighted(matcher, title: str) -> Content:
+def highlighted(matcher: Matcher, title: str) -> Content:
     """`title` with the letters the query matched highlighted, as Textual's `Matcher.highlight` does, but read
     as plain text: `highlight` parses its argument as markup, and titles come from the book."""
     content = plain(title)

@@ -7,6 +7,7 @@ the rest of the narrative and the exercise list are added right after that frame
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -21,6 +22,9 @@ from textual.widgets.option_list import Option
 from grader.book.model import Chapter
 from tui.screens.contents import ContentsScreen
 from tui.widgets.screen_frame import Footer, Header
+
+if TYPE_CHECKING:
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 MARKS = {
     "new": ("○", "dim"),
@@ -64,6 +68,8 @@ def exercise_row(mark: tuple[str, str], exercise_id: str, id_width: int, title: 
 
 class ChapterScreen(Screen):
     """Reading one chapter, and choosing an exercise from it."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "chapter.tcss"
     BINDINGS = [
@@ -119,10 +125,10 @@ class ChapterScreen(Screen):
         solved = sum(mark.startswith("solved") for mark in marks)
         kind_width = max((len(e.kind) for e in exercises), default=0)
         id_width = max((len(e.id) for e in exercises), default=0)
-        descriptions = [f"{e.kind:<{kind_width}} · {mark}" for e, mark in zip(exercises, marks)]
+        descriptions = [f"{e.kind:<{kind_width}} · {mark}" for e, mark in zip(exercises, marks, strict=True)]
         rows = [Option(exercise_row(MARKS[mark], exercise.id, id_width, exercise.title, described,
                                     max(map(len, descriptions))), id=exercise.id)
-                for exercise, mark, described in zip(exercises, marks, descriptions)]
+                for exercise, mark, described in zip(exercises, marks, descriptions, strict=True)]
         listing = self.query_one("#exercise-list", OptionList)
         highlighted = listing.highlighted
         ids = [e.id for e in exercises]

@@ -8,6 +8,8 @@ next one's text; p goes back to the last exercise.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,16 +19,23 @@ from textual.widgets.option_list import Option
 
 from grader.book.model import Chapter
 from tui.progress.mastery import mastery
+from tui.progress.store import ExerciseState
 from tui.screens.chapter import MARKS, ChapterScreen, exercise_row
 from tui.widgets.page import Page
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
+
+if TYPE_CHECKING:
+    from grader.book.model import Exercise
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 NEXT_ROW = "next"
 
 
 class ChapterEndScreen(Screen):
     """A chapter finished: solved N of M, mastery, what is left, and what comes next."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "chapter_end.tcss"
     BINDINGS = [
@@ -68,7 +77,7 @@ class ChapterEndScreen(Screen):
             yield OptionList(*self.rows(left, states), id="end-list")
         yield Footer()
 
-    def rows(self, left, states) -> list[Option]:
+    def rows(self, left: list[Exercise], states: dict[str, ExerciseState]) -> list[Option]:
         id_width = max((len(e.id) for e in left), default=0)
         kind_width = max((len(e.kind) for e in left), default=0)
         rows = [Option(exercise_row(MARKS[states[e.id].mark if e.id in states else "new"], e.id, id_width, e.title,

@@ -24,6 +24,7 @@ its starter code), and v is not offered; once a counted attempt is on it, all of
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -43,6 +44,11 @@ from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.verdict_panel import VerdictPanel
 
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
+
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
@@ -51,6 +57,8 @@ FOOTER_HIDES = ("q", "ctrl+s")
 
 
 class ExerciseScreen(Screen):
+    app: RingbookApp  # Textual's own property, typed for the checker
+
     CSS_PATH = "exercise.tcss"
     BINDINGS = [
         Binding("escape", "leave", "Back"),
@@ -83,7 +91,7 @@ class ExerciseScreen(Screen):
         self.explanation_shown = False
         self.submitted_text: str | None = None
         self.started = time.monotonic()
-        self._draft_timer = None
+        self._draft_timer: Timer | None = None
 
     @property
     def recalls(self) -> bool:

@@ -3,7 +3,10 @@ study, quiz, lab), one row each with its own progress."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -11,17 +14,25 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.progress.mastery import designs_saved, mastery, quiz_scores, unfinished_run
+from grader.book.model import Chapter
+from tui.progress.mastery import Mastery, designs_saved, mastery, quiz_scores, unfinished_run
 from tui.progress.store import ExerciseState
 from tui.widgets.plain import plain
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
+
+if TYPE_CHECKING:
+    from grader.book.model import Exercise, LabRef
+    from grader.book.quiz import Quiz
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer
 
 
 class HomeScreen(Screen):
     """Where a learner starts: how far they are, and where to go next."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     # home.tcss is read with the app's own styles (RingbookApp.CSS_PATH), which is quicker to start
     BINDINGS = [
@@ -140,21 +151,21 @@ class HomeScreen(Screen):
             stats.append(f"   {overall.after_reveal} after reveal", "dim")
         opened = self.app.store.chapters_opened()
         target = self.continue_target(states, opened)
-        if hasattr(target, "kind"):
-            label = f"▶ Continue: {target.id} {target.title}"
-        else:
+        if isinstance(target, Chapter):
             started = "Continue" if target.id in opened else "Start"
             label = f"▶ {started}: Chapter {target.id} · {target.title}"
+        else:
+            label = f"▶ Continue: {target.id} {target.title}"
         return stats, Text.assemble((label, "bold"), "   (c)"), self.course_rows(overall)
 
-    def course_rows(self, overall) -> list[Option]:
+    def course_rows(self, overall: Mastery) -> list[Option]:
         """A heading per part of the course (not in the compact layout), then its rows: chapters by the part
         book.yaml gives them, then the quizzes (best score) and the labs (designs saved)."""
         book = self.app.book
         width = max(len(title) for title in [c.title for c in book.chapters] + [q.title for q in book.quizzes]
                     + [lab.title for lab in book.labs])
         chapter_rows: dict[str, list[Option]] = {}
-        for chapter, row in zip(book.chapters, overall.chapters):
+        for chapter, row in zip(book.chapters, overall.chapters, strict=True):
             chapter_rows.setdefault(chapter.part or "Chapters", []).append(Option(Text.assemble(
                 f"{row.chapter_id:>2}  ", (f"{row.title:<{width}}", "bold" if row.solved else ""), "  ",
                 bar(row.solved, row.total), f" {row.solved:>2}/{row.total}"), id=row.chapter_id))
@@ -170,7 +181,7 @@ class HomeScreen(Screen):
             rows.extend(part_rows)
         return rows
 
-    def quiz_row(self, quiz, width: int) -> Option:
+    def quiz_row(self, quiz: Quiz, width: int) -> Option:
         """Best score and runs; a run left half way is shown instead of what would not fit in 80 columns."""
         scores = quiz_scores(self.app.store, quiz.id)
         best = max(scores, default=0)
@@ -188,27 +199,27 @@ class HomeScreen(Screen):
         return Option(Text.assemble("    ", (f"{quiz.title:<{width}}", "bold" if scores else ""), "  ", status),
                       id=f"quiz:{quiz.id}")
 
-    def lab_row(self, lab, width: int) -> Option:
+    def lab_row(self, lab: LabRef, width: int) -> Option:
         designs = designs_saved(self.app.store, lab.id)
         status = (Text(f"{designs} design{'s' if designs != 1 else ''} saved")
                   if designs else Text("not started", "dim"))
         return Option(Text.assemble("    ", (f"{lab.title:<{width}}", "bold" if designs else ""), "  ", status),
                       id=f"lab:{lab.id}")
 
-    def continue_target(self, states: dict[str, ExerciseState], opened: set[str]):
+    def continue_target(self, states: dict[str, ExerciseState], opened: set[str]) -> Exercise | Chapter:
         """Where Continue goes: where the learner left off (where_left_off), or, when that is an exercise of
         a chapter not yet begun (its text never on screen, none of its exercises tried), the chapter's
         opening, so the text of a new chapter is never skipped. `opened`: the chapters whose opening the
         learner has had on screen (ProgressStore.chapters_opened)."""
         target = self.where_left_off(states)
-        if hasattr(target, "kind"):
+        if not isinstance(target, Chapter):
             chapter = self.app.chapter_of(target)
             begun = chapter.id in opened or any(e.id in states for e in chapter.exercises)
             if not begun:
                 return chapter
         return target
 
-    def where_left_off(self, states: dict[str, ExerciseState]):
+    def where_left_off(self, states: dict[str, ExerciseState]) -> Exercise | Chapter:
         """The last exercise opened if it is unsolved, else the next unsolved one after it (the book
         wraps round); else the last chapter opened; else the first unsolved exercise of a learner who has
         answered something; else the first chapter."""
@@ -222,15 +233,15 @@ class HomeScreen(Screen):
                 if not (exercise.id in states and states[exercise.id].solved):
                     return exercise
             return opened   # everything is solved: back where the learner was
-        if book.chapter(chapter_id) is not None:
-            return book.chapter(chapter_id)
+        if (chapter := book.chapter(chapter_id)) is not None:
+            return chapter
         if states:
             unsolved = [e for e in book.exercises if not (e.id in states and states[e.id].solved)]
             if unsolved:
                 return unsolved[0]
         return book.chapters[0]
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id == "continue":
             self.action_continue()
 
@@ -245,10 +256,10 @@ class HomeScreen(Screen):
     def action_continue(self) -> None:
         store = self.app.store
         target = self.continue_target(store.exercise_states(), store.chapters_opened())
-        if hasattr(target, "kind"):
-            self.app.open_exercise(target)   # over home: Back comes here, where the learner was
-        else:
+        if isinstance(target, Chapter):
             self.app.open_chapter(target)
+        else:
+            self.app.open_exercise(target)   # over home: Back comes here, where the learner was
 
     def open(self, row_id: str | None) -> None:
         """Open what a row stands for: `quiz:ID`, `lab:ID`, or a chapter id."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -55,7 +56,9 @@ def keys_of(screen: Screen) -> list[Group]:
     """(heading, [(key as shown, what it does)]) for `screen` as it is now: its own keys that work now,
     the keys that work everywhere, and how to type in its answer box or editor."""
     app = screen.app
-    here, everywhere, seen = [], [], set()
+    here: list[tuple[str, str]] = []
+    everywhere: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
     for active in screen.active_bindings.values():
         node, binding = active.node, active.binding
         if not active.enabled or not binding.description or isinstance(node, (Input, TextArea)):
@@ -102,6 +105,6 @@ class KeysScreen(ModalScreen[None]):
             with Page(id="keys-list"):
                 yield Static(table, id="keys-table")
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         if event.widget is self:  # a click outside the dialog closes it
             self.dismiss(None)

@@ -97,7 +97,7 @@ class LabScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with TabbedContent(initial=TABS[0], id="tabs"):
-            for act, label in zip(self.lab.acts, ("Act I", "Act II")):
+            for act, label in zip(self.lab.acts, ("Act I", "Act II"), strict=True):
                 with TabPane(label, id=act.id):
                     with VerticalScroll(id=f"{act.id}-scroll", classes="act"):
                         yield Static(Text(act.title, "bold"), classes="act-title")
@@ -124,17 +124,17 @@ class LabScreen(Screen):
 
     def controls(self, act_id: str) -> ComposeResult:
         if act_id == "data-parallel":
-            setup = self.data_parallel
-            yield Stepper("Model size", [(m, f"{m.name} parameters") for m in MODELS], setup.model, id="model-size")
-            yield Stepper("GPUs (DP degree)", [(n, str(n)) for n in GPU_COUNTS], setup.gpus, id="gpus")
+            dp = self.data_parallel
+            yield Stepper("Model size", [(m, f"{m.name} parameters") for m in MODELS], dp.model, id="model-size")
+            yield Stepper("GPUs (DP degree)", [(n, str(n)) for n in GPU_COUNTS], dp.gpus, id="gpus")
             yield Stepper("Micro-batch", [(b, f"{b} x {self.lab.hardware.seq_len} tokens") for b in MICRO_BATCHES],
-                          setup.micro_batch, id="micro-batch")
-            yield Stepper("Between nodes", [(f, f.name) for f in FABRICS], setup.fabric, id="fabric")
+                          dp.micro_batch, id="micro-batch")
+            yield Stepper("Between nodes", [(f, f.name) for f in FABRICS], dp.fabric, id="fabric")
         else:
-            setup = self.three_d
-            yield Stepper("TP (in a layer)", [(t, str(t)) for t in TP_DEGREES], setup.tp, id="tp")
-            yield Stepper("PP (stages)", [(p, str(p)) for p in PP_DEGREES], setup.pp, id="pp")
-            yield Stepper("m (micro-batches)", [(m, str(m)) for m in PIPELINE_MICROBATCHES], setup.microbatches,
+            three_d = self.three_d
+            yield Stepper("TP (in a layer)", [(t, str(t)) for t in TP_DEGREES], three_d.tp, id="tp")
+            yield Stepper("PP (stages)", [(p, str(p)) for p in PP_DEGREES], three_d.pp, id="pp")
+            yield Stepper("m (micro-batches)", [(m, str(m)) for m in PIPELINE_MICROBATCHES], three_d.microbatches,
                           id="microbatches")
 
     def plot_caption(self, act_id: str) -> Text:
@@ -142,7 +142,7 @@ class LabScreen(Screen):
             return Text(f"MFU (%) against GPU count: the line is the model, {OUT_OF_MEMORY_MARKER} marks a GPU "
                         f"count where the setup is out of memory, x the lead's measurements, {SETTING_MARKER} your "
                         "setting.", "dim")
-        curves = ", ".join(f"{marker} m = {m}" for m, marker in zip(PLOT_M, PLOT_M_MARKERS))
+        curves = ", ".join(f"{marker} m = {m}" for m, marker in zip(PLOT_M, PLOT_M_MARKERS, strict=True))
         return Text(f"Idle share of the step (p-1)/(m+p-1), in %, against PP: {curves}; {SETTING_MARKER} is "
                     "your setting.", "dim")
 
@@ -275,7 +275,7 @@ class LabScreen(Screen):
             plt.xlabel("GPUs")
         else:
             position = {p: i for i, p in enumerate(PP_DEGREES)}
-            for m, marker in zip(PLOT_M, PLOT_M_MARKERS):
+            for m, marker in zip(PLOT_M, PLOT_M_MARKERS, strict=True):
                 plt.plot(list(position.values()), [v for _, v in bubble_curve(m)], label=f"m={m}", marker=marker)
             setup = self.three_d
             [(_, current)] = bubble_curve(setup.microbatches, (setup.pp,))
@@ -328,6 +328,8 @@ class LabScreen(Screen):
         """↑/↓ move between the act's controls (the one reached scrolls into view); ↓ past the last goes on
         to the act's reflection while it is open."""
         stepper = self.focused
+        if not isinstance(stepper, Stepper) or stepper.parent is None:
+            return   # check_action lets ↑/↓ here only from a control
         controls = list(stepper.parent.query_children(Stepper))
         index = controls.index(stepper) + delta
         if 0 <= index < len(controls):

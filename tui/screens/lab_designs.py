@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -46,6 +47,6 @@ class LabDesignsScreen(ModalScreen[LabDesign | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.designs[event.option.id or ""])
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         if event.widget is self:  # a click outside the dialog closes it
             self.dismiss(None)

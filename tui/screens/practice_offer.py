@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -44,6 +45,6 @@ class PracticeOfferScreen(ModalScreen[bool]):
     def action_answer(self, accepted: bool) -> None:
         self.dismiss(accepted)
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         if event.widget is self:  # a click outside the dialog declines
             self.dismiss(False)

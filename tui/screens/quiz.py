@@ -9,6 +9,7 @@ run becomes a ledger entry.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -25,6 +26,9 @@ from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
+
+if TYPE_CHECKING:
+    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 
 def results_row(number: Text, topic: Text, points: Text, chapter: Text, style: str = "") -> Table:
@@ -48,6 +52,8 @@ class ResultsList(OptionList, inherit_bindings=False):
 
 class QuizScreen(Screen):
     """Taking a quiz, from the first question to the results."""
+
+    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "quiz.tcss"
     BINDINGS = [
@@ -89,7 +95,8 @@ class QuizScreen(Screen):
         if responses:
             self.responses = responses
             self.index = next((i for i, q in enumerate(ids) if q not in responses), len(ids))
-            self.notify(f"Picked up where you left off: {len(responses)} of {len(ids)} answered.", title=self.quiz.title)
+            self.notify(f"Picked up where you left off: {len(responses)} of {len(ids)} answered.",
+                        title=self.quiz.title)
 
     def save_run(self) -> None:
         """Keep the unfinished run; a read-only store just means it is not kept."""
@@ -230,10 +237,11 @@ class QuizScreen(Screen):
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option_list.id == "quiz-options":
-            await self.respond(Response(self.question.id, choice=event.option.id))
-        elif event.option_list.id == "quiz-rating":
-            await self.action_rate(event.option.id)
+        question, row = self.question, event.option.id
+        if event.option_list.id == "quiz-options" and question is not None and row is not None:
+            await self.respond(Response(question.id, choice=row))
+        elif event.option_list.id == "quiz-rating" and row is not None:
+            await self.action_rate(row)
         elif event.option_list.id == "quiz-results":
             self.open_chapter_of(event.option.id)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -76,6 +77,6 @@ class ReviewDoneScreen(ModalScreen[None]):
             yield Static(Text.assemble(("Next review: ", "bold"), when), id="review-done-next")
         yield Footer()
 
-    def on_click(self, event) -> None:
+    def on_click(self, event: events.Click) -> None:
         if event.widget is self:  # a click outside the dialog closes it
             self.dismiss(None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Input
 
 ANSWER_KEY = "i"   # the exercise screen's key for "the answer takes the keyboard"
@@ -19,7 +20,7 @@ class AnswerInput(Input):
         """Give the keyboard back, to the nearest focusable container (an answer panel) or else the
         screen, where single letters are commands again."""
         self.screen.set_focus(next((node for node in self.ancestors_with_self[1:]
-                                    if getattr(node, "can_focus", False)), None),
+                                    if isinstance(node, Widget) and node.can_focus), None),
                               scroll_visible=False)
         self.screen.refresh_bindings()
 

@@ -32,7 +32,8 @@ class AttemptList(Static):
             return
         these = [a for a in attempts if seed is None or a.seed == seed]
         others = len(attempts) - len(these)
-        elsewhere = Text(f"{others} earlier answer{'s' if others != 1 else ''} to other numbers", "dim") if others else Text()
+        elsewhere = (Text(f"{others} earlier answer{'s' if others != 1 else ''} to other numbers", "dim") if others
+                     else Text())
         if not these:
             self.update(elsewhere)
             return

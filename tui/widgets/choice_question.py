@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
@@ -55,7 +55,7 @@ class ChoiceQuestion(Vertical):
         def control(self) -> ChoiceQuestion:
             return self.question
 
-    def __init__(self, question: LabQuestion, **kwargs):
+    def __init__(self, question: LabQuestion, **kwargs: Any):
         super().__init__(**kwargs)
         self.question = question
         self.chosen: LabOption | None = None

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.syntax import Syntax
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -31,14 +34,14 @@ class CodeListing(OptionList):
     """
     BINDINGS = [Binding("enter", "select", "Submit")]   # shown: picking a line is answering
 
-    def __init__(self, code: str, language: str, **kwargs):
+    def __init__(self, code: str, language: str, **kwargs: Any):
         self.lines = highlighted_lines(code.rstrip("\n"), language)
         self.marks: dict[int, str] = {}
         super().__init__(*(Option(self._prompt(n), id=str(n)) for n in range(1, len(self.lines) + 1)), **kwargs)
 
     _typed = ""   # the digits typed in a row, for a line number of two digits
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         character = event.character
         if not (character and character.isdigit()):
             self._typed = ""
@@ -57,9 +60,10 @@ class CodeListing(OptionList):
         return Text.assemble((mark, style), ("▶" if cursor else " ", "bold"), (f"{number:>2}  ", "dim"),
                              self.lines[number - 1])
 
-    def watch_highlighted(self, old: int | None, new: int | None) -> None:
+    # Textual calls a watcher that takes two values with the old and the new one: the override is sound.
+    def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]
         super().watch_highlighted(new)
-        for index in {old, new} - {None}:
+        for index in {i for i in (old, new) if i is not None}:
             if index < len(self.lines):
                 self.replace_option_prompt_at_index(index, self._prompt(index + 1, cursor=index == new))
 

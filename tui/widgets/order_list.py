@@ -10,10 +10,13 @@ whole at 80 columns; the list keeps which item each row belongs to, for the mous
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -44,7 +47,7 @@ class OrderList(Widget, can_focus=True):
             super().__init__()
             self.order = order
 
-    def __init__(self, items: tuple[DesignItem, ...], **kwargs):
+    def __init__(self, items: tuple[DesignItem, ...], **kwargs: Any):
         super().__init__(**kwargs)
         self.by_id = {item.id: item for item in items}
         self.order = [item.id for item in items]
@@ -62,7 +65,8 @@ class OrderList(Widget, can_focus=True):
         for row, (index, line) in enumerate(lines):
             first = row == 0 or lines[row - 1][0] != index
             lifted = index == self.cursor and (self.held or self.dragging)
-            marker = "⇅" if lifted else ("✗" if index == self.wrong_position else ("▶" if index == self.cursor else " "))
+            marker = ("⇅" if lifted else "✗" if index == self.wrong_position else "▶" if index == self.cursor
+                      else " ")
             style = "reverse bold" if lifted else ("bold" if index == self.cursor and self.has_focus else "")
             label = f"{marker} {index + 1}. " if first else ""
             text.append(label.ljust(self._indent()), style or "dim")
@@ -81,7 +85,7 @@ class OrderList(Widget, can_focus=True):
         return [(index, line) for index, item_id in enumerate(self.order)
                 for line in textwrap.wrap(self.by_id[item_id].text, room) or [""]]
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._lines(width))
 
     def on_focus(self) -> None:
@@ -128,7 +132,7 @@ class OrderList(Widget, can_focus=True):
             self.before_hold = None
             self.refresh()
         else:
-            self.screen.action_leave()
+            raise SkipAction()   # Escape goes on to the screen's own binding (leave the exercise)
 
     def action_submit(self) -> None:
         self.held = False

@@ -7,6 +7,6 @@ from rich.text import Text
 WIDTH = 10
 
 
-def bar(done: int, total: int, width: int = WIDTH) -> Text:
+def bar(done: float, total: int, width: int = WIDTH) -> Text:
     filled = round(width * done / total) if total else 0
     return Text.assemble(("█" * filled, "green"), ("░" * (width - filled), "dim"))

@@ -10,16 +10,20 @@ a chapter's first frame for a quarter of a second.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual import events, widgets
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.dom import DOMNode
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderTitle
 
 
-def forget_watchers(reactable: DOMNode, gone) -> None:
+def forget_watchers(reactable: DOMNode, gone: Callable[[MessagePump], bool]) -> None:
     """Drop the watchers on `reactable` whose owner `gone(owner)` says has left."""
     for watchers in getattr(reactable, "__watchers", {}).values():
         watchers[:] = [(owner, callback) for owner, callback in watchers if not gone(owner)]
@@ -32,9 +36,10 @@ class Header(widgets.Header):
 
     SIDES = 8 + 10   # Textual's icon and clock space, either side of the title
 
-    def _on_click(self, event: events.Click) -> None:
+    def on_click(self, event: events.Click) -> None:
         """Textual's header grows to three rows on a click, which only looked broken (in a browser, where
-        clicks are common); its icon still opens the command palette."""
+        clicks are common): its handler is not called (prevent_default), and its icon still opens the
+        command palette."""
         event.prevent_default()
 
     def format_title(self) -> Content:
@@ -67,7 +72,7 @@ class Footer(widgets.Footer):
 
     _rebuild_due = False
 
-    def __init__(self, *, hide: tuple[str, ...] = (), **kwargs):
+    def __init__(self, *, hide: tuple[str, ...] = (), **kwargs: Any):
         super().__init__(**kwargs)
         self.hide = frozenset(hide)   # keys left out of this footer (to fit 80 columns) that `?` still lists
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
@@ -30,7 +32,7 @@ class StepTable(Vertical):
     StepTable .step-mark.invalid { color: $warning; }
     """
 
-    def __init__(self, steps: tuple[Step, ...], unit: str, draft: list[str], **kwargs):
+    def __init__(self, steps: tuple[Step, ...], unit: str, draft: list[str], **kwargs: Any):
         super().__init__(**kwargs)
         self.steps = steps
         self.unit = unit

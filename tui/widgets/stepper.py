@@ -38,7 +38,7 @@ class Stepper(Widget, can_focus=True):
         def control(self) -> Stepper:
             return self.stepper
 
-    def __init__(self, label: str, choices: list[tuple[Any, str]], value: Any, *, label_width: int = 20, **kwargs):
+    def __init__(self, label: str, choices: list[tuple[Any, str]], value: Any, *, label_width: int = 20, **kwargs: Any):
         super().__init__(**kwargs)
         self.label = label
         self.choices = choices
