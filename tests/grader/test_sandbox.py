@@ -18,8 +18,11 @@ from textual.widgets import TextArea
 
 from grader.book.model import Build, CodeTest
 from grader.grade import grade
+import grader.sandbox.runner
 from grader.sandbox.runner import (
     BWRAP_SETTING,
+    HARNESS_FILE,
+    HARNESS_IN_SANDBOX,
     RESULT_LIMIT,
     SANDBOX_SETTING,
     WALL_SECONDS,
@@ -205,8 +208,20 @@ def test_sandboxed_code_reads_nothing_of_the_host(secrets):
     seen = probe(READS.format(paths=secrets))
     assert seen == ["FileNotFoundError"] * len(secrets)
     listing = probe("import os\nreturn sorted(os.listdir('/'))")
-    assert set(listing) <= {"dev", "lib", "lib32", "lib64", "libx32", "tmp", "usr", *Path(sys.base_prefix).parts[1:2]}
+    assert set(listing) <= {"dev", "lib", "lib32", "lib64", "libx32", "tmp", "usr", "ringbook",
+                            *Path(sys.base_prefix).parts[1:2]}
     assert "etc" not in listing and "home" not in listing and "proc" not in listing
+
+
+@needs_sandbox
+def test_the_harness_is_the_one_file_of_ringbook_in_the_sandbox():
+    """The harness runs from a file bound alone into the sandbox: the rest of grader/ (and the book, and the
+    virtual environment) stays outside, and the bound file is the harness itself, read-only."""
+    ours = Path(grader.sandbox.runner.__file__).resolve()
+    seen = probe(f"import os\nfolder = os.path.dirname({HARNESS_IN_SANDBOX!r})\n"
+                 f"return [sorted(os.listdir(folder)), open({HARNESS_IN_SANDBOX!r}).read(),\n"
+                 f"        [os.path.exists(p) for p in {[str(ours), str(ours.parents[2]), sys.prefix]!r}]]")
+    assert seen == [["harness.py"], Path(HARNESS_FILE).read_text(), [False, False, False]]
 
 
 def test_writing_anywhere_is_refused(mode, tmp_path):
@@ -240,6 +255,13 @@ SWITCH_OFFS = {
                                  "    if getattr(f, '__name__', '') == 'guard':\n"
                                  "        f.__code__ = (lambda event, args: None).__code__\n"),
     "its exception replaced": "import builtins\nbuiltins.PermissionError = None\n",
+    # The harness is a module of its own, run as __main__: its rules are names learner code can rebind there.
+    "the harness's rules rebound": ("import __main__\n__main__.REFUSED_EVENTS = ('x',)\n"
+                                    "__main__.DENIED_MODULES = frozenset()\n__main__.WRITE_FLAGS = 0\n"
+                                    "__main__.make_guard = lambda folders: (lambda event, args: None)\n"),
+    "the hook's defaults replaced": ("import gc\nfor f in gc.get_objects():\n"
+                                     "    if getattr(f, '__name__', '') == 'guard':\n"
+                                     "        f.__defaults__ = (('x',), frozenset(), ('/',), 0, ())\n"),
 }
 
 
