@@ -15,6 +15,10 @@ The page is textual-serve's with its fonts served from here, so it works offline
 front of the terminal: the click or Enter that starts lands on the button, never in the app, and hands
 the keyboard to the terminal. Ctrl+C ends every tab
 within about a second: a tab's ringbook that has not quit by then is killed, and no browser is waited for.
+
+RingbookServer overrides textual-serve's Server internals (`_make_app`, its route names, `_process_messages`,
+AppService's `_process`); tests/test_pinned_internals.py checks each, and pyproject.toml bounds textual-serve,
+aiohttp and aiohttp-jinja2 to the series it passed with.
 """
 
 from __future__ import annotations
