@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
+import grader.sandbox.runner
 from grader.book.model import Build, CodeTest
 from grader.grade import grade
-import grader.sandbox.runner
 from grader.sandbox.runner import (
     BWRAP_SETTING,
     HARNESS_FILE,
@@ -107,7 +107,8 @@ def test_side_effects_are_refused(attack, tmp_path):
 
 
 def test_imports_and_reading_still_work():
-    source = "import math\n" + HEADER + "    return math.fsum([2 * (n - 1) * (m_gb / n / bw_gbs * 1000 + latency_us / 1000)])\n"
+    source = ("import math\n" + HEADER
+              + "    return math.fsum([2 * (n - 1) * (m_gb / n / bw_gbs * 1000 + latency_us / 1000)])\n")
     assert run_tests(source, RING.function, RING.tests, RING.tolerance).passed == len(RING.tests)
 
 
@@ -182,7 +183,8 @@ def outlived(label: str) -> list[int]:
 
 @pytest.fixture
 def secrets(tmp_path, store):
-    """Files the child must not read: system, the learner's home, another folder, the parent's environment, the store."""
+    """Files the child must not read: system, the learner's home, another folder, the parent's environment,
+    the store."""
     home_secret = Path.home() / f".ringbook-test-secret-{uuid.uuid4().hex}"
     home_secret.write_text("home secret")
     (tmp_path / "secret.txt").write_text("folder secret")
@@ -418,7 +420,8 @@ def test_expected_values_never_reach_the_child(mode):
     source = ("import gc, sys\n"
               "def probe(x):\n"
               "    seen = repr(sys.argv) + ''.join(repr(o)[:10000] for o in gc.get_objects())\n"
-              "    return [str(float('96542.83') + 1) in seen, str(float('48270.91') + 1) in seen]\n")  # not in the source
+              # the two numbers are not in the source either
+              "    return [str(float('96542.83') + 1) in seen, str(float('48270.91') + 1) in seen]\n")
     result = run_tests(source, "probe", (test,))
     assert result.tests[0].got == [False, False]
 
@@ -586,7 +589,8 @@ import base64, importlib.machinery, importlib.util, os
 import _posixshmem
 fd = _posixshmem.shm_open("/ringbook-{tag}", os.O_CREAT | os.O_RDWR, 0o700)
 os.write(fd, base64.b64decode({payload!r}))
-spec = importlib.util.spec_from_loader("evil", importlib.machinery.ExtensionFileLoader("evil", "/dev/shm/ringbook-{tag}"))
+loader = importlib.machinery.ExtensionFileLoader("evil", "/dev/shm/ringbook-{tag}")
+spec = importlib.util.spec_from_loader("evil", loader)
 importlib.util.module_from_spec(spec)
 return "loaded"
 """

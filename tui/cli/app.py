@@ -22,7 +22,7 @@ def run_app(content: Path | None, data_dir: Path | None) -> int:
         store = open_store_or_report(data_dir)
         if store is None:
             return 1
-        book = load_or_report(content, cache_dir=None if store.read_only else store.path.parent)
+        book = load_or_report(content, cache_dir=None if store.read_only or store.path is None else store.path.parent)
         if book is None:
             store.close()
             return 1
