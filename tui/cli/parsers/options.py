@@ -4,6 +4,7 @@ and the parser class that lets a command's positional words start with a dash.""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,8 +34,8 @@ class CommandParser(argparse.ArgumentParser):
 
     def parse_known_args(self, args: Sequence[str] | None = None,   # type: ignore[override]  # typeshed's overloads
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
-        if self.dashed_positionals and args is not None:
-            args = self.positionals_after_dashes(list(args))
+        if self.dashed_positionals:
+            args = self.positionals_after_dashes(list(sys.argv[1:] if args is None else args))
         return super().parse_known_args(args, namespace)
 
     def positionals_after_dashes(self, words: list[str]) -> list[str]:
