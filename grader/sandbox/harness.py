@@ -7,10 +7,11 @@ belongs to. The job, {"source", "function", "calls"} (each call a JSON object of
 stdin; {"results": [...]} (or "syntax", "load", "missing") goes to stdout. The child never sees an
 expected value. The parent imports this module only for its constants.
 
-Learner code can reach this module (`import __main__`) and rebind its names, so nothing the guard or the
-run depends on is looked up there once learner code has started: the guard's rules are bound into its own
-code and argument defaults (replacing either is an audited event it refuses), and the run keeps its state
-in local variables.
+Learner code can reach this module (`import __main__`) and rebind its names, so the guard looks nothing
+up there: its rules are bound into its own code and argument defaults (replacing either is an audited event
+it refuses). The run's state is kept in local variables; learner code that rebinds the names run_calls uses
+gains nothing it lacks already (it can write a report of its own), as the parent counts and judges every
+result against values the child never sees.
 """
 
 from __future__ import annotations
