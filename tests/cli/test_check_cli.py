@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tui.cli.parsers.options import CommandParser
+
 
 def ringbook(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True, timeout=60)
@@ -114,14 +116,20 @@ def test_json_verdict_says_how_a_formula_was_judged(answer, status, method):
     assert (verdict["status"], verdict["method"]) == (status, method), verdict["message"]
 
 
-def test_the_dash_handling_knows_every_option_of_check():
-    """main.py keeps its own table of check's options (to tell an answer like -M from an option); it has
-    already fallen behind the parser once (--allow-unsandboxed). Compare it with the parser itself."""
-    import argparse
-
-    from tui.cli.main import _CHECK_OPTIONS, build_parser
-
-    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    check = commands.choices["check"]
-    options = {option: action.nargs != 0 for action in check._actions for option in action.option_strings}
-    assert _CHECK_OPTIONS == options
+def test_the_dash_handling_reads_the_options_from_the_parser_itself():
+    """main.py kept its own table of check's options (to tell an answer like -M from an option), and it fell
+    behind the parser once (--allow-unsandboxed). Now the parser knows its options as they are added: one
+    added later, with a value, is still told from a dashed positional, and so is its abbreviation."""
+    parser = CommandParser(prog="demo", dashed_positionals=True)
+    parser.add_argument("word", nargs="?")
+    parser.add_argument("answer", nargs="?")
+    parser.add_argument("--flag", action="store_true")
+    parser.add_argument("--level", type=int)
+    args = parser.parse_args(["--lev", "3", "x", "-M", "--flag"])
+    assert (args.word, args.answer, args.flag, args.level) == ("x", "-M", True, 3)
+    args = parser.parse_args(["-hM", "--level=2", "--", "--flag"])
+    assert (args.word, args.answer, args.flag, args.level) == ("-hM", "--flag", False, 2)
+    plain = CommandParser(prog="plain")   # without dashed_positionals, argparse's own reading
+    plain.add_argument("word", nargs="?")
+    with pytest.raises(SystemExit):
+        plain.parse_args(["-M"])

@@ -59,7 +59,7 @@ def test_the_scaffolds_answers_hold(new_book):
     assert grade(by_kind["design"], ", ".join(by_kind["design"].order)).status == "correct"
     derive = by_kind["derive"]
     assert grade(derive, str(derive.value)).status == "correct"
-    for mistake, value in zip(derive.mistakes, derive.mistake_values):
+    for mistake, value in zip(derive.mistakes, derive.mistake_values, strict=True):
         verdict = grade(derive, f"{value:g}")
         assert (verdict.status, verdict.feedback) == ("incorrect", mistake.feedback)
 
@@ -123,7 +123,8 @@ def test_a_broken_books_message_names_the_command_that_checks_that_book(tmp_path
     code, _, err = run(capsys, "content", "list", "--content", folder)
     assert code == 1
     *problems, advice = err.splitlines()
-    assert problems and advice == "The book has problems; run `ringbook content check --content 'my book'` for the full list."
+    assert problems and advice == ("The book has problems; run `ringbook content check --content 'my book'` "
+                                   "for the full list.")
     assert all("content check" not in problem for problem in problems)   # said once, whole, at the end
     command = shlex.split(advice.split("`")[1])
     assert command[0] == "ringbook"

@@ -61,7 +61,8 @@ def fetch_page(url: str) -> str:
 
 def descendants(pid: int) -> set[int]:
     """The processes below `pid` (Linux /proc): the ringbook each browser tab runs."""
-    found, frontier = set(), {pid}
+    found: set[int] = set()
+    frontier = {pid}
     while frontier:
         parent = frontier.pop()
         for task in Path(f"/proc/{parent}/task").glob("*/children"):
@@ -186,7 +187,7 @@ async def page_websocket(http: aiohttp.ClientSession, served: Served) -> str:
 
 async def test_page_and_two_tabs_each_their_own_ringbook(served):
     """The printed address opens the page, whose websocket address lets it in, as in a browser: two tabs."""
-    port, server, data_dir = served.port, served.server, served.data_dir
+    server, data_dir = served.server, served.data_dir
     async with aiohttp.ClientSession() as http:
         first_url, second_url = await page_websocket(http, served), await page_websocket(http, served)
         async with http.ws_connect(first_url, origin=served.origin) as first_socket, \

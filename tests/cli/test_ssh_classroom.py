@@ -77,7 +77,7 @@ def classroom(tmp_path: Path):
     sshd, ssh, keygen = program("sshd"), program("ssh"), program("ssh-keygen")
     missing = [name for name, found in (("sshd", sshd), ("ssh", ssh), ("ssh-keygen", keygen),
                                         ("tmux", shutil.which("tmux"))) if not found]
-    if missing:
+    if missing or sshd is None or keygen is None:
         pytest.skip(f"{', '.join(missing)} not installed (apt-get install openssh-server openssh-client tmux)")
     if os.geteuid() == 0:
         # As root, sshd insists on its privilege-separation folder, which the package's init script makes.

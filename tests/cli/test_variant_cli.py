@@ -94,7 +94,8 @@ def test_an_unsatisfiable_variant_in_an_unchecked_book_is_a_message(book_copy):
     path = book_copy / "00-ring-allreduce/exercises.yaml"
     text = path.read_text()
     path.write_text(text.replace("      N: {choices: [4, 8, 16, 32, 64]}\n",
-                                 "      N: {choices: [4, 8, 16, 32, 64]}\n    constraints: [\"M == 1\", \"N == 8\"]\n", 1))
+                                 "      N: {choices: [4, 8, 16, 32, 64]}\n"
+                                 "    constraints: [\"M == 1\", \"N == 8\"]\n", 1))
     result = ringbook("check", "--content", str(book_copy), "0.1", "1.75", "--seed", "2")
     assert result.returncode == 2
     assert "cannot be posed with seed 2" in result.stderr and "Traceback" not in result.stderr
@@ -113,6 +114,7 @@ def in_a_terminal(*args: str, columns: int = 80) -> str:
     env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
     child = subprocess.Popen([sys.executable, "-m", "tui", *args], stdin=subprocess.DEVNULL, stdout=terminal,
                              stderr=subprocess.PIPE, env={**env, "TERM": "xterm-256color"})
+    assert child.stderr is not None  # stderr=PIPE
     os.close(terminal)
     chunks = []
     while True:

@@ -16,10 +16,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
+import grader.sandbox.runner
 from grader.book.model import Build, CodeTest
 from grader.grade import grade
 from grader.sandbox.runner import (
     BWRAP_SETTING,
+    HARNESS_FILE,
+    HARNESS_IN_SANDBOX,
     RESULT_LIMIT,
     SANDBOX_SETTING,
     WALL_SECONDS,
@@ -104,7 +107,8 @@ def test_side_effects_are_refused(attack, tmp_path):
 
 
 def test_imports_and_reading_still_work():
-    source = "import math\n" + HEADER + "    return math.fsum([2 * (n - 1) * (m_gb / n / bw_gbs * 1000 + latency_us / 1000)])\n"
+    source = ("import math\n" + HEADER
+              + "    return math.fsum([2 * (n - 1) * (m_gb / n / bw_gbs * 1000 + latency_us / 1000)])\n")
     assert run_tests(source, RING.function, RING.tests, RING.tolerance).passed == len(RING.tests)
 
 
@@ -179,7 +183,8 @@ def outlived(label: str) -> list[int]:
 
 @pytest.fixture
 def secrets(tmp_path, store):
-    """Files the child must not read: system, the learner's home, another folder, the parent's environment, the store."""
+    """Files the child must not read: system, the learner's home, another folder, the parent's environment,
+    the store."""
     home_secret = Path.home() / f".ringbook-test-secret-{uuid.uuid4().hex}"
     home_secret.write_text("home secret")
     (tmp_path / "secret.txt").write_text("folder secret")
@@ -205,8 +210,20 @@ def test_sandboxed_code_reads_nothing_of_the_host(secrets):
     seen = probe(READS.format(paths=secrets))
     assert seen == ["FileNotFoundError"] * len(secrets)
     listing = probe("import os\nreturn sorted(os.listdir('/'))")
-    assert set(listing) <= {"dev", "lib", "lib32", "lib64", "libx32", "tmp", "usr", *Path(sys.base_prefix).parts[1:2]}
+    assert set(listing) <= {"dev", "lib", "lib32", "lib64", "libx32", "tmp", "usr", "ringbook",
+                            *Path(sys.base_prefix).parts[1:2]}
     assert "etc" not in listing and "home" not in listing and "proc" not in listing
+
+
+@needs_sandbox
+def test_the_harness_is_the_one_file_of_ringbook_in_the_sandbox():
+    """The harness runs from a file bound alone into the sandbox: the rest of grader/ (and the book, and the
+    virtual environment) stays outside, and the bound file is the harness itself, read-only."""
+    ours = Path(grader.sandbox.runner.__file__).resolve()
+    seen = probe(f"import os\nfolder = os.path.dirname({HARNESS_IN_SANDBOX!r})\n"
+                 f"return [sorted(os.listdir(folder)), open({HARNESS_IN_SANDBOX!r}).read(),\n"
+                 f"        [os.path.exists(p) for p in {[str(ours), str(ours.parents[2]), sys.prefix]!r}]]")
+    assert seen == [["harness.py"], Path(HARNESS_FILE).read_text(), [False, False, False]]
 
 
 def test_writing_anywhere_is_refused(mode, tmp_path):
@@ -240,6 +257,13 @@ SWITCH_OFFS = {
                                  "    if getattr(f, '__name__', '') == 'guard':\n"
                                  "        f.__code__ = (lambda event, args: None).__code__\n"),
     "its exception replaced": "import builtins\nbuiltins.PermissionError = None\n",
+    # The harness is a module of its own, run as __main__: its rules are names learner code can rebind there.
+    "the harness's rules rebound": ("import __main__\n__main__.REFUSED_EVENTS = ('x',)\n"
+                                    "__main__.DENIED_MODULES = frozenset()\n__main__.WRITE_FLAGS = 0\n"
+                                    "__main__.make_guard = lambda folders: (lambda event, args: None)\n"),
+    "the hook's defaults replaced": ("import gc\nfor f in gc.get_objects():\n"
+                                     "    if getattr(f, '__name__', '') == 'guard':\n"
+                                     "        f.__defaults__ = (('x',), frozenset(), ('/',), 0, ())\n"),
 }
 
 
@@ -396,7 +420,8 @@ def test_expected_values_never_reach_the_child(mode):
     source = ("import gc, sys\n"
               "def probe(x):\n"
               "    seen = repr(sys.argv) + ''.join(repr(o)[:10000] for o in gc.get_objects())\n"
-              "    return [str(float('96542.83') + 1) in seen, str(float('48270.91') + 1) in seen]\n")  # not in the source
+              # the two numbers are not in the source either
+              "    return [str(float('96542.83') + 1) in seen, str(float('48270.91') + 1) in seen]\n")
     result = run_tests(source, "probe", (test,))
     assert result.tests[0].got == [False, False]
 
@@ -564,7 +589,8 @@ import base64, importlib.machinery, importlib.util, os
 import _posixshmem
 fd = _posixshmem.shm_open("/ringbook-{tag}", os.O_CREAT | os.O_RDWR, 0o700)
 os.write(fd, base64.b64decode({payload!r}))
-spec = importlib.util.spec_from_loader("evil", importlib.machinery.ExtensionFileLoader("evil", "/dev/shm/ringbook-{tag}"))
+loader = importlib.machinery.ExtensionFileLoader("evil", "/dev/shm/ringbook-{tag}")
+spec = importlib.util.spec_from_loader("evil", loader)
 importlib.util.module_from_spec(spec)
 return "loaded"
 """

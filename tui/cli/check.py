@@ -12,6 +12,8 @@ from tui.cli.common import load_or_report
 if TYPE_CHECKING:
     import argparse
 
+    from grader.book.model import Exercise
+
 EXIT_BY_STATUS = {"correct": 0, "incorrect": 1, "invalid": 2}
 EXIT_UNKNOWN_ID = 3
 
@@ -75,7 +77,7 @@ def check_batch(source: Path, content: Path | None) -> int:
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
-            row: dict = {"line": number}
+            row: dict[str, object] = {"line": number}
             try:
                 item = json.loads(line)
                 if not isinstance(item, dict):
@@ -114,14 +116,14 @@ def check_batch(source: Path, content: Path | None) -> int:
     return 0
 
 
-def posed(exercise, seed: object):
+def posed(exercise: Exercise, seed: object) -> tuple[Exercise | None, str | None]:
     """(the exercise posed with `seed`, None) or (None, why it cannot be), for a message, never a traceback."""
     from grader.book.variants import VariantError, pose, seed_problem
 
     if seed is None:
         return exercise, None
     problem = seed_problem(seed)
-    if problem:
+    if problem is not None or not isinstance(seed, int):   # seed_problem says why anything else is no seed
         return None, problem
     try:
         return pose(exercise, seed), None
@@ -130,7 +132,7 @@ def posed(exercise, seed: object):
                       "Run `ringbook content check` on the book.")
 
 
-def say_if_seed_changes_nothing(exercise, seed: int | None, command: str) -> None:
+def say_if_seed_changes_nothing(exercise: Exercise, seed: int | None, command: str) -> None:
     """A seed asked of an exercise with one form is no error (a script may pass one to every id), but
     the author should not believe they saw or graded a variant: a note on stderr says so."""
     from grader.book.variants import CANONICAL_SEED, varies

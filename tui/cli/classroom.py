@@ -189,7 +189,7 @@ def _chapter_rows(report: ClassReport, name_width: int) -> list[str]:
         for s in report.students:
             cells = (s.mastery.chapters[i].solved or "·" for i in block)
             rows.append(f"{_cut(s.label, name_width):<{name_width}}"
-                        + "".join(f"  {cell:>{widths[i]}}" for i, cell in zip(block, cells)))
+                        + "".join(f"  {cell:>{widths[i]}}" for i, cell in zip(block, cells, strict=True)))
         start = end
         if start < len(chapters):
             rows.append("")

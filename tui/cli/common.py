@@ -6,9 +6,14 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.book.load import BookError, load_book
 from grader.safe_text import printable
+
+if TYPE_CHECKING:
+    from grader.book.model import Book
+    from tui.progress.store import ProgressStore
 
 
 def relative(path: Path) -> str:
@@ -49,7 +54,8 @@ def folder_problem(content: Path | None) -> str | None:
     return f"{shown} has no book.yaml, so it is not a ringbook book (`ringbook content new DIR` starts one)"
 
 
-def load_or_report(content: Path | None, cache_dir: Path | None = None):
+def load_or_report(content: Path | None, cache_dir: Path | None = None) -> Book | None:
+    """The book, or None after saying on stderr why it cannot be opened: each problem, then what to run."""
     problem = folder_problem(content)
     if problem:
         print(f"ringbook: {problem}", file=sys.stderr)
@@ -57,8 +63,8 @@ def load_or_report(content: Path | None, cache_dir: Path | None = None):
     try:
         return load_book(content, cache_dir=cache_dir)
     except BookError as exc:
-        for problem in exc.problems:
-            print(f"{relative(problem.path)}:{problem.line}: {problem.message}", file=sys.stderr)
+        for found in exc.problems:
+            print(f"{relative(found.path)}:{found.line}: {found.message}", file=sys.stderr)
         print(f"The book has problems; run `{check_command(content)}` for the full list.", file=sys.stderr)
         return None
 
@@ -68,7 +74,7 @@ def check_command(content: Path | None) -> str:
     return "ringbook content check" + ("" if content is None else f" --content {shlex.quote(relative(content))}")
 
 
-def open_store_or_report(data_dir: Path | None):
+def open_store_or_report(data_dir: Path | None) -> ProgressStore | None:
     """The progress store, or None after saying why it cannot be opened (a newer ringbook's store)."""
     from tui.progress.store import ProgressStore, StoreError
 

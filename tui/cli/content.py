@@ -1,7 +1,8 @@
 """`ringbook content check | list | show | new`: the author's commands.
 
-`new` starts a book from the template in book_template/ beside this file. The template is a real book (one chapter, one exercise of each kind) kept as files, so it is checked
-like any other book and an author edits what they will later write.
+`new` starts a book from the template in book_template/ beside this file. The template is a real book (one
+chapter, one exercise of each kind) kept as files, so it is checked like any other book and an author edits
+what they will later write.
 """
 
 from __future__ import annotations
@@ -11,10 +12,14 @@ import shutil
 import sys
 from itertools import repeat
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from grader.book.load import check_book
 from grader.safe_text import printable
 from tui.cli.common import counted, folder_problem, load_or_report, relative
+
+if TYPE_CHECKING:
+    from grader.book.model import Exercise
 
 TEMPLATE = Path(__file__).resolve().parent / "book_template"
 READING_WIDTH = 86   # as the app caps a chapter's text (tui/screens/chapter.tcss)
@@ -46,12 +51,13 @@ def content_check(content: Path | None) -> int:
         print(f"ringbook: {problem}", file=sys.stderr)
         return 1
     book, problems = check_book(content)
-    for problem in problems:
-        print(f"{relative(problem.path)}:{problem.line}: {'warning: ' if problem.warning else ''}{problem.message}")
+    for found in problems:
+        print(f"{relative(found.path)}:{found.line}: {'warning: ' if found.warning else ''}{found.message}")
     errors = sum(not p.warning for p in problems)
     warnings = len(problems) - errors
-    if errors:
-        print(f"{errors} problem(s) found" + (f", and {counted(warnings, 'warning')}." if warnings else "."), file=sys.stderr)
+    if errors or book is None:   # a book that cannot load has an error to say why
+        print(f"{errors} problem(s) found" + (f", and {counted(warnings, 'warning')}." if warnings else "."),
+              file=sys.stderr)
         return 1
     if warnings:
         print(f"{counted(warnings, 'warning')}; warnings do not fail the check.", file=sys.stderr)
@@ -112,7 +118,7 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
     options = getattr(exercise, "presented_options", ())
     if options:
         out.gap()
-        for letter, option in zip("ABCDEF", options):
+        for letter, option in zip("ABCDEF", options, strict=False):   # at most six options
             out.line(f"{letter}  {option.text}" + (" (right)" if explain and option.correct else ""))
             if explain:
                 out.line(f"   {option.feedback}")
@@ -176,22 +182,23 @@ class _TerminalPage(_SourcePage):
         self.console.print()
 
 
-def _answer_line(exercise) -> str:
+def _answer_line(exercise: Exercise) -> str:
     """The graded answer with its unit: what the explanation's last figure must agree with."""
+    from grader.book.model import NumericAnswer
     from grader.book.variants import format_number
 
-    if getattr(exercise, "answer", None) is None or exercise.is_formula:
+    if not isinstance(exercise, NumericAnswer) or exercise.answer is None or exercise.is_formula:
         return ""
     unit = f" {exercise.unit}" if exercise.unit else ""
     return printable(f"Answer: {format_number(exercise.value)}{unit}", one_line=True)
 
 
-def _shown_as_data(exercise, seed: int) -> dict:
+def _shown_as_data(exercise: Exercise, seed: int) -> dict[str, Any]:
     """One posed exercise as data: what `content show` prints, plus each mistake's value and whether its
     `when` lets the grader use it with these numbers."""
-    from grader.book.model import NumericAnswer
+    from grader.book.model import NumericAnswer, Trace
 
-    data: dict = {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title,
+    data: dict[str, Any] = {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title,
                   "prompt": exercise.prompt, "hints": list(exercise.hints), "explanation": exercise.explanation}
     if not isinstance(exercise, NumericAnswer):
         return data
@@ -205,11 +212,12 @@ def _shown_as_data(exercise, seed: int) -> dict:
     applicable = exercise.applicable_mistakes
     data["mistakes"] = [{"answer": m.answer, "value": value if number else None, "when": list(m.when),
                          "applies": m in applicable, "feedback": m.feedback}
-                        for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(None))]
+                        for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(None),
+                                            strict=False)]   # repeat(None) never ends
     options = getattr(exercise, "presented_options", ())
     data["options"] = [{"letter": letter, "id": o.id, "text": o.text, "correct": o.correct, "feedback": o.feedback}
-                       for letter, o in zip("ABCDEF", options)]
-    steps = getattr(exercise, "steps", ())
+                       for letter, o in zip("ABCDEF", options, strict=False)]   # at most six options
     data["steps"] = [{"label": s.label, "answer": s.answer, "value": v, "feedback": s.feedback}
-                     for s, v in zip(steps, exercise.step_values)] if steps else []
+                     for s, v in zip(exercise.steps, exercise.step_values, strict=True)
+                     ] if isinstance(exercise, Trace) else []
     return data

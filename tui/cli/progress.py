@@ -10,9 +10,9 @@ import secrets
 import shlex
 import sys
 from collections import Counter
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grader.safe_text import printable
 from tui.cli.common import load_or_report, open_store_or_report
@@ -24,6 +24,11 @@ from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:
     import argparse
+
+    from grader.book.model import Book
+    from tui.progress.mastery import Mastery
+    from tui.progress.review import ReviewSummary
+    from tui.progress.streak import Streak
 
 # A submission is read by its student and by the inbox's group, which only the instructor is in (the
 # inbox is setgid, so files take its group); nobody else, whatever the student's umask.
@@ -54,7 +59,8 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
 
 
 def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -> int:
-    book = load_or_report(content, cache_dir=None if store.read_only else store.path.parent)  # as the app does
+    cache_dir = None if store.read_only or store.path is None else store.path.parent   # as the app does
+    book = load_or_report(content, cache_dir=cache_dir)
     if book is None:
         return 1
     from tui.progress.review import kinds_of, review_summary
@@ -90,9 +96,9 @@ def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -
     return 0
 
 
-def review_line(review, moment) -> str:
+def review_line(review: ReviewSummary, moment: datetime) -> str:
     """How many solved exercises are due, when the next is if none is, and the estimated retention."""
-    if not review.cards:
+    if not review.cards or review.retention is None:   # no retention without a solved exercise
         return "nothing to review yet (an exercise comes back for review once solved)"
     if review.due:
         when = f"{len(review.due)} due now"
@@ -103,7 +109,8 @@ def review_line(review, moment) -> str:
     return f"{when}   retention {round(100 * review.retention)}% of {review.cards} solved"
 
 
-def summary_json(book, overall, streak, review, store: ProgressStore) -> dict:
+def summary_json(book: Book, overall: Mastery, streak: Streak, review: ReviewSummary,
+                 store: ProgressStore) -> dict[str, Any]:
     """The summary as data: mastery, streak, chapters, and review (due now, next due, retention)."""
     return {
         "book": book.title,
@@ -122,7 +129,7 @@ def summary_json(book, overall, streak, review, store: ProgressStore) -> dict:
     }
 
 
-def courseware_lines(store: ProgressStore, book) -> list[str]:
+def courseware_lines(store: ProgressStore, book: Book) -> list[str]:
     """A line per quiz (best score, runs) and per lab (designs saved), as the home screen shows them."""
     lines = []
     for quiz in book.quizzes:
@@ -131,7 +138,8 @@ def courseware_lines(store: ProgressStore, book) -> list[str]:
                                                    f"{'s' if len(scores) != 1 else ''}" if scores else "not taken yet"))
     for lab in book.labs:
         saved = designs_saved(store, lab.id)
-        lines.append(f"{lab.title}: " + (f"{saved} design{'s' if saved != 1 else ''} saved" if saved else "not started"))
+        lines.append(f"{lab.title}: "
+                     + (f"{saved} design{'s' if saved != 1 else ''} saved" if saved else "not started"))
     return lines
 
 

@@ -15,6 +15,10 @@ The page is textual-serve's with its fonts served from here, so it works offline
 front of the terminal: the click or Enter that starts lands on the button, never in the app, and hands
 the keyboard to the terminal. Ctrl+C ends every tab
 within about a second: a tab's ringbook that has not quit by then is killed, and no browser is waited for.
+
+RingbookServer overrides textual-serve's Server internals (`_make_app`, its route names, `_process_messages`,
+AppService's `_process`); tests/test_pinned_internals.py checks each, and pyproject.toml bounds textual-serve,
+aiohttp and aiohttp-jinja2 to the series it passed with.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import shlex
 import signal
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -148,7 +153,8 @@ class RingbookServer(Server):
         return app
 
     @web.middleware
-    async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         """Refuse a request with a plain 403 before any handler runs, so no ringbook starts for it."""
         refusal = await self._refusal(request)
         if refusal is not None:
@@ -225,9 +231,14 @@ class RingbookServer(Server):
         """One browser tab: its own ringbook, fed the tab's keys, until either side ends or the server stops."""
         websocket = web.WebSocketResponse(heartbeat=15, timeout=CLOSE_WAIT_SECONDS)
         await websocket.prepare(request)
+
+        async def close() -> None:
+            await websocket.close()
+
         tab = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                         close=websocket.close, download_manager=self.download_manager, debug=self.debug)
+                         close=close, download_manager=self.download_manager, debug=self.debug)
         session = asyncio.current_task()
+        assert session is not None  # aiohttp handles each request in a task of its own
         self._sessions.add(session)
         try:
             await tab.start(to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24))
@@ -241,10 +252,10 @@ class RingbookServer(Server):
             await asyncio.gather(end_tab(tab), websocket.close())
         return websocket
 
-    async def on_startup(self, app) -> None:
+    async def on_startup(self, app: web.Application) -> None:
         """Nothing: textual-serve says "Serving" here, before the port is bound; `_announce` says it after."""
 
-    async def on_shutdown(self, app) -> None:
+    async def on_shutdown(self, app: web.Application) -> None:
         sessions = list(self._sessions)
         open_ones = f", ending {counted(len(sessions), 'open session')}" if sessions else ""
         print(f"Stopping ringbook serve{open_ones}.", flush=True)
@@ -352,4 +363,5 @@ def why_not_listen(host: str, port: int) -> str | None:
 def reason(exc: OSError) -> str:
     """An OSError in a few words: aiohttp wraps a bind error's errno in a long message, and a name that
     does not resolve has its own text."""
-    return os.strerror(exc.errno).lower() if (exc.errno or 0) > 0 else (exc.strerror or str(exc)).lower()
+    number = exc.errno or 0
+    return os.strerror(number).lower() if number > 0 else (exc.strerror or str(exc)).lower()

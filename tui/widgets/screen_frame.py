@@ -6,6 +6,9 @@ it has left the screen (textual#6666). The app's title and a footer's `compact` 
 screen opened kept its Header alive and every footer refresh kept its old keys: about 2,500 objects per
 chapter visit, which made each full garbage collection slower until, after fifty visits, one could stall
 a chapter's first frame for a quarter of a second.
+
+This reaches into Textual (FooterKey, HeaderTitle, `__watchers`, `_closing`/`_closed`, the methods overridden);
+tests/test_pinned_internals.py checks each by name and signature, and pyproject.toml keeps Textual below 9.
 """
 
 from __future__ import annotations

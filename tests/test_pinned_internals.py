@@ -1,0 +1,181 @@
+"""What ringbook relies on inside other libraries, checked by name and signature so that an upgrade which
+changes it fails here, saying which of our files relies on it and why, instead of breaking `ringbook serve`
+or the screens' memory quietly. The versions are bounded in pyproject.toml (textual <9, textual-serve <1.2,
+aiohttp <4, aiohttp-jinja2 <2); raise a bound only once this file passes with the new version."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import aiohttp_jinja2
+import pytest
+from aiohttp import web
+from textual import widgets
+from textual.app import App, ComposeResult
+from textual.content import Content
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+from textual_serve.server import Server, log, to_int
+
+from tui.cli.serve import PAGE_TEMPLATES, RingbookServer
+from tui.widgets.screen_frame import Footer, Header
+
+SERVE = "tui/cli/serve.py"
+FRAME = "tui/widgets/screen_frame.py"
+
+
+def parameters(function: Callable[..., object]) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def assert_parameters(function: Callable[..., object], expected: list[str], who: str, why: str) -> None:
+    found = parameters(function)
+    assert found[:len(expected)] == expected, (
+        f"{function.__qualname__} now takes {found}, where {who} expects {expected} ({why})")
+
+
+# --- textual-serve, aiohttp and aiohttp-jinja2: tui/cli/serve.py -----------------------------------------
+
+
+@pytest.mark.parametrize("name, expected, why", [
+    ("__init__", ["self", "command", "host", "port", "title", "public_url", "statics_path", "templates_path"],
+     "RingbookServer passes command, host, port, title and templates_path by name"),
+    ("_make_app", ["self"], "RingbookServer._make_app adds the ticketed websocket route and the guard to it"),
+    ("_process_messages", ["self", "websocket", "app_service"], "handle_websocket feeds a tab's keys through it"),
+    ("handle_index", ["self", "request"], "overridden to serve the page with a one-use websocket ticket"),
+    ("handle_websocket", ["self", "request"], "overridden to end tabs promptly"),
+    ("on_startup", ["self", "app"], "overridden to say nothing before the port is bound"),
+    ("on_shutdown", ["self", "app"], "overridden to end every open session"),
+    ("serve", ["self", "debug"], "overridden to print the banner once the port is bound"),
+    ("initialize_logging", ["self"], "called by RingbookServer.serve"),
+    ("request_exit", ["self"], "RingbookServer.serve sends SIGINT and SIGTERM to it"),
+])
+def test_textual_serve_server_methods_we_override_or_call(name, expected, why):
+    method = getattr(Server, name, None)
+    assert method is not None, f"textual_serve.server.Server.{name} is gone; {SERVE} relies on it: {why}"
+    assert_parameters(method, expected, SERVE, why)
+    if name in ("_make_app", "_process_messages", "handle_websocket", "on_startup", "on_shutdown"):
+        assert inspect.iscoroutinefunction(method), f"Server.{name} is no longer async; {SERVE} awaits it ({why})"
+    ours = getattr(RingbookServer, name)
+    if ours is not method and name != "__init__":
+        assert parameters(ours) == parameters(method), (
+            f"RingbookServer.{name} in {SERVE} no longer matches textual-serve's Server.{name}, which calls it")
+
+
+def test_textual_serve_routes_are_named_as_the_guard_expects(tmp_path):
+    """RingbookServer._refusal tells requests apart by route name: "static" needs no token, "websocket" (the
+    unticketed one) always needs an Origin, "download" is allowed by its key, "index" gets no-store. A
+    renamed route would be refused, or let through, by the wrong rule."""
+    server = RingbookServer("exec true", host="127.0.0.1", port=8000, token="t", book_title="A book")
+    app = asyncio.run(server._make_app())
+    names = {resource.name for resource in app.router.resources()}
+    assert {"index", "websocket", "download", "static", "ticketed_websocket"} <= names, (
+        f"textual-serve's Server._make_app now names its routes {sorted(filter(None, names))}; {SERVE}'s "
+        "RingbookServer._refusal decides by the names index, websocket, download and static")
+    handlers = {route.resource.name: route.handler for route in app.router.routes() if route.resource is not None}
+    assert handlers["index"] == server.handle_index and handlers["websocket"] == server.handle_websocket, (
+        f"textual-serve's Server._make_app no longer routes / and /ws to self.handle_index and "
+        f"self.handle_websocket, which {SERVE} overrides")
+    assert app.middlewares[-1] == server._guard
+
+
+def test_textual_serve_server_attributes_we_use():
+    server = RingbookServer("exec true", host="127.0.0.1", port=8000, token="t", book_title="A book")
+    for name in ("command", "host", "port", "title", "debug", "download_manager", "templates_path", "statics_path"):
+        assert hasattr(server, name), f"textual-serve's Server no longer sets self.{name}, which {SERVE} reads"
+    assert Path(server.templates_path) == PAGE_TEMPLATES
+    assert isinstance(log, logging.Logger) and to_int("12", 0) == 12 and to_int("x", 7) == 7, (
+        f"textual_serve.server's log or to_int changed; {SERVE} imports both")
+
+
+def test_our_page_uses_only_files_textual_serve_still_ships():
+    """serve_page/app_index.html is textual-serve's own page, edited: it loads textual-serve's script,
+    styles, fonts and background from its static folder."""
+    server = RingbookServer("exec true", host="127.0.0.1", port=8000, token="t", book_title="A book")
+    page = (PAGE_TEMPLATES / "app_index.html").read_text()
+    used = re.findall(r"\{\{ config\.static\.url \}\}([\w./-]+)", page)
+    assert used and all((Path(server.statics_path) / name).is_file() for name in used), (
+        f"textual-serve no longer ships {[n for n in used if not (Path(server.statics_path) / n).is_file()]}, "
+        f"which {PAGE_TEMPLATES.name}/app_index.html (ringbook serve's page) loads")
+
+
+def test_textual_serve_app_service_and_downloads():
+    """end_tab kills a tab's ringbook through AppService._process (textual-serve keeps it private);
+    _is_delivery asks the download manager about a key and expects KeyError for one it does not hold."""
+    assert_parameters(AppService.__init__, ["self", "command", "write_bytes", "write_str", "close",
+                                            "download_manager", "debug"], SERVE, "handle_websocket starts a tab")
+    assert_parameters(AppService.start, ["self", "width", "height"], SERVE, "handle_websocket starts a tab")
+    assert_parameters(AppService.stop, ["self"], SERVE, "end_tab stops a tab")
+    tab = AppService("exec true", write_bytes=_ignore, write_str=_ignore, close=_nothing,
+                     download_manager=DownloadManager(), debug=False)
+    assert hasattr(tab, "_process") and tab._process is None, (
+        f"AppService no longer keeps its process in _process; {SERVE}'s end_tab kills a hung tab through it")
+    with pytest.raises(KeyError):
+        asyncio.run(DownloadManager().get_download_metadata("no-such-key"))
+
+
+async def _ignore(data: object) -> bool:
+    return True
+
+
+async def _nothing() -> None:
+    return None
+
+
+def test_aiohttp_and_aiohttp_jinja2_calls():
+    for name in ("print", "access_log", "handle_signals", "loop", "host", "port"):
+        assert name in parameters(web.run_app), f"aiohttp's web.run_app no longer takes {name}=, which {SERVE} gives"
+    for name in ("heartbeat", "timeout"):
+        assert name in parameters(web.WebSocketResponse.__init__), (
+            f"aiohttp's WebSocketResponse no longer takes {name}=, which {SERVE}'s handle_websocket gives")
+    assert callable(web.middleware) and callable(aiohttp_jinja2.template), (
+        f"aiohttp's web.middleware or aiohttp_jinja2.template is gone; {SERVE} decorates with both")
+
+
+# --- Textual: tui/widgets/screen_frame.py ------------------------------------------------------------------
+
+
+def test_textual_private_modules_and_methods_the_frame_overrides():
+    try:
+        from textual.widgets._footer import FooterKey
+        from textual.widgets._header import HeaderTitle  # noqa: F401 -- imported to show it still exists
+    except ImportError as exc:
+        pytest.fail(f"Textual moved a private widget {FRAME} imports: {exc}")
+    assert "compact" in FooterKey._reactives and "key" in parameters(FooterKey.__init__), (
+        f"Textual's FooterKey lost its `compact` reactive or `key`; {FRAME}'s Footer.compose sets and reads them")
+    assert_parameters(widgets.Footer.bindings_changed, ["self", "screen"], FRAME,
+                      "Footer.bindings_changed is overridden to rebuild once per frame")
+    assert_parameters(widgets.Header.format_title, ["self"], FRAME, "Header.format_title is overridden")
+    assert_parameters(App.format_title, ["self", "title", "sub_title"], FRAME, "Header.format_title calls it")
+    assert hasattr(widgets.Header, "_on_click"), (
+        f"Textual's Header no longer handles clicks in _on_click; {FRAME} overrides it to keep the header one row")
+    for name in ("screen_title", "screen_sub_title"):
+        assert isinstance(getattr(widgets.Header, name, None), property), f"Header.{name} is gone ({FRAME})"
+
+
+class FramedApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Footer()
+
+
+async def test_textual_keeps_watchers_and_closing_state_where_the_frame_looks():
+    """forget_watchers reads Textual's private `__watchers` attribute, and the footer asks `_closing` and
+    `_closed` of each watcher's owner; were they renamed, screens would leak again with no test failing."""
+    app = FramedApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        watchers = getattr(app, "__watchers", None)
+        assert isinstance(watchers, dict) and watchers, (
+            f"Textual no longer keeps an app's watchers in its `__watchers` attribute; {FRAME}'s forget_watchers "
+            "reads them there to let go of closed screens")
+        owners = [owner for callbacks in watchers.values() for owner, _ in callbacks]
+        assert owners and all(isinstance(owner._closing, bool) and isinstance(owner._closed, bool)
+                              for owner in owners), (
+            f"Textual's widgets no longer have `_closing` and `_closed`, which {FRAME}'s Footer.recompose reads")
+        assert isinstance(app.screen.query_one(Header).format_title(), Content)

@@ -1,0 +1,22 @@
+"""`ringbook [--content DIR] [--data-dir DIR]`: the command itself, which opens the app."""
+
+from __future__ import annotations
+
+import argparse
+
+from tui.cli.parsers.options import CommandParser, content_of, content_option, data_dir_of, data_option
+
+
+def app_parser() -> CommandParser:
+    """The top-level parser, with the options every command also takes; the command groups add to it."""
+    parser = CommandParser(prog="ringbook", description="A terminal textbook and quiz on distributed training.")
+    content_option(parser)
+    data_option(parser)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from tui.cli.app import run_app
+
+    return run_app(content_of(args), data_dir_of(args))
