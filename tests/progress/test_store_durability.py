@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+from tui.progress import store_file
 from tui.progress.store import FILE_NAME, Attempt, ProgressStore, StoreError
 
 WRITER = """
@@ -112,3 +113,22 @@ def test_a_write_waits_for_another_sessions_write_to_finish(tmp_path):
         assert store.state("written by") == "the other session" and len(store.attempts()) == 1
     finally:
         store.close()
+
+
+def test_a_store_another_session_keeps_locked_opens_read_only_and_is_never_moved_aside(tmp_path, monkeypatch):
+    """Opening waited SQLite's busy timeout for another session's write, then took "database is locked" for
+    damage: the learner's file was renamed aside and a fresh, empty one started."""
+    ProgressStore.open(tmp_path).record_attempt("0.1", "1.75", "correct")
+    other = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO state VALUES ('written by', 'the other session')")
+    monkeypatch.setattr(store_file, "BUSY_TIMEOUT_SECONDS", 0.05)   # the other write outlasts the wait
+    try:
+        store = ProgressStore.open(tmp_path)
+        assert store.read_only and "another program has been writing" in store.notice
+        assert [a.answer for a in store.attempts()] == ["1.75"]       # the learner's progress, still readable
+        assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(FILE_NAME)) == []
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert [a.answer for a in ProgressStore.open(tmp_path).attempts()] == ["1.75"]

@@ -39,10 +39,12 @@ from tui.progress.row_rules import (
 )
 from tui.progress.store_errors import DamagedStore, StoreError, StoreReadOnly, StoreTooNew
 from tui.progress.store_file import (
+    BUSY_TIMEOUT_SECONDS,
     FILE_NAME,
     connect,
     connect_read_only,
     default_data_dir,
+    is_busy_error,
     is_read_only_error,
     move_aside,
     sqlite_code,
@@ -116,6 +118,9 @@ class ProgressStore:
         except sqlite3.DatabaseError as exc:
             if is_read_only_error(exc):
                 return cls._open_read_only(path, exc)
+            if is_busy_error(exc):  # another session's write outlasted the busy timeout: in use, not damaged
+                return cls._open_read_only(path, exc, why=f"another program has been writing to {path} for "
+                                                          f"over {BUSY_TIMEOUT_SECONDS} s")
             try:
                 kept = move_aside(path)
                 store = cls._open_writable(path)
@@ -150,8 +155,8 @@ class ProgressStore:
         return store
 
     @classmethod
-    def _open_read_only(cls, path: Path, reason: Exception) -> ProgressStore:
-        why = f"{path.parent} is read-only or full ({reason})"
+    def _open_read_only(cls, path: Path, reason: Exception, why: str = "") -> ProgressStore:
+        why = why or f"{path.parent} is read-only or full ({reason})"
         if not path.exists():
             return cls._without_disk(f"Cannot write progress: {why}. Nothing will be saved this session.")
         try:

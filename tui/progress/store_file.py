@@ -66,6 +66,11 @@ def sqlite_code(exc: sqlite3.Error) -> int | None:
     return None if code is None else code & 0xFF
 
 
+def is_busy_error(exc: sqlite3.Error) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock: the file is in use, not damaged."""
+    return sqlite_code(exc) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 def is_read_only_error(exc: sqlite3.Error) -> bool:
     """Whether SQLite refused because the file cannot be changed here, rather than because it is damaged."""
     return sqlite_code(exc) in READ_ONLY_CODES
