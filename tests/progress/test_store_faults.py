@@ -169,3 +169,21 @@ def test_a_refused_write_is_told_apart_by_sqlites_code_not_its_words(tmp_path):
         assert store.draft("0.1") == "1.7"
     finally:
         store.close()
+
+
+def test_a_write_a_hand_made_trigger_aborts_is_a_message_not_a_traceback(tmp_path):
+    """RAISE(ABORT) in a trigger raises IntegrityError, which the store let through as a traceback."""
+    ProgressStore.open(tmp_path).close()
+    edit = sqlite3.connect(tmp_path / FILE_NAME)
+    edit.execute("CREATE TRIGGER attempts_refused BEFORE INSERT ON attempts "
+                 "BEGIN SELECT RAISE(ABORT, 'attempts are closed'); END")
+    edit.commit()
+    edit.close()
+    store = ProgressStore.open(tmp_path)
+    try:
+        with pytest.raises(StoreError, match="attempts are closed"):
+            store.record_attempt("0.1", "1.75", "correct")
+        store.save_draft("0.1", "1.7")
+        assert store.draft("0.1") == "1.7" and store.attempts() == []
+    finally:
+        store.close()

@@ -285,7 +285,7 @@ class ProgressStore:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:   # also a constraint or a trigger's RAISE in an edited file
             if is_read_only_error(exc):
                 self.read_only = True
                 self.notice = f"Progress could not be saved ({exc}); it is read-only from now on."
