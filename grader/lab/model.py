@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from grader.book.files import BookFileError, load_yaml
+from grader.files import BookFileError, load_yaml
 
 GB = 1e9
 

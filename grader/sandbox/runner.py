@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from grader.book.model import CodeTest
+from grader.exercise import CodeTest
 from grader.safe_text import clipped
 
 WALL_SECONDS = 2.0

@@ -19,8 +19,10 @@ from tests.built_in import builtin_book
 BOOK = builtin_book()
 NUMBER = BOOK.exercise("0.1")
 FORMULA = BOOK.exercise("0.7")
-CASES = [NUMBER, FORMULA, BOOK.exercise("0.4"), BOOK.exercise("9.8"), BOOK.exercise("0.6"), BOOK.exercise("8.2"),
-         exercise_from_spec({"answer": "100*(p-1)/m", "params": {"p": 4, "m": 12}, "unit": "%"})[0]]
+CASES = [case for case in (NUMBER, FORMULA, *map(BOOK.exercise, ("0.4", "9.8", "0.6", "8.2")),
+                           exercise_from_spec({"answer": "100*(p-1)/m", "params": {"p": 4, "m": 12}, "unit": "%"})[0])
+         if case is not None]
+assert len(CASES) == 7
 FORBIDDEN = ("exec", "compile", "open", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
              "subprocess.Popen", "socket.connect", "os.remove", "os.rename", "os.mkdir", "shutil.rmtree",
              "ctypes.dlopen", "code.__new__")

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from grader.book.model import Build, CodeTest
+from grader.exercise import CodeTest
 from grader.grade import grade
+from grader.kinds.build import Build
 from grader.sandbox.runner import (
     BWRAP_SETTING,
     RESULT_LIMIT,

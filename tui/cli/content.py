@@ -189,7 +189,7 @@ def _answer_line(exercise) -> str:
 def _shown_as_data(exercise, seed: int) -> dict:
     """One posed exercise as data: what `content show` prints, plus each mistake's value and whether its
     `when` lets the grader use it with these numbers."""
-    from grader.book.model import NumericAnswer
+    from grader.exercise import NumericAnswer
 
     data: dict = {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title,
                   "prompt": exercise.prompt, "hints": list(exercise.hints), "explanation": exercise.explanation}
