@@ -47,8 +47,16 @@ class Kind:
 KINDS: dict[str, Kind] = {}
 
 
+HOOKS = ("read", "problems", "warnings", "judge", "label", "way")
+
+
 def register(kind: Kind) -> None:
-    """Add `kind`; a second kind of the same name, or a dataclass that says another kind, is refused."""
+    """Add `kind`; a kind missing a hook, a second kind of the same name, or a dataclass that says another
+    kind, is refused."""
+    missing = [hook for hook in HOOKS if not callable(getattr(kind, hook))]
+    if missing:
+        raise KindError(f"kind {kind.name!r} has no {', '.join(missing)}: give its Kind every one of "
+                        f"{', '.join(HOOKS)}")
     if kind.name in KINDS:
         raise KindError(f"kind {kind.name!r} is registered twice")
     field = kind.exercise.__dataclass_fields__.get("kind")

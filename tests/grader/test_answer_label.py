@@ -1,5 +1,5 @@
-"""Stored answers in the learner's terms (grader/answer_label.py): the attempt list and the class report
-showed ids such as `ring-one-phase` and `rs-first, owns-one` instead."""
+"""Stored answers in the learner's terms (each kind's `label`, through grader.kinds.registry.label): the
+attempt list and the class report showed ids such as `ring-one-phase` and `rs-first, owns-one` instead."""
 
 from grader.kinds.registry import label
 

@@ -1,4 +1,4 @@
-"""Choices and design items are dealt afresh for every variant and review (grader.book.model `deal`, set by
+"""Choices and design items are dealt afresh for every variant and review (grader.exercise `deal`, set by
 grader.book.variants.pose): the seed decides the order, so it is reproducible; letters and positions follow the
 order shown; ids, which the store keeps, never change; seed 0 is the book's own order, as the chapter and its
 snapshots show it. Before, every seed showed the same order, so "it's D" was what a learner remembered."""

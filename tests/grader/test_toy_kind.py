@@ -190,7 +190,8 @@ def test_the_panel_registry_refuses_a_kind_without_a_panel_when_it_starts():
         "@dataclass(kw_only=True)\n"
         "class Toy(Exercise):\n"
         "    kind: str = 'toy'\n"
-        "register(Kind(name='toy', exercise=Toy, read=None, problems=None, warnings=None, judge=None,\n"
+        "hook = lambda *args: None\n"
+        "register(Kind(name='toy', exercise=Toy, read=hook, problems=hook, warnings=hook, judge=hook,\n"
         "              label=plain_label, expected_seconds=1.0, ways=('sketch',), way=lambda e: 'sketch'))\n"
         "import tui.answers\n"
     )
@@ -211,6 +212,12 @@ def test_grading_an_exercise_of_an_unregistered_kind_is_our_mistake_said_loudly(
     stray = replace(book.exercise("0.1"), kind="pairs")
     with pytest.raises(KindError, match="unknown exercise kind 'pairs'"):
         grade(stray, "1.75")
+
+
+def test_a_kind_without_a_judge_is_refused_when_registered():
+    with pytest.raises(KindError, match="kind 'pairs' has no judge, label: give its Kind every one of read, "):
+        register(replace(toy_kind.KIND, judge=None, label=None))
+    assert "pairs" not in KINDS
 
 
 def test_a_kind_is_registered_once_and_says_its_own_name():
