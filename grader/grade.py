@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from grader.book.model import Exercise
-from grader.kinds import JUDGES
+from grader.exercise import Exercise
+from grader.kinds.registry import kind_of
 from grader.maths.evaluate import TooComplex
 from grader.verdict import Deadline, Verdict, invalid
 
@@ -27,8 +27,9 @@ def grade(exercise: Exercise, text: Any) -> Verdict:
         return invalid(f"That answer is too long ({len(text):,} characters).")
     if not text.strip():
         return invalid("Type an answer first.")
+    judge = kind_of(exercise).judge  # outside the try: an unregistered kind is our mistake, said loudly
     try:
-        return JUDGES[exercise.kind](exercise, text, Deadline())
+        return judge(exercise, text, Deadline())
     except TooComplex as exc:
         return invalid(str(exc))
     except RecursionError:

@@ -61,7 +61,7 @@ def markup_tags(text: str) -> list[tuple[int, str]]:
     the app shows book text literally (tui.widgets.plain), but markup there is an attack or a mistake."""
     tags = [(match.start(), match.group(1)) for match in _TAG.finditer(text)]
     closes = any(_CLOSING.match(tag) for _, tag in tags)
-    found = []
+    found: list[tuple[int, str]] = []
     for start, tag in tags:
         if _ACTION_OR_LINK.match(tag) or _CLOSING.match(tag) or (closes and _STYLE_WORDS.match(tag)):
             line = text.count("\n", 0, start) + 1

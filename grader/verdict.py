@@ -35,15 +35,15 @@ class Verdict:
         return data
 
 
-def correct(message: str = "Correct.", **extra) -> Verdict:
+def correct(message: str = "Correct.", **extra: Any) -> Verdict:
     return Verdict("correct", message, score=1.0, **extra)
 
 
-def incorrect(message: str = "Not quite.", **extra) -> Verdict:
+def incorrect(message: str = "Not quite.", **extra: Any) -> Verdict:
     return Verdict("incorrect", message, **extra)
 
 
-def invalid(message: str, column: int | None = None, **extra) -> Verdict:
+def invalid(message: str, column: int | None = None, **extra: Any) -> Verdict:
     return Verdict("invalid", message, column=column, **extra)
 
 

@@ -57,8 +57,20 @@ def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
 
 
 # The layers, lowest first (README, "How it is built"): a module may import its own layer and those below.
+# The engine's own come first: the text and file guards and the verdict, reading and proving answers, what
+# every exercise shares, running learner code, the kinds, the lab, the book (which reads its labs), grading.
+GRADER_LAYERS = [
+    ("grader.safe_text", "grader.verdict", "grader.files", "grader.problems"),
+    ("grader.maths",),
+    ("grader.exercise",),
+    ("grader.sandbox",),
+    ("grader.kinds",),
+    ("grader.lab",),
+    ("grader.book",),
+    ("grader.grade",),
+]
 LAYERS = [
-    ("grader",),
+    *GRADER_LAYERS,
     ("tui.progress",),
     ("tui.widgets",),
     ("tui.answers",),
@@ -97,7 +109,7 @@ def imports_of(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     type_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and names_type_checking(node.test)
                  for statement in node.body for inner in ast.walk(statement)}
-    named = set()
+    named: set[str] = set()
     for node in ast.walk(tree):
         if id(node) in type_only:
             continue
@@ -119,8 +131,9 @@ def test_every_module_sits_in_a_layer():
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    ranked = {m: layer(m) for m in {*graph, *(d for deps in graph.values() for d in deps)}}
     return sorted(f"{m} -> {d}" for m, deps in graph.items() for d in deps
-                  if layer(m) is not None and layer(d) is not None and layer(d) > layer(m))
+                  if (low := ranked[m]) is not None and (high := ranked[d]) is not None and high > low)
 
 
 def circles(graph: dict[str, set[str]]) -> list[str]:
@@ -148,7 +161,7 @@ def test_no_module_imports_a_layer_above_its_own():
 
 def test_grader_and_progress_never_import_textual():
     modules = our_modules()
-    headless = [m for m in modules if layer(m) in (0, 1)]
+    headless = [m for m in modules if (layer(m) or 0) <= len(GRADER_LAYERS)]   # the engine and tui.progress
     offenders = [f"{m} imports {name}" for m in headless for name in imports_of(modules[m])
                  if name.split(".")[0] in ("textual", "rich", "textual_plotext", "textual_serve")]
     assert offenders == []
@@ -176,3 +189,15 @@ def test_imports_for_the_type_checker_only_are_no_edges(tmp_path):
                       "    from tui.app import RingbookApp\nif typing.TYPE_CHECKING:\n    import tui.cli\n"
                       "else:\n    import tui.widgets.page\n", encoding="utf-8")
     assert imports_of(source) == {"typing", "typing.TYPE_CHECKING", "tui.widgets.page"}
+
+
+def test_the_engine_folders_are_layers_too():
+    """A kind may use the maths and the sandbox, never the book that loads it; the book reads labs, so a lab
+    may not read the book; and nothing under grading imports grader.grade."""
+    assert upward_imports({"grader.kinds.derive": {"grader.book.variants"}}) == [
+        "grader.kinds.derive -> grader.book.variants"]
+    assert upward_imports({"grader.lab.model": {"grader.book.load"}}) == ["grader.lab.model -> grader.book.load"]
+    assert upward_imports({"grader.maths.parse": {"grader.exercise"}}) == ["grader.maths.parse -> grader.exercise"]
+    assert upward_imports({"grader.book.load": {"grader.lab.model", "grader.kinds.registry", "grader.files"}}) == []
+    graph = import_graph()
+    assert "grader.kinds.registry" in graph["grader.book.load"] and "grader.files" in graph["grader.lab.model"]

@@ -17,7 +17,8 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
-from grader.book.model import Book, Chapter, Exercise, LabRef
+from grader.book.model import Book, Chapter, LabRef
+from grader.exercise import Exercise
 from tui.commands import BookCommands
 from tui.progress.clock import now
 from tui.progress.store import ProgressStore, StoreError

@@ -15,8 +15,9 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 5  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
-# 4: their titles too; 5: and a choice's options
+FORMAT = 6  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
+# 4: their titles too; 5: and a choice's options; 6: in the order each kind declares them (a table's label and
+# feedback row by row, grader.exercise.NumericAnswer.TEXT_FIELDS), not all labels, then all feedback
 
 
 def _file_for(root: Path, cache_dir: Path) -> Path:

@@ -3,7 +3,7 @@
 Authors fix a book from the messages alone, so each problem points at the line that causes it: YAML is
 read with line numbers kept, checked against `exercise.schema.json`, and then checked for what a schema
 cannot say (formulas that do not evaluate, duplicate ids, a mistake equal to the answer, ...). Files are
-read through grader.book.files, so an oversized file, a "billion laughs" or a control character that
+read through grader.files, so an oversized file, a "billion laughs" or a control character that
 would reach the reader's terminal is a problem here too.
 """
 
@@ -15,37 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from grader.book import cache as book_cache
-from grader.book.files import BookFileError, load_yaml, narrative_cost, read_text
-from grader.book.model import (
-    Book,
-    Build,
-    Chapter,
-    CodeTest,
-    Debug,
-    Derive,
-    Design,
-    DesignItem,
-    Exercise,
-    LabRef,
-    Mistake,
-    Option,
-    Source,
-    Step,
-    Trace,
-)
+from grader.book.model import Book, Chapter, LabRef
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
-from grader.book.schema import Problem
-from grader.book.schema import line_loader as _line_loader
-from grader.book.schema import line_of as _line_of
-from grader.book.schema import say as _say
-from grader.book.schema import schema_problems as _schema_problems
-from grader.book.schema import validator as _validator
+from grader.book.schema import BUILTIN_CONTENT, QUIZ_SCHEMA_PATH, check_kinds, validator
+from grader.exercise import Exercise, NumericAnswer, Source, Where
+from grader.files import BookFileError, load_yaml, narrative_cost, read_text
+from grader.kinds.numeric import gpus_of
+from grader.kinds.registry import Hardware, KindError, kind_named
+from grader.problems import Problem, line_loader, line_of, say
+from grader.problems import schema_problems as schema_problems_of
 from grader.safe_text import markup_tags, unsafe_characters
 
 CANONICAL_TEXTS = "_canonical_texts"  # in the book cache only: a templated exercise's texts as first posed
-BUILTIN_CONTENT = Path(__file__).resolve().parents[2] / "content"
-SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
-QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
 
 
 class BookError(Exception):
@@ -54,6 +35,11 @@ class BookError(Exception):
     def __init__(self, problems: list[Problem]):
         super().__init__("\n".join(map(str, problems)))
         self.problems = problems
+
+
+def _where(data: Any) -> Where:
+    """`where(*keys)`: the line of the field of `data` (an exercise as written) at `keys`."""
+    return lambda *keys: line_of(data, keys)
 
 
 def _read_or_report(path: Path, problems: list[Problem], read: Callable[[], Any], missing: str) -> Any:
@@ -73,7 +59,7 @@ def _read_yaml(path: Path, problems: list[Problem]) -> Any:
     import yaml
 
     try:
-        loaded = _read_or_report(path, problems, lambda: load_yaml(path, _line_loader()), "file is missing")
+        loaded = _read_or_report(path, problems, lambda: load_yaml(path, line_loader()), "file is missing")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -106,6 +92,7 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
     """Load and check a book; raises BookError listing every problem. With `cache_dir`, a book that
     passed its checks before and has not changed since is read from its cached copy instead."""
     root = Path(root) if root is not None else BUILTIN_CONTENT
+    check_kinds()
     if cache_dir is not None:
         cached = book_cache.read(root, cache_dir)
         if cached is not None:
@@ -113,7 +100,7 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
     raw: dict[str, Any] = {}
     book, problems = check_book(root, validate_schema=False, collect=raw)
     errors = [p for p in problems if not p.warning]
-    if errors:
+    if book is None or errors:
         raise BookError(errors)
     if cache_dir is not None:
         book_cache.write(root, cache_dir, raw)
@@ -128,11 +115,12 @@ def _book_from_raw(root: Path, raw: dict[str, Any]) -> Book:
         stored = raw["chapters"][entry["dir"]]
         path = chapter_dir / "exercises.yaml"
         exercises = tuple(_build(exercise, entry["id"], Source(path, line), hardware)
-                          for exercise, line in zip(stored["exercises"], stored["lines"]))
+                          for exercise, line in zip(stored["exercises"], stored["lines"], strict=True))
         chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises, str(entry.get("part", ""))))
     data = raw["book"]
-    quizzes = tuple(quiz_from_raw(raw["quizzes"][entry["file"]]["data"], entry["id"], entry["title"], root / entry["file"],
-                                  raw["quizzes"][entry["file"]]["lines"]) for entry in data.get("quizzes", ()))
+    quizzes = tuple(quiz_from_raw(raw["quizzes"][entry["file"]]["data"], entry["id"], entry["title"],
+                                  root / entry["file"], raw["quizzes"][entry["file"]]["lines"])
+                    for entry in data.get("quizzes", ()))
     labs = tuple(LabRef(entry["id"], entry["title"], root / entry["file"]) for entry in data.get("labs", ()))
     return Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters), quizzes, labs)
 
@@ -149,7 +137,8 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
     data = _read_yaml(book_path, problems)
     if data is None:
         return None, problems
-    if not isinstance(data, dict) or not isinstance(data.get("title"), str) or not isinstance(data.get("chapters"), list):
+    if (not isinstance(data, dict) or not isinstance(data.get("title"), str)
+            or not isinstance(data.get("chapters"), list)):
         problems.append(Problem(book_path, 1, "book.yaml needs a title (string) and chapters (a list)"))
         return None, problems
     chapters = []
@@ -157,7 +146,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
     seen_ids: dict[str, Source] = {}
     chapter_ids: set[str] = set()
     for index, entry in enumerate(data["chapters"]):
-        line = _line_of(data, ["chapters", index])
+        line = line_of(data, ["chapters", index])
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("id", "title", "dir")):
             problems.append(Problem(book_path, line, "each chapter needs id, title and dir (strings; quote ids)"))
             continue
@@ -175,7 +164,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         if collect is not None:
             collect.setdefault("chapters", {})[entry["dir"]] = raw_chapter
     if not chapters and not problems:
-        problems.append(Problem(book_path, _line_of(data, ["chapters"]), "the book has no chapters"))
+        problems.append(Problem(book_path, line_of(data, ["chapters"]), "the book has no chapters"))
     quizzes = _load_quizzes(root, data, chapter_ids, problems, validate_schema, collect)
     labs = _load_labs(root, data, problems)
     if collect is not None:
@@ -187,18 +176,19 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
 def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str, dict[str, float]]:
     """book.yaml's `hardware`: per product (a name formulas can use, such as H100), its memory in GB, its
     NVLink in GB/s (both directions added) and its network port in Gb/s (one direction)."""
-    from grader.book.model import FIGURES
+    from grader.exercise import FIGURES
 
     table = data.get("hardware", {})
     if not isinstance(table, dict):
-        problems.append(Problem(book_path, _line_of(data, ["hardware"]), "hardware must map product names to figures"))
+        problems.append(Problem(book_path, line_of(data, ["hardware"]), "hardware must map product names to figures"))
         return {}
     good: dict[str, dict[str, float]] = {}
     for name, figures in table.items():
-        line = _line_of(data, ["hardware", name])
+        line = line_of(data, ["hardware", name])
         if not isinstance(name, str) or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
-            problems.append(Problem(book_path, line, f"hardware {name!r}: a product name is a capital letter, then "
-                                                     "letters and digits (H100, B200), so formulas can say H100_memory"))
+            problems.append(Problem(book_path, line, f"hardware {name!r}: a product name is a capital letter, "
+                                                     "then letters and digits (H100, B200), so formulas can say "
+                                                     "H100_memory"))
         elif (not isinstance(figures, dict) or set(figures) != set(FIGURES)
               or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in figures.values())):
             problems.append(Problem(book_path, line, f"hardware {name}: give memory (GB), nvlink (GB/s, both "
@@ -212,11 +202,11 @@ def _entries(data: dict, key: str, book_path: Path, problems: list[Problem]) -> 
     """book.yaml's `quizzes` or `labs`: each needs an id, a title and a file."""
     entries = data.get(key, [])
     if not isinstance(entries, list):
-        problems.append(Problem(book_path, _line_of(data, [key]), f"{key} must be a list"))
+        problems.append(Problem(book_path, line_of(data, [key]), f"{key} must be a list"))
         return []
     good, ids = [], set()
     for index, entry in enumerate(entries):
-        line = _line_of(data, [key, index])
+        line = line_of(data, [key, index])
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("id", "title", "file")):
             problems.append(Problem(book_path, line, f"each entry of {key} needs id, title and file (strings)"))
         elif entry["id"] in ids:
@@ -236,11 +226,11 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
         if raw is None:
             continue
         if validate_schema or not isinstance(raw, dict):
-            schema_problems = _schema_problems(path, raw, QUIZ_SCHEMA_PATH)
+            schema_problems = schema_problems_of(path, raw, validator(QUIZ_SCHEMA_PATH))
             if schema_problems:
                 problems.extend(schema_problems)
                 continue
-        lines = [_line_of(raw, ["questions", i]) for i in range(len(raw["questions"]))]
+        lines = [line_of(raw, ["questions", i]) for i in range(len(raw["questions"]))]
         try:
             quiz = quiz_from_raw(raw, entry["id"], entry["title"], path, lines)
         except (KeyError, TypeError, ValueError) as exc:
@@ -284,32 +274,35 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
     if data is None:
         return []
     if validate_schema:
-        schema_problems = _schema_problems(path, data, SCHEMA_PATH)
+        schema_problems = schema_problems_of(path, data, validator())
         if schema_problems:
             problems.extend(schema_problems)
             return []
     exercises = []
     raw_chapter.update(exercises=[], lines=[])
     for index, raw in enumerate(data.get("exercises", []) if isinstance(data, dict) else []):
-        source = Source(path, _line_of(data, ["exercises", index]))
+        source = Source(path, line_of(data, ["exercises", index]))
         try:
             exercise = _build(raw, chapter_id, source, hardware)
         except (KeyError, TypeError, ValueError) as exc:
             problems.append(Problem(path, source.line, f"malformed exercise ({exc})"))
             continue
-        where = lambda *keys: _line_of(raw, keys)  # noqa: E731 - short-hand for this exercise's lines
+        where = _where(raw)
         if exercise.id in seen_ids:
-            problems.append(Problem(path, where("id"), f"duplicate exercise id {exercise.id!r} (first at {seen_ids[exercise.id]})"))
+            problems.append(Problem(path, where("id"),
+                                    f"duplicate exercise id {exercise.id!r} (first at {seen_ids[exercise.id]})"))
         else:
             seen_ids[exercise.id] = source
         if not exercise.id.startswith(chapter_id + "."):
-            problems.append(Problem(path, where("id"), f"exercise id {exercise.id!r} should start with the chapter id {chapter_id + '.'!r}"))
+            problems.append(Problem(path, where("id"), f"exercise id {exercise.id!r} should start with the chapter "
+                                                       f"id {chapter_id + '.'!r}"))
         errors = [Problem(path, line, message) for line, message in _gpu_problems(raw, hardware, where)]
         errors = errors or [Problem(path, line, message) for line, message in exercise_problems(exercise, where)]
         problems.extend(errors)
         if not errors:
-            problems.extend(Problem(path, line, message, warning=True) for line, message in exercise_warnings(exercise, where))
-        if not errors and validate_schema and isinstance(exercise, (Derive, Trace)):
+            problems.extend(Problem(path, line, message, warning=True)
+                            for line, message in exercise_warnings(exercise, where))
+        if not errors and validate_schema and isinstance(exercise, NumericAnswer):
             from grader.book.check import unit_problems
             from grader.book.variant_check import sampled_findings  # a full check only: it draws many variants
 
@@ -317,15 +310,16 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
             problems.extend(Problem(path, line, message, warning) for line, message, warning
                             in sampled_findings(exercise, where))
         exercises.append(exercise)
-        written = getattr(exercise, "written", None)
-        raw_chapter["exercises"].append({**raw, CANONICAL_TEXTS: exercise.texts} if written is not None else raw)
+        if isinstance(exercise, NumericAnswer) and exercise.written is not None:
+            raw = {**raw, CANONICAL_TEXTS: exercise.texts}   # the cache keeps the texts as first posed
+        raw_chapter["exercises"].append(raw)
         raw_chapter["lines"].append(source.line)
     return exercises
 
 
-def _gpu_problems(raw: dict, hardware: dict[str, dict[str, float]], where) -> list[tuple[int, str]]:
+def _gpu_problems(raw: dict[str, Any], hardware: Hardware, where: Where) -> list[tuple[int, str]]:
     """An exercise's `gpu` names products of book.yaml's hardware; `fits` and `overflows` need one."""
-    gpus = _gpus(raw.get("gpu"))
+    gpus = gpus_of(raw.get("gpu"))
     unknown = [g for g in gpus if g not in hardware]
     if unknown:
         return [(where("gpu"), f"gpu {', '.join(unknown)} is not in book.yaml's hardware "
@@ -338,55 +332,23 @@ def _gpu_problems(raw: dict, hardware: dict[str, dict[str, float]], where) -> li
     return []
 
 
-def _gpus(value: Any) -> tuple[str, ...]:
-    return (value,) if isinstance(value, str) else tuple(str(v) for v in value) if isinstance(value, list) else ()
-
-
-def _build(raw: dict, chapter_id: str, source: Source, hardware: dict[str, dict[str, float]] | None = None) -> Exercise:
-    common = dict(
+def _build(raw: dict[str, Any], chapter_id: str, source: Source, hardware: Hardware | None = None) -> Exercise:
+    """The exercise `raw` describes, read by its kind; one whose numbers are posed shows its canonical texts."""
+    common: dict[str, Any] = dict(
         id=str(raw["id"]), title=raw["title"], prompt=raw["prompt"], hints=tuple(raw.get("hints", ())),
         explanation=raw["explanation"], chapter_id=chapter_id, source=source,
     )
     if "tolerance" in raw:
         common["tolerance"] = float(raw["tolerance"])
-    kind = raw["kind"]
-    if kind in ("derive", "trace"):
-        gpus, params, vary = _gpus(raw.get("gpu")), dict(raw.get("params", {})), dict(raw.get("vary", {}))
-        if gpus:  # the card is param `gpu`, an index into `gpus`, drawn like any other when there are several
-            params = {"gpu": 0, **params}
-            if len(gpus) > 1:
-                vary["gpu"] = {"choices": list(range(len(gpus)))}
-        numeric = dict(
-            params=params, answer=_formula(raw.get("answer")), unit=str(raw.get("unit", "")),
-            symbols=tuple(raw.get("symbols", ())),
-            mistakes=tuple(Mistake(_formula(m["answer"]), m["feedback"], _conditions(m.get("when")))
-                           for m in raw.get("mistakes", ())),
-            vary=vary, constraints=tuple(str(c) for c in raw.get("constraints", ())),
-            hardware=hardware or {}, gpus=gpus, fits=_formula(raw.get("fits")),
-            overflows=_formula(raw.get("overflows")),
-        )
-        shown = raw.get(CANONICAL_TEXTS)
-        if kind == "derive":
-            return _posed(Derive(**common, **numeric), shown)
-        return _posed(Trace(
-            **common, **numeric,
-            options=tuple(Option(o["id"], o["text"], bool(o.get("correct", False)), o["feedback"]) for o in raw.get("options", ())),
-            steps=tuple(Step(s["label"], _formula(s["answer"]), s.get("feedback", "")) for s in raw.get("steps", ())),
-        ), shown)
-    if kind == "build":
-        return Build(**common, function=raw["function"], signature=raw["signature"], starter=raw["starter"],
-                     solution=raw["solution"], tests=_tests(raw["tests"]))
-    if kind == "debug":
-        return Debug(**common, language=raw["language"], code=raw["code"], buggy_line=int(raw["buggy_line"]),
-                     fixed_line=raw["fixed_line"], function=raw.get("function", ""), tests=_tests(raw.get("tests", ())),
-                     line_feedback={int(k): v for k, v in raw.get("line_feedback", {}).items()})
-    if kind == "design":
-        return Design(**common, items=tuple(DesignItem(i["id"], i["text"], i.get("feedback", "")) for i in raw["items"]),
-                      order=tuple(raw["order"]))
-    raise ValueError(f"unknown kind {kind!r}")
+    try:
+        kind = kind_named(raw["kind"])
+    except KindError as exc:
+        raise ValueError(f"unknown kind {raw['kind']!r}") from exc
+    exercise = kind.read(raw, common, hardware or {})
+    return _posed(exercise, raw.get(CANONICAL_TEXTS)) if isinstance(exercise, NumericAnswer) else exercise
 
 
-def _posed(exercise: Derive | Trace, shown: list[str] | None = None) -> Derive | Trace:
+def _posed(exercise: NumericAnswer, shown: list[str] | None = None) -> NumericAnswer:
     """The exercise with its canonical numbers in its texts: `shown` when the book cache kept them,
     else rendered by grader.book.variants, which loads only for an exercise that needs it."""
     if not exercise.is_template:
@@ -405,8 +367,8 @@ def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
         return None, ["spec must be an object"]
     raw = {"id": "spec.1", "title": "inline", "kind": "derive", "prompt": "-", "hints": [], "explanation": "-", **spec}
     raw["id"] = str(raw["id"])
-    errors = [f"{'/'.join(map(str, e.absolute_path)) or 'spec'}: {_say(e)}"
-              for e in _validator(SCHEMA_PATH).iter_errors({"exercises": [raw]})]
+    errors = [f"{'/'.join(map(str, e.absolute_path)) or 'spec'}: {say(e)}"
+              for e in validator().iter_errors({"exercises": [raw]})]
     if errors:
         return None, [e.removeprefix("exercises/0/") for e in errors]
     exercise = _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
@@ -414,19 +376,6 @@ def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
 
     problems = [message for _, message in exercise_problems(exercise, lambda *keys: 1)]
     return (None, problems) if problems else (exercise, [])
-
-
-def _conditions(value: Any) -> tuple[str, ...]:
-    return () if value is None else (str(value),) if isinstance(value, (str, int, float)) else tuple(map(str, value))
-
-
-def _formula(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _tests(raw: list) -> tuple[CodeTest, ...]:
-    return tuple(CodeTest(dict(t["args"]), [str(e) for e in t["expected"]] if isinstance(t["expected"], list)
-                          else str(t["expected"]), t.get("note", "")) for t in raw)
 
 
 __all__ = ["BUILTIN_CONTENT", "Book", "BookError", "Problem", "check_book", "exercise_from_spec", "load_book"]

@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from grader.book.model import Option, fixed_shuffle
+from grader.exercise import Option, fixed_shuffle
 
 RATINGS: dict[str, tuple[str, float]] = {  # rating id -> (what the learner says, points)
     "got": ("Got it", 1.0),
@@ -124,7 +124,7 @@ def saved_responses(saved: str, quiz: Quiz) -> dict[str, Response]:
 def quiz_from_raw(raw: dict[str, Any], quiz_id: str, title: str, path: Path, lines: list[int]) -> Quiz:
     """Build a quiz from its (schema-checked) YAML; options get ids a, b, c... in the order written."""
     questions = []
-    for q, line in zip(raw["questions"], lines):
+    for q, line in zip(raw["questions"], lines, strict=True):
         options = tuple(Option(chr(97 + i), str(o["text"]), bool(o.get("correct", False)), str(o["feedback"]))
                         for i, o in enumerate(q.get("options", ())))
         questions.append(QuizQuestion(

@@ -37,7 +37,7 @@ def arithmetic_problems(text: str) -> list[str]:
     ms" is wrong), and a result after `=` that is a 3-figure rounding with its last figure dropped
     claims too much ("15/601 = 2.5%" says 2.500% of 2.496%). A result a power of ten (or of 1,024)
     away is a change of unit (16e9 x 2 bytes = 32 GB), not a slip."""
-    found = []
+    found: list[str] = []
     if "=" not in text and "≈" not in text:
         return found
     for match in _STEP.finditer(text):
@@ -113,7 +113,7 @@ def _hides_a_digit(exact: float, shown: str) -> bool:
 def _evaluate(values: list[float], operators: list[str]) -> float | None:
     """`values` joined by `operators`, * and / before + and -."""
     terms, signs, current = [], [], values[0]
-    for operator, value in zip(operators, values[1:]):
+    for operator, value in zip(operators, values[1:], strict=True):
         if operator == "*":
             current *= value
         elif operator == "/":
@@ -126,7 +126,7 @@ def _evaluate(values: list[float], operators: list[str]) -> float | None:
             current = value
     terms.append(current)
     total = terms[0]
-    for sign, term in zip(signs, terms[1:]):
+    for sign, term in zip(signs, terms[1:], strict=True):
         total = total + term if sign == "+" else total - term
     return total
 
@@ -138,8 +138,8 @@ def _interval(numbers: list[tuple[str, bool]], operators: list[str]) -> tuple[fl
         scale = 100 if percent else 1
         value, half = _value(text) / scale, _operand_half_unit(text) / scale
         ranges.append((value - half, value + half))
-    results = [_evaluate(list(corner), operators) for corner in itertools.product(*ranges)]
-    results = [r for r in results if r is not None]
+    corners = [_evaluate(list(corner), operators) for corner in itertools.product(*ranges)]
+    results = [r for r in corners if r is not None]
     return min(results), max(results)
 
 
@@ -160,7 +160,8 @@ def _plain(value: float) -> str:
 
 # --- grammar --------------------------------------------------------------------------------------
 
-_ARTICLE = re.compile(r"(?<![\w-])(?P<article>an|a|An|A)[ \t]+(?P<stars>\**)(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d,]*\.?\d)")
+_ARTICLE = re.compile(r"(?<![\w-])(?P<article>an|a|An|A)[ \t]+(?P<stars>\**)"
+                      r"(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d,]*\.?\d)")
 COUNT_NOUNS = ("minute", "hour", "second", "day", "week", "slot", "step", "GPU", "token", "node", "expert",
                "layer", "stage", "replica", "checkpoint", "failure")
 _ONE_PLURAL = re.compile(rf"(?<![\d.,])(?<![-+−×*/] )1\**[ \t]+(?P<noun>(?:{'|'.join(COUNT_NOUNS)})s)\b")
@@ -181,7 +182,8 @@ def grammar_problems(text: str) -> list[str]:
             found.append(f"\"{written} {number}\" should be \"{right.capitalize() if written[0] == 'A' else right} "
                          f"{number}\" (write its placeholder with |a: {{{{N|a}}}})")
     for match in _ONE_PLURAL.finditer(text):
-        found.append(f"\"1 {match['noun']}\" should be \"1 {match['noun'][:-1]}\" (write {{{{N|{match['noun'][:-1]}}}}})")
+        singular = match["noun"][:-1]
+        found.append(f"\"1 {match['noun']}\" should be \"1 {singular}\" (write {{{{N|{singular}}}}})")
     for match in _MANY_SINGULAR.finditer(text):
         if match["number"] not in ("1", "1.0"):
             found.append(f"\"{match['number']} {match['noun']}\" should be \"{match['number']} {match['noun']}s\" "
@@ -200,7 +202,7 @@ def hardware_problems(text: str, hardware: dict[str, dict[str, float]]) -> list[
     NVLink (as printed, or per direction), Gb/s with the network port, GB with the memory."""
     if not hardware:
         return []
-    found = []
+    found: list[str] = []
     names = [name for name in sorted(hardware, key=len, reverse=True) if name in text]
     if not names:
         return found

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
+from typing import Any
 
-from grader.book.model import NumericAnswer
 from grader.book.text_check import arithmetic_problems, grammar_problems, hardware_problems
 from grader.book.variants import (
     Draws,
@@ -28,13 +28,13 @@ from grader.book.variants import (
     rendered,
     resolve,
 )
+from grader.exercise import NumericAnswer, TextKey, Where
 from grader.maths.evaluate import EvaluationError, evaluate
 from grader.maths.parse import Call, Node, ParseError, parse
 
 SAMPLED_SEEDS = 200
 ABSURD_RATIO = 1e6   # a variant's answer this many times larger or smaller than the canonical one is a slip
 
-Where = Callable[..., int]
 
 
 def template_problems(ex: NumericAnswer, where: Where) -> list[tuple[int, str]]:
@@ -67,7 +67,8 @@ def template_problems(ex: NumericAnswer, where: Where) -> list[tuple[int, str]]:
             found.append((where(*keys), f"{_field(keys)}: {exc}"))
             continue
         if "{{" in shown or "}}" in shown:
-            found.append((where(*keys), f"{_field(keys)}: a placeholder is left unrendered (an unclosed {{{{ or a stray }}}})"))
+            found.append((where(*keys),
+                          f"{_field(keys)}: a placeholder is left unrendered (an unclosed {{{{ or a stray }}}})"))
     return found
 
 
@@ -85,7 +86,7 @@ def sampled_findings(ex: NumericAnswer, where: Where, seeds: int = SAMPLED_SEEDS
     return [(where(*keys), message, warning) for keys, message, warning in _FOUND[identity]]
 
 
-def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
+def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
     """Every rule over seed 0 (the book's own numbers) and, for an exercise that varies, seeds 1..`seeds`:
     the first seed that breaks each rule (per text, for the rules on rendered texts)."""
     written = ex.written or ex
@@ -120,7 +121,7 @@ def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
         _text_findings(posed, seed, shown, where, found, checked)
         if not seed:
             continue
-        for value, old in zip(values, canonical_values):
+        for value, old in zip(values, canonical_values, strict=True):
             if "absurd" not in found and _absurd(value, old):
                 found["absurd"] = (where("answer") if written.answer is not None else where("steps"),
                                    f"seed {seed} ({shown}) gives {value:g}, far from the book's {old:g}: "
@@ -130,7 +131,8 @@ def _sampled(ex: NumericAnswer, where: Where, seeds: int) -> list:
         if "unrendered" not in found:
             for keys, text in _texts_with_keys(posed):
                 if "}}" in text:   # what is left of any placeholder; no need to scan for PLACEHOLDER itself
-                    found["unrendered"] = (where(*keys), f"{_field(keys)}: seed {seed} leaves a placeholder unrendered", False)
+                    found["unrendered"] = (where(*keys), f"{_field(keys)}: seed {seed} leaves a placeholder unrendered",
+                                           False)
                     break
     for i, mistake in enumerate(written.mistakes):
         if mistake.when and not applies[i]:
@@ -168,7 +170,7 @@ def _text_findings(posed: NumericAnswer, seed: int, shown: str, where: Where, fo
                    checked: set[tuple[tuple, str]]) -> None:
     """Worked steps, grammar and hardware figures in every text the learner reads with these numbers
     (each distinct text once: `checked` holds those read already)."""
-    for keys, text in [*_texts_with_keys(posed), (("title",), posed.title)]:
+    for keys, text in posed.keyed_texts():
         if (keys, text) in checked:
             continue
         checked.add((keys, text))
@@ -216,7 +218,7 @@ class _Branches:
             taken = self._taken(names)
         except EvaluationError:
             return
-        changed = next((i for i, (a, b) in enumerate(zip(taken, self.canonical)) if a != b), None)
+        changed = next((i for i, (a, b) in enumerate(zip(taken, self.canonical, strict=True)) if a != b), None)
         if changed is None:
             return
         for i in self.watched:
@@ -276,11 +278,6 @@ def _mistake_findings(ex: NumericAnswer, env: dict[str, float], answer: float, s
                                f"{ex.mistakes[j].answer!r} ({value:g}), so it gets the earlier one's feedback", True)
 
 
-def graded_values_of(formula: str, env: dict[str, float]) -> float:
-
-    return formula_value(formula, env)
-
-
 def _absurd(value: float, canonical: float) -> bool:
     if not math.isfinite(value):
         return True
@@ -294,15 +291,9 @@ def _numbers(ex: NumericAnswer, env: dict[str, float]) -> str:
     return ", ".join(f"gpu={gpu_of(ex, env)}" if name == "gpu" else f"{name}={env[name]:g}" for name in ex.params)
 
 
-def _texts_with_keys(ex: NumericAnswer) -> list[tuple[tuple, str]]:
-    pairs: list[tuple[tuple, str]] = [(("prompt",), ex.prompt), (("explanation",), ex.explanation)]
-    pairs += [(("hints", i), hint) for i, hint in enumerate(ex.hints)]
-    pairs += [(("mistakes", i, "feedback"), m.feedback) for i, m in enumerate(ex.mistakes)]
-    for i, step in enumerate(getattr(ex, "steps", ())):
-        pairs += [(("steps", i, "label"), step.label), (("steps", i, "feedback"), step.feedback)]
-    for i, option in enumerate(getattr(ex, "options", ())):
-        pairs += [(("options", i, "text"), option.text), (("options", i, "feedback"), option.feedback)]
-    return pairs
+def _texts_with_keys(ex: NumericAnswer) -> list[tuple[TextKey, str]]:
+    """Its texts but the title, whose placeholders are rendered (and checked) with the others'."""
+    return [(keys, text) for keys, text in ex.keyed_texts() if keys != ("title",)]
 
 
 def _field(keys: tuple) -> str:

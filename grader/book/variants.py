@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from grader.book.model import Exercise, Mistake, NumericAnswer, Step, hardware_figures
+from grader.exercise import Exercise, Mistake, NumericAnswer, hardware_figures
 from grader.maths.evaluate import EvaluationError, evaluate, holds
-from grader.maths.parse import Node, ParseError, names_in, parse
+from grader.maths.parse import Node, ParseError, parse
 
 CANONICAL_SEED = 0
 MAX_TRIES = 500            # draws per variant before the constraints are called unsatisfiable
@@ -126,10 +126,7 @@ def mistake_applies(mistake: Mistake, names: Mapping[str, float]) -> bool:
 def graded_values(exercise: NumericAnswer, env: Mapping[str, float]) -> tuple[float, ...]:
     """What a learner is graded against with these params: the answer, or each step's state. A choice or
     a formula has no number to grade (a formula's value needs its symbols): empty."""
-    steps = getattr(exercise, "steps", ())
-    if steps:
-        return tuple(formula_value(s.answer, env) for s in steps)
-    return (formula_value(exercise.answer, env),) if exercise.answer is not None and not exercise.is_formula else ()
+    return tuple(formula_value(formula, env) for formula in exercise.graded_formulas())
 
 
 def names_for_text(exercise: NumericAnswer, env: Mapping[str, float]) -> dict[str, float]:
@@ -178,7 +175,7 @@ class Draws:
         for _ in range(MAX_TRIES):
             drawn = tuple(rng.choice(pool) for pool in pools.values())
             if drawn not in self._judged:
-                self._judged[drawn] = self._posable(dict(zip(pools, drawn)))
+                self._judged[drawn] = self._posable(dict(zip(pools, drawn, strict=True)))
             env = self._judged[drawn]
             if env is not None:
                 return Variant(seed, dict(env))
@@ -225,7 +222,8 @@ def _posed_numbers(exercise: NumericAnswer, env: Mapping[str, float], values: tu
 
 
 def _differ(values: tuple[float, ...], canonical: tuple[float, ...], tolerance: float) -> bool:
-    return any(not math.isclose(a, b, rel_tol=2 * tolerance, abs_tol=1e-12) for a, b in zip(values, canonical))
+    return any(not math.isclose(a, b, rel_tol=2 * tolerance, abs_tol=1e-12)
+               for a, b in zip(values, canonical, strict=True))
 
 
 # --- texts ------------------------------------------------------------------------------------------
@@ -320,17 +318,6 @@ def closed_part(template: str) -> tuple[str, str]:
     return template[:end], template[end:]
 
 
-def placeholder_names(template: str) -> set[str]:
-    """The names the placeholders of `template` use, for checking them against the params."""
-    found: set[str] = set()
-    for match in PLACEHOLDER.finditer(closed_part(template)[0]):
-        try:
-            found |= names_in(parse(_formula_and_format(match.group(1))[0]))
-        except ParseError:
-            pass
-    return found
-
-
 def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer:
     """The exercise as a learner sees it with these params: every text rendered, the params replaced by
     their numbers, and `written` keeping the templates for the next variant."""
@@ -339,20 +326,8 @@ def rendered(exercise: NumericAnswer, env: Mapping[str, float]) -> NumericAnswer
     gpu = gpu_of(written, env)
     if gpu is not None:
         shown[GPU_NAME] = gpu
-    changes: dict[str, Any] = dict(
-        params={name: env[name] for name in written.params}, title=render(written.title, names, shown),
-        prompt=render(written.prompt, names, shown), explanation=render(written.explanation, names, shown),
-        hints=tuple(render(h, names, shown) for h in written.hints),
-        mistakes=tuple(replace(m, feedback=render(m.feedback, names, shown)) for m in written.mistakes),
-        written=written,
-    )
-    if getattr(written, "steps", ()):
-        changes["steps"] = tuple(Step(render(s.label, names, shown), s.answer, render(s.feedback, names, shown))
-                                 for s in written.steps)
-    if getattr(written, "options", ()):
-        changes["options"] = tuple(replace(o, text=render(o.text, names, shown), feedback=render(o.feedback, names, shown))
-                                   for o in written.options)
-    return replace(written, **changes)
+    posed = written.with_texts([render(text, names, shown) for text in written.texts])
+    return replace(posed, params={name: env[name] for name in written.params})
 
 
 def variant(exercise: NumericAnswer, seed: int) -> NumericAnswer:
@@ -382,7 +357,7 @@ def pose(exercise: Exercise, seed: int | None) -> Exercise:
 def varies(exercise: Exercise) -> bool:
     """Whether another seed poses `exercise` differently: other numbers (its `vary`) or another order (a
     choice's options, a design's items). A build, a debug, and a number that does not vary have one form."""
-    return bool(getattr(exercise, "vary", None)) or exercise.deals
+    return (isinstance(exercise, NumericAnswer) and bool(exercise.vary)) or exercise.deals
 
 
 def seed_problem(seed: object) -> str | None:

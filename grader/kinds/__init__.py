@@ -1,11 +1,8 @@
-"""One module per exercise kind, each with `judge(exercise, text, deadline) -> Verdict`."""
+"""The exercise kinds, one module each (derive, trace, build, debug, design), registered by name in
+grader.kinds.registry: importing this package registers them all."""
 
 from grader.kinds import build, debug, derive, design, trace
+from grader.kinds.registry import register
 
-JUDGES = {
-    "derive": derive.judge,
-    "trace": trace.judge,
-    "design": design.judge,
-    "debug": debug.judge,
-    "build": build.judge,
-}
+for _module in (derive, trace, build, debug, design):
+    register(_module.KIND)

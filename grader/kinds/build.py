@@ -5,9 +5,50 @@ attempt. Everything else that stops a run (a timeout, a crash, a tampered report
 
 from __future__ import annotations
 
-from grader.book.model import Build
-from grader.sandbox.runner import TestResult, run_tests
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from grader.exercise import CodeTest, Exercise, Where, code_tests
+from grader.kinds.numeric import formula_problem
+from grader.kinds.registry import Findings, Hardware, Kind, no_findings, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
+
+if TYPE_CHECKING:
+    from grader.sandbox.runner import TestResult
+
+
+@dataclass(kw_only=True, repr=False)
+class Build(Exercise):
+    """Write a small function; graded by running it against `tests` in a sandbox."""
+
+    kind: str = "build"
+    function: str
+    signature: str
+    starter: str
+    solution: str
+    tests: tuple[CodeTest, ...]
+    tolerance: float = 1e-6
+
+
+def read(raw: dict[str, Any], common: dict[str, Any], hardware: Hardware) -> Build:
+    return Build(**common, function=raw["function"], signature=raw["signature"], starter=raw["starter"],
+                 solution=raw["solution"], tests=code_tests(raw["tests"]))
+
+
+def problems(exercise: Build, where: Where) -> Findings:
+    return code_test_problems(exercise.tests, where)
+
+
+def code_test_problems(tests: tuple[CodeTest, ...], where: Where) -> Findings:
+    """Each test's expected value must evaluate over its scalar args (a build's, or a debug's proof)."""
+    found: Findings = []
+    for i, test in enumerate(tests):
+        names = test.scalar_args
+        for expected in test.expected if isinstance(test.expected, list) else [test.expected]:
+            message = formula_problem(expected, names)
+            if message:
+                found.append((where("tests", i, "expected"), f"expected {expected!r}: {message}"))
+    return found
 
 
 def describe(result: TestResult) -> str:
@@ -21,7 +62,7 @@ def describe(result: TestResult) -> str:
     return f"{mark} ({call}) expected {expected}, got {got}{note}{printed}"
 
 
-def _number(value) -> str:
+def _number(value: object) -> str:
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(_number(v) for v in value) + ")"
     if isinstance(value, float):
@@ -30,6 +71,8 @@ def _number(value) -> str:
 
 
 def judge(exercise: Build, text: str, deadline: Deadline) -> Verdict:
+    from grader.sandbox.runner import run_tests  # its subprocess machinery loads when code is first run
+
     run = run_tests(text, exercise.function, exercise.tests, exercise.tolerance)
     if run.problem:
         return invalid(run.problem, value=run) if run.unreadable or not run.ran else incorrect(run.problem, value=run)
@@ -40,3 +83,9 @@ def judge(exercise: Build, text: str, deadline: Deadline) -> Verdict:
     first = next(t for t in run.tests if not t.passed)
     return incorrect(f"{run.passed} of {total} tests pass.", feedback=describe(first), rows=rows, value=run,
                      score=run.passed / total)
+
+
+KIND = Kind(
+    name="build", exercise=Build, read=read, problems=problems, warnings=no_findings, judge=judge, label=plain_label,
+    expected_seconds=600.0, ways=("code",), way=lambda exercise: "code", runs_code=True,
+)

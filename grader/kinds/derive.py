@@ -1,15 +1,29 @@
-"""Derive: a number in the box's unit, or a formula over the exercise's symbols."""
+"""Derive: work a number or a formula out from the chapter. A number in the box's unit, or a formula over
+the exercise's symbols.
+
+The judges load the formula code on first use: a start from the book cache reads exercises, never grades.
+"""
 
 from __future__ import annotations
 
-from grader.book.model import NumericAnswer
-from grader.maths.evaluate import EvaluationError, TooComplex
-from grader.maths.numeric import Closeness, nearness, read_number, within
-from grader.maths.parse import ParseError, names_in, parse
-from grader.maths.symbolic import compare, prove_equal, same_function, sample_points, why_points_cannot_decide
-from grader.maths.sympy_proof import Proof
-from grader.maths.units import UnitError
+from dataclasses import dataclass
+from typing import Any
+
+import grader.kinds.numeric as numeric
+from grader.exercise import NumericAnswer
+from grader.kinds.registry import Hardware, Kind, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
+
+
+@dataclass(kw_only=True, repr=False)
+class Derive(NumericAnswer):
+    """Work a number or a formula out from the chapter."""
+
+    kind: str = "derive"
+
+
+def read(raw: dict[str, Any], common: dict[str, Any], hardware: Hardware) -> Derive:
+    return Derive(**common, **numeric.read_fields(raw, hardware))
 
 
 def judge(exercise: NumericAnswer, text: str, deadline: Deadline) -> Verdict:
@@ -29,6 +43,11 @@ def display(value: float) -> str:
 
 def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
     """Compare a typed number with `answer` (in the box's unit), naming the kind of near miss."""
+    from grader.maths.evaluate import EvaluationError, TooComplex
+    from grader.maths.numeric import Closeness, nearness, read_number, within
+    from grader.maths.parse import ParseError
+    from grader.maths.units import UnitError
+
     unit = exercise.unit
     try:
         value = read_number(text, unit)
@@ -48,7 +67,7 @@ def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
         return invalid(f"This box is in percent: write {display(value * 100)} (or {display(value * 100)}%), "
                        f"not {display(value)}.")
     applicable = exercise.applicable_mistakes
-    for mistake, wrong in zip(exercise.mistakes, exercise.mistake_values):
+    for mistake, wrong in zip(exercise.mistakes, exercise.mistake_values, strict=True):
         if mistake in applicable and within(value, wrong, exercise.tolerance):
             return incorrect(f"Not quite: {shown} is a common slip.", feedback=mistake.feedback, value=value)
     written = exercise.written  # the book's own numbers, for a one-number exercise posed with others
@@ -66,6 +85,10 @@ def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
 
 def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Verdict:
     """Points first (fast, and they cannot hang), then a proof; `method` says which decided."""
+    from grader.maths.parse import ParseError, names_in, parse
+    from grader.maths.symbolic import compare, prove_equal, same_function, sample_points, why_points_cannot_decide
+    from grader.maths.sympy_proof import Proof
+
     symbols = exercise.symbols
     known = set(symbols) | set(exercise.env)
     listed = ", ".join(symbols)
@@ -76,6 +99,8 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
     unknown = sorted(names_in(tree) - known)
     if unknown:
         return invalid(f"Unknown symbol {unknown[0]!r}: write the formula in terms of {listed}.")
+    if exercise.answer is None:
+        raise TypeError(f"exercise {exercise.id} has no answer")   # content check refuses such an exercise
     answer = parse(exercise.answer, known)
     points = sample_points(symbols, exercise.env)
     agreement = compare(tree, answer, points)
@@ -106,4 +131,7 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
     return incorrect("That formula is not equivalent to the answer.", value=typed, method="numeric")
 
 
-__all__ = ["judge", "judge_number", "judge_formula", "display"]
+KIND = Kind(
+    name="derive", exercise=Derive, read=read, problems=numeric.problems, warnings=numeric.warnings, judge=judge,
+    label=plain_label, expected_seconds=180.0, ways=("number",), way=lambda exercise: "number",
+)

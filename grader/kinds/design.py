@@ -4,13 +4,76 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
-from grader.book.model import Design
+from grader.exercise import Exercise, Where, fixed_shuffle
+from grader.kinds.registry import Findings, Hardware, Kind, no_findings
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 
 _SEPARATOR_OR_SPACE = re.compile(r"(?:\s|,|;|->|→|>)+")
 _POSITION = re.compile(r"\d+", re.ASCII)
 _TOKEN = re.compile(r"[^,;\n>→]*")
+
+
+
+@dataclass(repr=False)
+class DesignItem:
+    """One thing to put in order, with what to say when it is out of place."""
+
+    id: str
+    text: str
+    feedback: str = ""
+
+
+@dataclass(kw_only=True, repr=False)
+class Design(Exercise):
+    """Put `items` in `order` (item ids)."""
+
+    kind: str = "design"
+    items: tuple[DesignItem, ...]
+    order: tuple[str, ...]
+
+    @property
+    def deals(self) -> bool:
+        return True
+
+    @cached_property
+    def presented(self) -> tuple[DesignItem, ...]:
+        """The items as first shown: a fixed shuffle that is never already solved, dealt afresh for each
+        seed (`deal`)."""
+        return fixed_shuffle(self.items, self.deal_key, avoid=self.order)
+
+
+def read(raw: dict[str, Any], common: dict[str, Any], hardware: Hardware) -> Design:
+    return Design(**common, items=tuple(DesignItem(i["id"], i["text"], i.get("feedback", "")) for i in raw["items"]),
+                  order=tuple(raw["order"]))
+
+
+def problems(ex: Design, where: Where) -> Findings:
+    found: Findings = []
+    ids = [item.id for item in ex.items]
+    texts = [item.text for item in ex.items]
+    if len(set(ids)) != len(ids):
+        found.append((where("items"), "duplicate design item ids"))
+    if len(set(texts)) != len(texts):
+        found.append((where("items"), "duplicate design item texts"))
+    if sorted(ex.order) != sorted(set(ids)) or len(ex.order) != len(ids):
+        found.append((where("order"), "order must list every item id exactly once"))
+    return found
+
+
+def label(exercise: Design, answer: str) -> str:
+    """The items by their names, in the order given."""
+    texts = {item.id: item.text for item in exercise.items}
+    return " → ".join(_name(texts.get(i.strip(), i.strip())) for i in answer.split(","))
+
+
+def _name(text: str) -> str:
+    """An item by what comes before its colon ("PP = 16"), or its first three words."""
+    head = text.split(":", 1)[0]
+    return head if len(head) < len(text) and len(head) <= 24 else " ".join(text.split()[:3])
 
 
 def read_order(exercise: Design, text: str) -> list[str] | str:
@@ -35,7 +98,8 @@ def read_order(exercise: Design, text: str) -> list[str] | str:
             order.append(presented[int(number.group()) - 1])
             position = number.end()
         else:
-            token = _TOKEN.match(text, position).group().strip()
+            found = _TOKEN.match(text, position)   # always matches, if only the empty string
+            token = found.group().strip() if found else ""
             return f"{token!r} is not one of the items ({', '.join(presented)})."
         if position < len(folded) and not _SEPARATOR_OR_SPACE.match(folded, position):
             return f"Separate the items with commas (at column {position + 1})."
@@ -65,7 +129,7 @@ def longest_ordered_run(order: list[str], correct_order: tuple[str, ...]) -> int
 
 def first_wrong(order: list[str], target: tuple[str, ...]) -> int | None:
     """The first position (0-based) where `order` differs from `target`; None when they agree."""
-    return next((i for i, (a, b) in enumerate(zip(order, target)) if a != b), None)
+    return next((i for i, (a, b) in enumerate(zip(order, target, strict=False)) if a != b), None)
 
 
 def judge(exercise: Design, text: str, deadline: Deadline) -> Verdict:
@@ -73,12 +137,18 @@ def judge(exercise: Design, text: str, deadline: Deadline) -> Verdict:
     if isinstance(order, str):
         return invalid(order)
     target = list(exercise.order)
-    if order == target:
+    first = first_wrong(order, exercise.order)   # read_order gave every item once: None means all in place
+    if first is None:
         return correct("Correct: that is the right order.", value=order)
-    first = first_wrong(order, exercise.order)
-    in_place = sum(a == b for a, b in zip(order, target))
+    in_place = sum(a == b for a, b in zip(order, target, strict=True))
     misplaced = next(item for item in exercise.items if item.id == order[first])
     return incorrect(
         f"Position {first + 1} is wrong; {in_place} of {len(target)} items are in the right place.",
         feedback=misplaced.feedback, value=order, score=longest_ordered_run(order, exercise.order) / len(target),
     )
+
+
+KIND = Kind(
+    name="design", exercise=Design, read=read, problems=problems, warnings=no_findings, judge=judge, label=label,
+    expected_seconds=120.0, ways=("order",), way=lambda exercise: "order",
+)

@@ -1,14 +1,112 @@
-"""Trace: one number, one choice among options, or a table of states, one per step."""
+"""Trace: step through an algorithm, answered by one number (`answer`), one choice among options, or a
+table of states, one row per step."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar, Literal
 
-from grader.book.model import Trace
+import grader.kinds.numeric as numeric
+from grader.exercise import NumericAnswer, Option, Where, evaluate_text, fixed_shuffle
 from grader.kinds.derive import judge_number
+from grader.kinds.registry import Findings, Hardware, Kind, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 
 _ROW_SEPARATOR = re.compile(r";|\n|,\s+")
+
+
+@dataclass(repr=False)
+class Step:
+    """One row of a table of states: its label, its value as a formula, and a note for a wrong value."""
+
+    label: str
+    answer: str
+    feedback: str = ""
+
+
+@dataclass(kw_only=True, repr=False)
+class Trace(NumericAnswer):
+    """Step through an algorithm: one number (`answer`), one choice (`options`) or a table (`steps`)."""
+
+    TEXT_FIELDS: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("prompt",), ("explanation",), ("hints",), ("mistakes", "feedback"), ("steps", "label", "feedback"),
+        ("options", "text", "feedback"), ("title",))
+
+    kind: str = "trace"
+    options: tuple[Option, ...] = ()
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def style(self) -> Literal["number", "choice", "steps"]:
+        if self.options:
+            return "choice"
+        return "steps" if self.steps else "number"
+
+    @property
+    def correct_option(self) -> Option:
+        return next(o for o in self.options if o.correct)
+
+    @property
+    def deals(self) -> bool:
+        return bool(self.options)
+
+    @cached_property
+    def presented_options(self) -> tuple[Option, ...]:
+        """Options in the order shown, lettered A, B, C...: a fixed shuffle, so where an author happened
+        to put the right answer tells the learner nothing, dealt afresh for each seed (`deal`)."""
+        return fixed_shuffle(self.options, self.deal_key)
+
+    def graded_formulas(self) -> tuple[str, ...]:
+        """A table's rows, else the one number."""
+        return tuple(s.answer for s in self.steps) if self.steps else super().graded_formulas()
+
+    @cached_property
+    def step_values(self) -> tuple[float, ...]:
+        return tuple(evaluate_text(s.answer, self.env) for s in self.steps)
+
+
+def read(raw: dict[str, Any], common: dict[str, Any], hardware: Hardware) -> Trace:
+    return Trace(
+        **common, **numeric.read_fields(raw, hardware),
+        options=tuple(Option(o["id"], o["text"], bool(o.get("correct", False)), o["feedback"])
+                      for o in raw.get("options", ())),
+        steps=tuple(Step(s["label"], str(s["answer"]), s.get("feedback", "")) for s in raw.get("steps", ())),
+    )
+
+
+def problems(exercise: Trace, where: Where) -> Findings:
+    return numeric.problems(exercise, where, _answer_problems)
+
+
+def _answer_problems(ex: Trace, env: dict[str, float], where: Where) -> Findings:
+    """A choice has exactly one correct option, ids unique; a table's every row evaluates; else one number."""
+    found: Findings = []
+    if ex.options:
+        right = [o.id for o in ex.options if o.correct]
+        if len(right) != 1:
+            found.append((where("options"), f"exactly one option must be correct (found {len(right)})"))
+        ids = [o.id for o in ex.options]
+        if len(set(ids)) != len(ids):
+            found.append((where("options"), "option ids must be unique"))
+        return found
+    if ex.steps:
+        for i, step in enumerate(ex.steps):
+            message = numeric.formula_problem(step.answer, env)
+            if message:
+                found.append((where("steps", i, "answer"), f"step answer {step.answer!r}: {message}"))
+        return found
+    return numeric.answer_problems_of(ex, env, where)
+
+
+def label(exercise: Trace, answer: str) -> str:
+    """A choice by its letter as shown and its text; a number or a table as typed."""
+    if not exercise.options:
+        return plain_label(exercise, answer)
+    options = exercise.presented_options
+    index = next((i for i, o in enumerate(options) if o.id == answer), None)
+    return answer if index is None else f"{chr(65 + index)}  {options[index].text}"
 
 
 def judge(exercise: Trace, text: str, deadline: Deadline) -> Verdict:
@@ -19,7 +117,7 @@ def judge(exercise: Trace, text: str, deadline: Deadline) -> Verdict:
     return judge_number(exercise, text, exercise.value)
 
 
-def option_for(exercise: Trace, text: str):
+def option_for(exercise: Trace, text: str) -> Option | None:
     """The option meant by `text`: its id, its letter (a, B) or number (1-based) as shown, or its text."""
     key = text.strip().strip("()[].").strip().casefold()
     options = exercise.presented_options
@@ -57,7 +155,8 @@ def judge_steps(exercise: Trace, text: str) -> Verdict:
     cells = [cell for cell in _ROW_SEPARATOR.split(text.strip()) if cell.strip()]
     count = len(exercise.steps)
     if len(cells) != count:
-        return invalid(f"This table has {count} rows; give {count} values separated by semicolons (you gave {len(cells)}).")
+        return invalid(f"This table has {count} rows; give {count} values separated by semicolons "
+                       f"(you gave {len(cells)}).")
     rows = tuple(grade_step(exercise, i, cell) for i, cell in enumerate(cells))
     unreadable = next((i for i, row in enumerate(rows) if row.status == "invalid"), None)
     if unreadable is not None:
@@ -68,3 +167,9 @@ def judge_steps(exercise: Trace, text: str) -> Verdict:
     first = next(i for i, row in enumerate(rows) if row.status != "correct")
     return incorrect(f"Row {first + 1} ({exercise.steps[first].label}) is wrong; {right} of {count} rows are right.",
                      feedback=rows[first].feedback, rows=rows, score=right / count, value=[row.value for row in rows])
+
+
+KIND = Kind(
+    name="trace", exercise=Trace, read=read, problems=problems, warnings=numeric.warnings, judge=judge, label=label,
+    expected_seconds=120.0, ways=("number", "choice", "steps"), way=lambda exercise: exercise.style,
+)

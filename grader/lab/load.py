@@ -1,8 +1,8 @@
 """A lab file -> Lab, with every problem reported as `path:line: message`, as a book's are.
 
-The YAML is read through the book's guards (grader.book.files: size, nesting, aliases, printable strings) with
+The YAML is read through the book's guards (grader.files: size, nesting, aliases, printable strings) with
 its line numbers kept, and checked against content/lab.schema.json (fields, types, 2 to 4 options, whole
-positive TP and PP) with the book's schema helpers (grader.book.schema). What needs the lab's model is checked
+positive TP and PP) with the book's schema helpers (grader.problems). What needs the lab's model is checked
 here: the two acts the screen knows, in order; measured GPU counts the lab offers; one right option per
 question and unique option ids; layouts that can be built; and every figure named in braces. Then each named
 figure is filled in from the model (grader.lab.model), so no number in the lab's prose is typed by hand.
@@ -17,8 +17,7 @@ from typing import Any
 
 import yaml
 
-from grader.book.files import BookFileError, load_yaml
-from grader.book.schema import Problem, line_loader, line_of, schema_problems
+from grader.files import BookFileError, load_yaml
 from grader.lab.model import (
     GPU_COUNTS,
     Act,
@@ -31,6 +30,7 @@ from grader.lab.model import (
     layout_values,
     prose_values,
 )
+from grader.problems import Problem, line_loader, line_of, schema_problems, schema_validator
 
 LAB_SCHEMA_PATH = Path(__file__).resolve().parents[2] / "content" / "lab.schema.json"
 ACT_IDS = ("data-parallel", "three-d")   # the acts the lab screen knows, in the order it shows them
@@ -51,7 +51,7 @@ def load_lab(path: Path) -> Lab:
     listing its problems: all the schema finds, or else all the checks after it find."""
     path = Path(path)
     raw = _read(path)
-    problems = schema_problems(path, raw, LAB_SCHEMA_PATH)
+    problems = schema_problems(path, raw, schema_validator(LAB_SCHEMA_PATH))
     if problems:
         raise LabError(problems)
     return _Reader(path, raw, Hardware()).lab()

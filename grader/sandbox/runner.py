@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any, Literal
 
-from grader.book.model import CodeTest
+from grader.exercise import CodeTest
 from grader.safe_text import clipped
 from grader.sandbox import harness
 from grader.sandbox.harness import PRINTED_CHARS

@@ -10,8 +10,8 @@ import pytest
 from textual.widgets import Input, Markdown
 
 from grader.book.load import load_book
-from grader.book.model import KINDS
 from grader.grade import grade
+from grader.kinds.registry import KINDS
 from grader.sandbox.runner import run_tests
 from tests.face.test_learning_loop import settle, text_of
 from tui.app import RingbookApp

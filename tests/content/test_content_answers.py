@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.book.model import Build, Debug, Design, NumericAnswer, Trace
+from grader.exercise import NumericAnswer
+from grader.kinds.build import Build
+from grader.kinds.debug import Debug
+from grader.kinds.design import Design
+from grader.kinds.trace import Trace
 from grader.maths.evaluate import evaluate_text
 from tests.built_in import builtin_book
 
@@ -19,9 +23,11 @@ BOOK = builtin_book()
 
 
 def _expected() -> dict[str, dict]:
-    tables: dict[str, dict] = {"NUMERIC": {}, "STEPS": {}, "FORMULAS": {}, "CHOICES": {}, "ORDERS": {}, "BUGGY_LINES": {}}
+    names = ("NUMERIC", "STEPS", "FORMULAS", "CHOICES", "ORDERS", "BUGGY_LINES")
+    tables: dict[str, dict] = {name: {} for name in names}
     for path in sorted(EXPECTED_DIR.glob("ch*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None, path
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         for name, table in tables.items():
@@ -114,7 +120,7 @@ def _call(source: str, function: str, args: dict):
 def _matches(got, expected, tolerance: float) -> bool:
     if isinstance(expected, tuple):
         return isinstance(got, (tuple, list)) and len(got) == len(expected) and all(
-            _matches(g, e, tolerance) for g, e in zip(got, expected))
+            _matches(g, e, tolerance) for g, e in zip(got, expected, strict=True))
     return isinstance(got, (int, float)) and math.isclose(got, expected, rel_tol=tolerance, abs_tol=1e-12)
 
 
@@ -127,7 +133,8 @@ def test_build_exercises_have_enough_tests(exercise_id):
 def test_debug_listing_has_exactly_the_declared_bug(exercise_id):
     exercise = BOOK.exercise(exercise_id)
     assert exercise.tests, "a debug exercise proves its bug with tests"
-    fixed = [_matches(_call(exercise.fixed_code, exercise.function, t.args), t.expected_value, 1e-9) for t in exercise.tests]
+    fixed = [_matches(_call(exercise.fixed_code, exercise.function, t.args), t.expected_value, 1e-9)
+             for t in exercise.tests]
     buggy = [_matches(_call(exercise.code, exercise.function, t.args), t.expected_value, 1e-9) for t in exercise.tests]
     assert all(fixed), "the fixed listing fails a test"
     assert not all(buggy), "the buggy listing passes every test: the bug is not real"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from grader.book.files import MAX_FILE_BYTES
 from grader.book.load import BookError, Problem, check_book, load_book
+from grader.files import MAX_FILE_BYTES
 from grader.lab.load import load_lab
 from tests.built_in import builtin_book
 from tui.cli.main import main
@@ -87,7 +87,7 @@ def test_duplicate_id_is_reported_at_the_second(book_copy, capsys):
     path = book_copy / CHAPTER0
     text = path.read_text()
     path.write_text(text.replace('id: "0.2"', 'id: "0.1"', 1))
-    line = line_of(path, 'id: "0.1"') and [n for n, l in enumerate(path.read_text().splitlines(), 1) if 'id: "0.1"' in l][1]
+    line = [n for n, text in enumerate(path.read_text().splitlines(), 1) if 'id: "0.1"' in text][1]
     code, out = run_check(book_copy, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line}: duplicate exercise id '0.1'" in out, out
@@ -264,7 +264,8 @@ def test_line_feedback_quoting_another_lines_code_is_a_warning(book_copy, capsys
     path = book_copy / CHAPTER1
     text = path.read_text()
     feedback_9 = re.search(r'^\s+"9": .*$', text, re.M)
-    path.write_text(text[:feedback_9.start()] + '      "9": "So `stage >= 2` is the right test."' + text[feedback_9.end():])
+    fixed = '      "9": "So `stage >= 2` is the right test."'
+    path.write_text(text[:feedback_9.start()] + fixed + text[feedback_9.end():])
     code, out = run_check(book_copy, capsys)
     assert code == 0, out
     line = line_of(path, '"9": ')
@@ -285,7 +286,7 @@ def test_builtin_chapter_has_no_warnings(book, chapter):
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUGHS = 'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n' + "".join(
-    f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi"))
+    f"{b}: &{b} [{', '.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi", strict=True))
 
 
 def check_in_a_child(content: Path) -> subprocess.CompletedProcess:
@@ -418,10 +419,11 @@ def test_a_cache_from_before_strings_were_made_printable_is_not_used(book_copy, 
 
 def terminal_output(app) -> str:
     """What the app would write to the terminal for its current screen, as its driver does."""
-    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=app.size.width,
+    written = io.StringIO()
+    console = Console(file=written, force_terminal=True, color_system="truecolor", width=app.size.width,
                       height=app.size.height, legacy_windows=False)
     console.print(app.screen._compositor.render_update(full=True))
-    return console.file.getvalue()
+    return written.getvalue()
 
 
 def without_textuals_own_sequences(output: str) -> str:
@@ -486,11 +488,13 @@ def test_markup_in_book_text_is_reported_with_path_and_line(book_copy, capsys):
                                          "AllReduce (**N = {{N}}**). [@click=app.simulate_key('q')]How many GB", 1)
     exercises.write_text(text)
     chapter = book_copy / "00-ring-allreduce" / "chapter.md"
-    chapter.write_text(chapter.read_text().replace("## The problem", "## [link='https://evil.example']The[/link] problem", 1))
+    linked = "## [link='https://evil.example']The[/link] problem"
+    chapter.write_text(chapter.read_text().replace("## The problem", linked, 1))
     code, out = run_check(book_copy, capsys)
     assert code == 0, out
     assert f"{book_yaml}:{line_of(book_yaml, 'subtitle:')}: warning: [@click=app.screenshot(" in out
-    assert f"{exercises}:{line_of(exercises, '[@click=')}: warning: [@click=app.simulate_key('q')] is Textual markup" in out
+    line = line_of(exercises, "[@click=")
+    assert f"{exercises}:{line}: warning: [@click=app.simulate_key('q')] is Textual markup" in out
     assert f"{chapter}:{line_of(chapter, '[link=')}: warning: [link='https://evil.example'] is Textual markup" in out
 
 
@@ -499,7 +503,8 @@ def test_a_unit_read_as_something_else_is_reported_with_its_line(book_copy, caps
     read the book's `Gb/s` as gilberts per second. A box in mA, or a prompt that writes `5 mA`, is refused."""
     exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
     text = exercises.read_text()
-    text = text.replace("    unit: GB\n", "    unit: mA\n", 1).replace("run a ring\n", "run a ring at 400 Gb/s, 2 Gb each\n", 1)
+    text = text.replace("    unit: GB\n", "    unit: mA\n", 1)
+    text = text.replace("run a ring\n", "run a ring at 400 Gb/s, 2 Gb each\n", 1)
     exercises.write_text(text)
     code, out = run_check(book_copy, capsys)
     assert code == 1

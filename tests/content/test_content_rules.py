@@ -13,6 +13,7 @@ import pytest
 
 from grader.book.text_check import arithmetic_problems, grammar_problems
 from grader.book.variants import VariantError, render, variant
+from grader.exercise import NumericAnswer
 from grader.grade import grade
 from tests.built_in import builtin_book
 from tests.expected import ch6, ch11
@@ -229,6 +230,7 @@ def test_a_when_over_an_unknown_name_is_reported(book_copy, capsys):
 def _115_with(loads: tuple[int, int, int], T: int, f: float):
     """The first variant of 11.5 with these loads of A, B and C."""
     exercise = builtin_book().exercise("11.5")
+    assert isinstance(exercise, NumericAnswer)
     for seed in range(1, 2000):
         posed = variant(exercise, seed)
         if (posed.env["nA"], posed.env["nB"], posed.env["nC"], posed.env["T"], posed.env["f"]) == (*loads, T, f):
@@ -240,6 +242,7 @@ def test_dropping_every_over_full_expert_gets_its_own_feedback_in_every_variant(
     """Whatever the loads, dropping all tokens of every over-full expert (recomputed in tests/expected/ch11)
     is named, and it is never the right answer."""
     exercise = builtin_book().exercise("11.5")
+    assert isinstance(exercise, NumericAnswer)
     for seed in range(0, 60):
         posed = variant(exercise, seed)
         env = posed.env
@@ -252,7 +255,8 @@ def test_dropping_every_over_full_expert_gets_its_own_feedback_in_every_variant(
 def test_seed_7_of_115_names_the_real_slip():
     """The issue's case: capacity 10, loads 16, 8, 5, 3; dropping A's 16 is the slip, nA + nB = 24 is not."""
     posed = _115_with((16, 8, 5), 32, 1.25)
-    assert grade(posed, "16").feedback == "Expert A still processes its first 10 tokens; only its 6 over capacity are dropped."
+    assert grade(posed, "16").feedback == ("Expert A still processes its first 10 tokens; only its 6 over capacity "
+                                           "are dropped.")
     assert grade(posed, "24").feedback == ""
 
 

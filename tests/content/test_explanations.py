@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.book.model import NumericAnswer, Trace
+from grader.exercise import NumericAnswer
 from grader.grade import grade
-from grader.kinds.trace import grade_step
+from grader.kinds.trace import Trace, grade_step
 from grader.maths.evaluate import EvaluationError, evaluate_text
 from grader.maths.numeric import CLOSE_BAND, read_number, split_unit
 from grader.maths.parse import ParseError
@@ -69,7 +69,8 @@ def figures(exercise) -> list[tuple[str, float, bool]]:
 def _keys(exercise) -> list[tuple[float, object]]:
     """Each value the exercise grades, with the function that grades a text against it."""
     if isinstance(exercise, Trace) and exercise.steps:
-        return [(value, lambda text, i=i: grade_step(exercise, i, text)) for i, value in enumerate(exercise.step_values)]
+        return [(value, lambda text, i=i: grade_step(exercise, i, text))
+                for i, value in enumerate(exercise.step_values)]
     return [(exercise.value, lambda text: grade(exercise, text))]
 
 
@@ -91,6 +92,7 @@ def _stated() -> dict[str, dict[str, float]]:
     tables: dict[str, dict[str, float]] = {}
     for path in sorted(EXPECTED_DIR.glob("ch*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None, path
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         for where, table in getattr(module, "STATED", {}).items():
@@ -104,8 +106,11 @@ STATED = _stated()
 def _text_of(where: str) -> str:
     """`"9.6"` is that exercise's prompt and explanation; `"chapter 9"` is that chapter's narrative."""
     if where.startswith("chapter "):
-        return BOOK.chapter(where.removeprefix("chapter ")).narrative()
+        chapter = BOOK.chapter(where.removeprefix("chapter "))
+        assert chapter is not None, where
+        return chapter.narrative()
     exercise = BOOK.exercise(where)
+    assert exercise is not None, where
     return exercise.prompt + "\n" + exercise.explanation
 
 

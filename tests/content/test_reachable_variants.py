@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from grader.book.model import NumericAnswer
 from grader.book.variants import check_constraint, choices_of, draw, names_for_text, rendered, resolve
+from grader.exercise import NumericAnswer
 from grader.maths.evaluate import EvaluationError
 from tests.built_in import builtin_book
 
@@ -25,15 +25,22 @@ GB = 1e9
 CARD_GB = 80            # the book's GPUs are 80 GB cards (A100 80 GB, H100)
 
 
+def written_of(exercise_id: str) -> NumericAnswer:
+    """A varying exercise as the book writes it, placeholders and all."""
+    exercise = BOOK.exercise(exercise_id)
+    assert isinstance(exercise, NumericAnswer) and exercise.written is not None, exercise_id
+    return exercise.written
+
+
 def reachable(exercise_id: str) -> list[dict[str, float]]:
     """The params of every variant of the exercise: the book's own, and every combination of its vary
     choices that satisfies its constraints (the engine poses exactly these, seed by seed)."""
-    written = BOOK.exercise(exercise_id).written
+    written = written_of(exercise_id)
     pools = {name: choices_of(name, rule) for name, rule in written.vary.items()}
     found = [resolve(written, {})]
     for combo in itertools.product(*pools.values()):
         try:
-            env = resolve(written, dict(zip(pools, combo)))
+            env = resolve(written, dict(zip(pools, combo, strict=True)))
             names = names_for_text(written, env)
         except (EvaluationError, ZeroDivisionError):
             continue
@@ -136,7 +143,7 @@ def shows(value: float, text: str) -> bool:
 
 
 def steps_of(exercise_id: str):
-    written = BOOK.exercise(exercise_id).written
+    written = written_of(exercise_id)
     for env in reachable(exercise_id):
         yield env, rendered(written, env).explanation
 
@@ -155,7 +162,7 @@ def test_5_6_the_smallest_m_shows_an_overhead_visibly_below_the_target():
 
 
 def test_6_5_each_step_follows_from_the_time_it_shows():
-    for env, text in steps_of("6.5"):
+    for _env, text in steps_of("6.5"):
         traffic, bandwidth, t = find(r"([\d.]+)e6 B / (\d+)e9 B/s = ([\d.]+) ms", text)
         assert shows(float(traffic) * 1e6 / (float(bandwidth) * 1e9) * 1e3, t), text
         count, t_again, total = find(r"(\d+) × ([\d.]+) ms =\s+([\d.]+) ms", text)
@@ -184,7 +191,7 @@ def test_7_3_each_step_follows_and_the_lost_work_is_one_figure():
 
 
 def test_11_3_each_step_follows_from_the_figures_it_shows():
-    for env, text in steps_of("11.3"):
+    for _env, text in steps_of("11.3"):
         per_expert, = find(r"3 x 7168 x 2048\s+= ([\d.]+) M", text)
         assert shows(3 * 7168 * 2048 / 1e6, per_expert), text
         ep, experts = find(r"256 / (\d+) x 58\s+= (\d+)", text)
@@ -197,7 +204,7 @@ def test_11_3_each_step_follows_from_the_figures_it_shows():
 
 
 def test_15_4_each_step_follows_from_the_figures_it_shows():
-    for env, text in steps_of("15.4"):
+    for _env, text in steps_of("15.4"):
         c, t, overhead = find(r"C/T\s+= ([\d.]+)/(\d+)\s+= ([\d.]+) %", text)
         assert shows(100 * float(c) / int(t), overhead), text
         lost, m, failures = find(r"\(T/2 \+ R\)/M = ([\d.]+)/(\d+)\s+= ([\d.]+) %", text)

@@ -22,7 +22,8 @@ def book_copy(tmp_path: Path) -> Path:
     exercise, so the whole book would make each test slow for nothing."""
     root = tmp_path / "content"
     shutil.copytree(BUILTIN_CONTENT / "00-ring-allreduce", root / "00-ring-allreduce")
-    (root / "book.yaml").write_text('title: "Ring"\nchapters:\n  - {id: "0", title: "Ring AllReduce", dir: 00-ring-allreduce}\n')
+    (root / "book.yaml").write_text('title: "Ring"\nchapters:\n'
+                                    '  - {id: "0", title: "Ring AllReduce", dir: 00-ring-allreduce}\n')
     return root
 
 
@@ -71,7 +72,8 @@ def test_a_mistake_that_equals_the_answer_in_some_variant_is_a_problem_with_its_
     code, out = run_check(book_copy, capsys)
     assert code == 1
     line = line_of(path, "- answer: 2*M", after=line_of(path, 'id: "0.1"'), whole=True)
-    assert re.search(rf"{re.escape(CHAPTER0)}:{line}: seed \d+ \(M=[\d.]+, N=1000\): mistake '2\*M' equals the answer", out), out
+    found = rf"{re.escape(CHAPTER0)}:{line}: seed \d+ \(M=[\d.]+, N=1000\): mistake '2\*M' equals the answer"
+    assert re.search(found, out), out
 
 
 def test_two_mistakes_that_coincide_in_some_variant_are_a_warning(book_copy, capsys):

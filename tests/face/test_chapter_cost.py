@@ -6,8 +6,8 @@ Within the 1 MB cap a table of 3,000 rows (85 kB) took 13.5 s and 577 MB to open
 
 from __future__ import annotations
 
-from grader.book.files import MAX_BLOCKS, MAX_TABLE_ROWS
 from grader.book.load import BookError, check_book, load_book
+from grader.files import MAX_BLOCKS, MAX_TABLE_ROWS
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen

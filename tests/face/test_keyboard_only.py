@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from textual.widgets import TextArea
 
-from grader.book.model import Debug, Design
+from grader.kinds.debug import Debug
+from grader.kinds.design import Design
 from tests.face.test_learning_loop import open_exercise, settle, text_of
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList

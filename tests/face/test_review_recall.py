@@ -9,8 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import TextArea
 
-from grader.book.model import Build, Debug, Design, Trace
 from grader.book.variants import pose
+from grader.kinds.build import Build
+from grader.kinds.debug import Debug
+from grader.kinds.design import Design
+from grader.kinds.trace import Trace
 from tui.answers.base import AnswerPanel
 from tui.app import RingbookApp
 from tui.screens.exercise import ExerciseScreen

@@ -54,3 +54,20 @@ def test_an_unwritable_cache_folder_is_no_problem(book_copy, tmp_path):
     missing = tmp_path / "file-not-folder"
     missing.write_text("")
     assert load_book(book_copy, cache_dir=missing) == load_book(book_copy)
+
+
+def test_a_cache_in_the_order_of_format_5_is_read_again(book_copy, tmp_path):
+    """Format 5 kept a templated table's texts as all its labels, then all its feedback; read in today's
+    order (label and feedback row by row) they would land on the wrong rows, so such a cache is refused."""
+    fresh = load_book(book_copy)
+    load_book(book_copy, cache_dir=tmp_path)
+    [cache] = tmp_path.glob("book-cache-*.json")
+    data = json.loads(cache.read_text())
+    table = fresh.exercise("6.4")
+    assert table.steps and table.written is not None and len(table.steps) > 1
+    old_order = [table.prompt, table.explanation, *table.hints, *(m.feedback for m in table.mistakes),
+                 *(s.label for s in table.steps), *(s.feedback for s in table.steps), table.title]
+    chapter = next(c for c in data["raw"]["chapters"].values() if any(e["id"] == "6.4" for e in c["exercises"]))
+    next(e for e in chapter["exercises"] if e["id"] == "6.4")["_canonical_texts"] = old_order
+    cache.write_text(json.dumps({**data, "format": 5}))
+    assert load_book(book_copy, cache_dir=tmp_path) == fresh

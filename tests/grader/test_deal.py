@@ -1,12 +1,12 @@
-"""Choices and design items are dealt afresh for every variant and review (grader.book.model `deal`, set by
+"""Choices and design items are dealt afresh for every variant and review (grader.exercise `deal`, set by
 grader.book.variants.pose): the seed decides the order, so it is reproducible; letters and positions follow the
 order shown; ids, which the store keeps, never change; seed 0 is the book's own order, as the chapter and its
 snapshots show it. Before, every seed showed the same order, so "it's D" was what a learner remembered."""
 
-from grader.answer_label import label
-from grader.book.model import fixed_shuffle
 from grader.book.variants import pose
+from grader.exercise import fixed_shuffle
 from grader.grade import grade
+from grader.kinds.registry import label
 from tui.progress.review import practice_seed, review_seed
 
 SEEDS = [review_seed("0.4", n) for n in range(1, 51)]

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grader.exercise import NumericAnswer
 from grader.grade import grade
 from grader.maths.parse import parse
 from grader.maths.symbolic import Points, compare
@@ -19,6 +20,7 @@ from tests.built_in import builtin_book
 
 BOOK = builtin_book()
 RING = BOOK.exercise("0.7")       # answer 2*M*(N-1)/N over M and N
+assert isinstance(RING, NumericAnswer) and RING.answer is not None
 ANSWER = parse(RING.answer, {"M", "N"})
 
 CANCELLING = [
@@ -50,7 +52,8 @@ def test_true_identities_with_cancelling_terms_are_never_incorrect(text):
 
 
 def test_a_real_difference_hidden_among_big_terms_is_still_found():
-    for text in ("2M(N-1)/N + (M+N+1)^40 - (M+N)^40", "2M(N-1)/N + 1e200 - 1e200 + 1", "M(N-1)/N + (M*N)^30 - (M*N)^30"):
+    for text in ("2M(N-1)/N + (M+N+1)^40 - (M+N)^40", "2M(N-1)/N + 1e200 - 1e200 + 1",
+                 "M(N-1)/N + (M*N)^30 - (M*N)^30"):
         tree = parse(text, {"M", "N"})
         assert compare(tree, ANSWER, at({"M": 1e6, "N": 3.0})).same is False, text
         assert grade(RING, text).status == "incorrect", text

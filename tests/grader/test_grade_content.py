@@ -8,8 +8,11 @@ import math
 import pytest
 
 from grader.book.load import load_book
-from grader.book.model import Debug, Design, NumericAnswer, Trace
+from grader.exercise import NumericAnswer
 from grader.grade import grade
+from grader.kinds.debug import Debug
+from grader.kinds.design import Design
+from grader.kinds.trace import Trace
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()
@@ -67,7 +70,7 @@ def test_answer_and_equivalent_forms_grade_correct(exercise_id):
 def test_each_mistake_grades_incorrect_with_feedback(exercise_id):
     exercise = BOOK.exercise(exercise_id)
     applicable = exercise.applicable_mistakes  # a mistake whose `when` does not hold is not graded here
-    for mistake, index in zip(exercise.mistakes, range(len(exercise.mistakes))):
+    for mistake, index in zip(exercise.mistakes, range(len(exercise.mistakes)), strict=True):
         if mistake not in applicable:
             continue
         if exercise.is_formula:
@@ -76,7 +79,7 @@ def test_each_mistake_grades_incorrect_with_feedback(exercise_id):
         else:
             wrong = exercise.mistake_values[index]
             typed = f"{wrong:.12g}"
-            same = [m.feedback for m, v in zip(exercise.mistakes, exercise.mistake_values)
+            same = [m.feedback for m, v in zip(exercise.mistakes, exercise.mistake_values, strict=True)
                     if m in applicable and math.isclose(v, wrong, rel_tol=exercise.tolerance)]
         verdict = grade(exercise, typed)
         assert verdict.status == "incorrect", (typed, verdict.message)
@@ -84,7 +87,7 @@ def test_each_mistake_grades_incorrect_with_feedback(exercise_id):
 
 
 def formula_forms(answer: str) -> list[str]:
-    import sympy
+    import sympy  # type: ignore[import-untyped]  # sympy ships no type hints
 
     from grader.maths.parse import parse
     from grader.maths.sympy_proof import _to_sympy

@@ -17,8 +17,9 @@ import pytest
 from textual.widgets import TextArea
 
 import grader.sandbox.runner
-from grader.book.model import Build, CodeTest
+from grader.exercise import CodeTest
 from grader.grade import grade
+from grader.kinds.build import Build
 from grader.sandbox.runner import (
     BWRAP_SETTING,
     HARNESS_FILE,

@@ -137,8 +137,8 @@ def test_a_placeholder_naming_no_param_is_a_problem_of_the_spec():
 
 def test_a_formula_varies_through_a_param_it_names_beside_its_symbols():
     spec = {**RING, "answer": "2*m*(n-1)/(n*B)", "symbols": ["m", "n"], "params": {"B": 50},
-            "vary": {"B": {"choices": [25, 50, 100]}}, "mistakes": [], "explanation": "x", "prompt": "links of {{B}} GB/s",
-            "hints": []}
+            "vary": {"B": {"choices": [25, 50, 100]}}, "mistakes": [], "explanation": "x",
+            "prompt": "links of {{B}} GB/s", "hints": []}
     ex, problems = exercise_from_spec(spec)
     assert ex is not None and problems == []
     posed = variant(ex, 1)
@@ -163,7 +163,8 @@ def test_a_start_from_the_book_cache_shows_the_canonical_texts_without_rendering
     formula: the same texts, and grader.book.variants is not even imported."""
     code = ("import sys; from pathlib import Path; from grader.book.load import load_book; "
             f"b = load_book(cache_dir=Path({str(tmp_path)!r})); e = b.exercise('0.1'); "
-            "print(repr((e.prompt, e.explanation, e.hints, e.mistakes[3].feedback)), 'grader.book.variants' in sys.modules)")
+            "print(repr((e.prompt, e.explanation, e.hints, e.mistakes[3].feedback)), "
+            "'grader.book.variants' in sys.modules)")
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
             for _ in range(2)]  # the first run checks the book and writes the cache; the second reads it
     assert runs[1].rstrip().endswith("False")

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar, Generic, TypeVar
+
 from textual.containers import Vertical
 from textual.message import Message
 
-from grader.book.model import Exercise
+from grader.exercise import Exercise
 from grader.verdict import Verdict
 
+AnsweredExercise = TypeVar("AnsweredExercise", bound=Exercise)
 
-class AnswerPanel(Vertical, can_focus=True):
+
+class AnswerPanel(Vertical, Generic[AnsweredExercise], can_focus=True):
     """A panel posts `Submitted` with the answer text; the screen grades it and hands the verdict back.
+    It is made for the exercises of its way of answering only (tui.answers.panel_for), of the class it names.
 
     The panel itself takes the focus when the learner leaves its box, so its keys (and the page's
     scrolling keys, through the container around it) keep working while single letters are commands.
     """
 
     DEFAULT_CSS = "AnswerPanel { height: auto; }"
+    way: ClassVar[str]    # the way of answering it offers, as a kind declares it (grader.kinds.registry.Kind.ways)
     keeps_draft = False  # whether unsent text is worth keeping between visits
     keeps_sent = False   # whether what was sent stays too (code the learner goes on editing, not a number)
     shows_history = True  # whether earlier answers may be brought back (the screen says: not on an unanswered card)
@@ -27,14 +33,10 @@ class AnswerPanel(Vertical, can_focus=True):
             self.text = text
             self.pending = pending  # shown under the verdict while grading runs, e.g. "Running the tests…"
 
-    def __init__(self, exercise: Exercise, draft: str = "", **kwargs):
+    def __init__(self, exercise: AnsweredExercise, draft: str = "", **kwargs: Any):
         super().__init__(**kwargs)
         self.exercise = exercise
         self.draft = draft
-
-    @classmethod
-    def answers(cls, exercise: Exercise) -> bool:
-        raise NotImplementedError
 
     def answer_text(self) -> str:
         """The answer as it stands, for a draft (panels that submit on a pick have none)."""

@@ -3,15 +3,17 @@ pick is marked ✗ in the list and the right option ✓ once it is known (answer
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from grader.answer_label import label
-from grader.book.model import Exercise, Trace
-from grader.book.model import Option as BookOption
+from grader.exercise import Option as BookOption
+from grader.kinds.registry import label
+from grader.kinds.trace import Trace
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 
@@ -29,15 +31,12 @@ class ChoiceList(OptionList, inherit_bindings=False):
     ]
 
 
-class ChoicePanel(AnswerPanel):
+class ChoicePanel(AnswerPanel[Trace]):
+    way = "choice"
     DEFAULT_CSS = "ChoicePanel #choices { height: auto; max-height: 12; }"
     BINDINGS = [Binding(letter, f"pick({i})", f"Pick {letter.upper()}", show=False) for i, letter in enumerate(LETTERS)]
 
-    @classmethod
-    def answers(cls, exercise: Exercise) -> bool:
-        return isinstance(exercise, Trace) and bool(exercise.options)
-
-    def __init__(self, exercise: Exercise, draft: str = "", **kwargs):
+    def __init__(self, exercise: Trace, draft: str = "", **kwargs: Any):
         super().__init__(exercise, draft, **kwargs)
         self.marks: dict[str, str] = {}   # option id -> ✓ or ✗
 
@@ -58,7 +57,8 @@ class ChoicePanel(AnswerPanel):
         if index is None or self.marks.get(option_id) == mark:
             return
         self.marks[option_id] = mark
-        self.query_one("#choices", ChoiceList).replace_option_prompt_at_index(index, self._prompt(index, options[index]))
+        choices = self.query_one("#choices", ChoiceList)
+        choices.replace_option_prompt_at_index(index, self._prompt(index, options[index]))
 
     def show_verdict(self, verdict: Verdict) -> str:
         if isinstance(verdict.value, str) and verdict.status in ("correct", "incorrect"):

@@ -5,6 +5,8 @@ Before any code runs, the panel says if it cannot run in a sandbox here, and how
 
 from __future__ import annotations
 
+from typing import Protocol, cast
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -12,11 +14,18 @@ from textual.binding import Binding
 from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Selection
 
-from grader.book.model import Build, Exercise
+from grader.kinds.build import Build
 from grader.sandbox.runner import SandboxStatus, allow_unsandboxed, sandbox_status
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
+from tui.progress.store import Attempt, ProgressStore
 from tui.widgets.page import Page
+
+
+class _WithStore(Protocol):
+    """The app the panel runs in (tui.app, a layer above this one), as far as the panel uses it."""
+
+    store: ProgressStore
 
 SIGNATURE_WIDTH = 70   # a longer signature is written one parameter per line, as Python allows
 PLACEHOLDERS = ("raise NotImplementedError", "...", "pass")   # a starter's stand-in for the body
@@ -103,7 +112,8 @@ def _top_level_split(params: str) -> list[str]:
     return [p for p in parts + [params[start:]] if p.strip()]
 
 
-class CodePanel(AnswerPanel):
+class CodePanel(AnswerPanel[Build]):
+    way = "code"
     DEFAULT_CSS = """
     CodePanel #sandbox-notice { height: auto; margin-top: 1; color: $warning; }
     CodePanel #signature { margin: 1 0 0 0; }
@@ -120,10 +130,6 @@ class CodePanel(AnswerPanel):
     keeps_sent = True
     sandbox: SandboxStatus | None = None
     runs_back = 0   # how many runs back the editor was last loaded from (o), 0 while it is the learner's own
-
-    @classmethod
-    def answers(cls, exercise: Exercise) -> bool:
-        return isinstance(exercise, Build)
 
     def compose(self) -> ComposeResult:
         yield Static(id="sandbox-notice")
@@ -160,7 +166,8 @@ class CodePanel(AnswerPanel):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         editing = isinstance(self.screen.focused, TextArea)
         if action == "allow_unsandboxed":
-            return self.sandbox is not None and self.sandbox.mode == "refused" and self.sandbox.can_allow and not editing
+            refused = self.sandbox is not None and self.sandbox.mode == "refused" and self.sandbox.can_allow
+            return refused and not editing
         if action == "leave_editor":
             return editing
         if action == "older_code":
@@ -169,7 +176,10 @@ class CodePanel(AnswerPanel):
 
     def runs(self) -> list[str]:
         """The code of every run stored for this exercise, oldest first."""
-        return [attempt.answer for attempt in self.app.store.attempts(self.exercise.id)]
+        return [attempt.answer for attempt in self.stored_runs()]
+
+    def stored_runs(self) -> list[Attempt]:
+        return cast(_WithStore, self.app).store.attempts(self.exercise.id)
 
     def action_older_code(self) -> None:
         """Load the code of an earlier run into the editor: each press goes one run further back, then
@@ -178,7 +188,7 @@ class CodePanel(AnswerPanel):
         self.runs_back = self.runs_back % len(runs) + 1
         editor = self.query_one("#editor", TextArea)
         editor.replace(runs[-self.runs_back], editor.document.start, editor.document.end)
-        attempt = self.app.store.attempts(self.exercise.id)[-self.runs_back]
+        attempt = self.stored_runs()[-self.runs_back]
         mark = "✓" if attempt.status == "correct" else "✗"
         self.notify(f"Run {len(runs) - self.runs_back + 1} of {len(runs)} ({mark} {attempt.message}) is in the "
                     "editor; o goes further back.", title="Older run", timeout=5)

@@ -6,22 +6,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 
-from grader.answer_label import label
-from grader.book.model import Debug, Exercise
+from grader.kinds.debug import Debug
+from grader.kinds.registry import label
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.widgets.code_listing import CodeListing, highlighted_lines
 
 
-class LinesPanel(AnswerPanel):
+class LinesPanel(AnswerPanel[Debug]):
+    way = "lines"
     DEFAULT_CSS = """
     LinesPanel #listing { margin: 1 0 0 0; }
     LinesPanel #fix { height: auto; margin-top: 1; color: $success; }
     """
-
-    @classmethod
-    def answers(cls, exercise: Exercise) -> bool:
-        return isinstance(exercise, Debug)
 
     def compose(self) -> ComposeResult:
         yield CodeListing(self.exercise.code, self.exercise.language, id="listing")

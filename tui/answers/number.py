@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Label
 
-from grader.book.model import Derive, Exercise, NumericAnswer, Trace
+from grader.exercise import NumericAnswer
 from grader.maths.numeric import BOX_EXAMPLES
 from tui.answers.base import AnswerPanel
 from tui.widgets.answer_input import AnswerInput
@@ -20,17 +21,14 @@ def box_hint(exercise: NumericAnswer) -> tuple[str, str]:
     return f"a number, e.g. {' or '.join(BOX_EXAMPLES)}", exercise.unit
 
 
-class NumberPanel(AnswerPanel):
+class NumberPanel(AnswerPanel[NumericAnswer]):
+    way = "number"
     DEFAULT_CSS = """
     NumberPanel #answer-row { height: 3; }
     NumberPanel #answer { width: 1fr; max-width: 60; }
     NumberPanel #unit { height: 3; content-align: left middle; padding: 0 1; color: $text-muted; }
     """
     keeps_draft = True
-
-    @classmethod
-    def answers(cls, exercise: Exercise) -> bool:
-        return isinstance(exercise, (Derive, Trace))
 
     def compose(self) -> ComposeResult:
         placeholder, unit = box_hint(self.exercise)
@@ -44,7 +42,7 @@ class NumberPanel(AnswerPanel):
     def focus_answer(self, scroll_visible: bool = True) -> None:
         self.query_one("#answer", Input).focus(scroll_visible=scroll_visible)
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         """With the panel focused (reached by n or p, or after Escape), a digit, a capital letter or a
         sign starts the answer; lower-case letters stay commands (h, x, n...)."""
         character = event.character

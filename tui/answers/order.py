@@ -4,22 +4,18 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 
-from grader.answer_label import label
-from grader.book.model import Design, Exercise
-from grader.kinds.design import first_wrong
+from grader.kinds.design import Design, first_wrong
+from grader.kinds.registry import label
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.widgets.order_list import OrderList
 
 
-class OrderPanel(AnswerPanel):
+class OrderPanel(AnswerPanel[Design]):
+    way = "order"
     DEFAULT_CSS = """
     OrderPanel #order { margin-top: 1; }
     """
-
-    @classmethod
-    def answers(cls, exercise: Exercise) -> bool:
-        return isinstance(exercise, Design)
 
     def compose(self) -> ComposeResult:
         yield OrderList(self.exercise.presented, id="order")

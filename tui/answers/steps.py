@@ -5,18 +5,15 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Input
 
-from grader.book.model import Exercise, Trace
+from grader.kinds.trace import Trace
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.widgets.step_table import StepTable
 
 
-class StepsPanel(AnswerPanel):
+class StepsPanel(AnswerPanel[Trace]):
+    way = "steps"
     keeps_draft = True
-
-    @classmethod
-    def answers(cls, exercise: Exercise) -> bool:
-        return isinstance(exercise, Trace) and bool(exercise.steps)
 
     def compose(self) -> ComposeResult:
         yield StepTable(self.exercise.steps, self.exercise.unit, self.draft.split("\n") if self.draft else [],

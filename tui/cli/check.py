@@ -12,7 +12,7 @@ from tui.cli.common import load_or_report
 if TYPE_CHECKING:
     import argparse
 
-    from grader.book.model import Exercise
+    from grader.exercise import Exercise
 
 EXIT_BY_STATUS = {"correct": 0, "incorrect": 1, "invalid": 2}
 EXIT_UNKNOWN_ID = 3
@@ -20,6 +20,7 @@ EXIT_UNKNOWN_ID = 3
 
 def check_answers(args: argparse.Namespace, content: Path | None) -> int:
     from grader.grade import grade
+    from grader.kinds.registry import kind_of
 
     if args.allow_unsandboxed:
         from grader.sandbox.runner import allow_unsandboxed
@@ -45,7 +46,7 @@ def check_answers(args: argparse.Namespace, content: Path | None) -> int:
         print(f"ringbook check: {problem}", file=sys.stderr)
         return EXIT_BY_STATUS["invalid"]
     say_if_seed_changes_nothing(exercise, args.seed, "ringbook check")
-    if exercise.kind == "build":
+    if kind_of(exercise).runs_code:
         say_where_build_code_runs()
     verdict = grade(exercise, args.answer)
     if args.json:
@@ -62,6 +63,7 @@ def check_batch(source: Path, content: Path | None) -> int:
     """One JSON verdict per input line; a bad line gets an invalid verdict, never a crash."""
     from grader.book.load import exercise_from_spec
     from grader.grade import grade
+    from grader.kinds.registry import kind_of
 
     book = load_or_report(content)
     if book is None:
@@ -107,7 +109,7 @@ def check_batch(source: Path, content: Path | None) -> int:
                     row.update(status="invalid", message=problem, feedback="")
                     print(json.dumps(row, ensure_ascii=False), flush=True)
                     continue
-            if exercise.kind == "build" and not told:
+            if kind_of(exercise).runs_code and not told:
                 say_where_build_code_runs()
                 told = True
             verdict = grade(exercise, answer if isinstance(answer, str) else json.dumps(answer))

@@ -19,7 +19,7 @@ from grader.safe_text import printable
 from tui.cli.common import counted, folder_problem, load_or_report, relative
 
 if TYPE_CHECKING:
-    from grader.book.model import Exercise
+    from grader.exercise import Exercise
 
 TEMPLATE = Path(__file__).resolve().parent / "book_template"
 READING_WIDTH = 86   # as the app caps a chapter's text (tui/screens/chapter.tcss)
@@ -184,8 +184,8 @@ class _TerminalPage(_SourcePage):
 
 def _answer_line(exercise: Exercise) -> str:
     """The graded answer with its unit: what the explanation's last figure must agree with."""
-    from grader.book.model import NumericAnswer
     from grader.book.variants import format_number
+    from grader.exercise import NumericAnswer
 
     if not isinstance(exercise, NumericAnswer) or exercise.answer is None or exercise.is_formula:
         return ""
@@ -196,7 +196,8 @@ def _answer_line(exercise: Exercise) -> str:
 def _shown_as_data(exercise: Exercise, seed: int) -> dict[str, Any]:
     """One posed exercise as data: what `content show` prints, plus each mistake's value and whether its
     `when` lets the grader use it with these numbers."""
-    from grader.book.model import NumericAnswer, Trace
+    from grader.exercise import NumericAnswer
+    from grader.kinds.trace import Trace
 
     data: dict[str, Any] = {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title,
                   "prompt": exercise.prompt, "hints": list(exercise.hints), "explanation": exercise.explanation}

@@ -28,9 +28,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from grader.answer_label import label
-from grader.book.model import Book, Build, Exercise, NumericAnswer
+from grader.book.model import Book
+from grader.exercise import Exercise, NumericAnswer
 from grader.grade import MAX_INPUT, grade
+from grader.kinds.build import Build
+from grader.kinds.registry import kind_of, label
 from grader.verdict import Verdict, invalid
 from tui.progress import clock
 from tui.progress.export_file import PARTS, UnreadableExport, file_owner, local_time, read_export, reason_for
@@ -430,8 +432,8 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
         exercise = book.exercise(attempt["exercise_id"])
         if exercise is None:
             outside_book += 1
-        elif exercise.kind == "build":
-            if unreadable_code(exercise, attempt["answer"]):
+        elif kind_of(exercise).runs_code:   # never run on the instructor's account: parsed, not run
+            if isinstance(exercise, Build) and unreadable_code(exercise, attempt["answer"]):
                 tampered.append(Tampered(exercise.id, attempt["answer"], attempt["status"], "invalid"))
             else:
                 build.append(attempt)
@@ -528,7 +530,7 @@ def _wrong_kind(book: Book, regrader: Regrader, attempt: dict[str, Any]) -> Wron
     and, for an exercise whose numbers vary, its variant. (Its count is filled in by _most_failed.)"""
     exercise = book.exercise(attempt["exercise_id"])
     regraded = (regrader.regraded(exercise, attempt["answer"], GradingTime(0.0), attempt["seed"])
-                if exercise is not None and exercise.kind != "build" else None)   # graded already: free
+                if exercise is not None and not kind_of(exercise).runs_code else None)   # graded already: free
     if regraded is not None and regraded.mistake is not None:
         return WrongAnswer(0, mistake=regraded.mistake, feedback=exercise.mistakes[regraded.mistake - 1].feedback)
     varies = isinstance(exercise, NumericAnswer) and exercise.is_template

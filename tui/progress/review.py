@@ -12,7 +12,7 @@ and is the same on every machine with the same log. Each exercise's attempts are
     Hard   correct, but after a hint or after a wrong try;
     Good   correct at the first try, without a hint;
     Easy   as Good, and quick: in under a third of the time the exercise's kind usually takes
-           (EXPECTED_SECONDS).
+           (each kind's expected_seconds).
 - FSRS (the `fsrs` package, with no learning steps, since a book's reviews are days apart, and no fuzz,
   which is random) turns the ratings into a due time.
 
@@ -45,8 +45,8 @@ if TYPE_CHECKING:
 
     from grader.book.model import Book
 
-# Seconds an exercise of each kind sensibly takes; an answer in under QUICK_SHARE of it is quick.
-EXPECTED_SECONDS = {"derive": 180.0, "trace": 120.0, "debug": 90.0, "design": 120.0, "build": 600.0}
+# An answer in under QUICK_SHARE of the seconds its kind sensibly takes (grader.kinds, each kind's
+# expected_seconds) is quick; DEFAULT_SECONDS stands for an exercise the book no longer has.
 DEFAULT_SECONDS = 180.0
 QUICK_SHARE = 1 / 3
 PRACTICE_CARDS = 5   # cards offered to practise when nothing is due
@@ -95,6 +95,8 @@ def rating(review: list[Attempt], kind: str | None = None) -> Rating:
     """The FSRS rating of one review: its attempts in order, up to and including the first correct one."""
     from fsrs import Rating
 
+    from grader.kinds.registry import kind_named
+
     first_correct = next((i for i, a in enumerate(review) if a.status == "correct"), None)
     if first_correct is None:
         return Rating.Again
@@ -103,7 +105,7 @@ def rating(review: list[Attempt], kind: str | None = None) -> Rating:
         return Rating.Again
     if first_correct > 0 or answer.hints_used > 0:
         return Rating.Hard
-    expected = EXPECTED_SECONDS.get(kind or "", DEFAULT_SECONDS)
+    expected = DEFAULT_SECONDS if kind is None else kind_named(kind).expected_seconds
     if answer.seconds_taken is not None and answer.seconds_taken < QUICK_SHARE * expected:
         return Rating.Easy
     return Rating.Good
@@ -202,7 +204,10 @@ def _rules_fingerprint() -> str:
     if _rules is None:
         from importlib.metadata import version
 
-        rules = [version("fsrs"), scheduler().to_dict(), EXPECTED_SECONDS, DEFAULT_SECONDS, QUICK_SHARE]
+        from grader.kinds.registry import KINDS
+
+        expected = {name: kind.expected_seconds for name, kind in KINDS.items()}
+        rules = [version("fsrs"), scheduler().to_dict(), expected, DEFAULT_SECONDS, QUICK_SHARE]
         _rules = hashlib.sha256(json.dumps(rules, sort_keys=True).encode("utf-8")).hexdigest()[:16]
     return _rules
 

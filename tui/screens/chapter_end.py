@@ -26,7 +26,7 @@ from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
 
 if TYPE_CHECKING:
-    from grader.book.model import Exercise
+    from grader.exercise import Exercise
     from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 NEXT_ROW = "next"

@@ -33,8 +33,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, Markdown, Static, TextArea
 
-from grader.book.model import Exercise, NumericAnswer
 from grader.book.variants import VariantError, pose
+from grader.exercise import Exercise, NumericAnswer
 from grader.grade import grade
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for

@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from grader.book.model import DesignItem
+from grader.kinds.design import DesignItem
 
 
 class OrderList(Widget, can_focus=True):

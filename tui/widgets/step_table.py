@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
-from grader.book.model import Step
+from grader.kinds.trace import Step
 from grader.verdict import Verdict
 from tui.widgets.answer_input import AnswerInput
 from tui.widgets.plain import plain

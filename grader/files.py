@@ -12,9 +12,14 @@ from __future__ import annotations
 import stat
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grader.safe_text import markup_tags, printable, unsafe_characters
+
+if TYPE_CHECKING:  # the loader the mixins below are mixed into (yaml_loader); yaml itself loads on first use
+    from yaml import SafeLoader as LoaderBase
+else:
+    LoaderBase = object
 
 MAX_FILE_BYTES = 1_000_000      # the longest file of the built-in book is 36 kB
 MAX_DEPTH = 50                  # the built-in book nests 6 deep
@@ -45,11 +50,14 @@ def read_text(path: Path) -> str:
     return text
 
 
-def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[int, str]], list[tuple[int, str]]]:
+Findings = list[tuple[int, str]]   # (line, description)
+
+
+def load_yaml(path: Path, loader: type[GuardedLoader] | None = None) -> tuple[Any, Findings, Findings]:
     """A book YAML file's data, every string made printable, with (line, description) for each control
-    character it held and for each line of Textual markup in its strings. `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as
-    `read_text` does, and yaml.YAMLError (with a mark) for invalid YAML, nesting too deep or aliases
-    that repeat too much."""
+    character it held and for each line of Textual markup in its strings. `loader` is a class from
+    `yaml_loader`. Raises OSError and BookFileError as `read_text` does, and yaml.YAMLError (with a mark)
+    for invalid YAML, nesting too deep or aliases that repeat too much."""
     from yaml.reader import ReaderError
 
     text = read_text(path)
@@ -68,10 +76,10 @@ def load_yaml(path: Path, loader: type | None = None) -> tuple[Any, list[tuple[i
     return data, sorted(set(reader.unsafe_found)), sorted(set(reader.markup_found))
 
 
-class _Guarded:
+class GuardedLoader(LoaderBase):
     """Loader mixin: bounds nesting and alias repetition while composing, and makes strings printable."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.unsafe_raw_lines: set[int] = set()          # lines where the file holds a control character
         self.unsafe_found: list[tuple[int, str]] = []     # (line, description) of each one found
@@ -80,24 +88,26 @@ class _Guarded:
         self._repeated = 0
         self._depth = 0
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: Any, index: Any) -> Any:
         from yaml.composer import ComposerError
         from yaml.events import AliasEvent
 
         event = self.peek_event()
+        mark: Any = event.start_mark   # PyYAML's or libyaml's Mark, both of which ComposerError takes
+        node: Any
         if isinstance(event, AliasEvent):
             node = super().compose_node(parent, index)
             if id(node) not in self._sizes:
-                raise ComposerError(None, None, "an alias refers to the node that holds it", event.start_mark)
+                raise ComposerError(None, None, "an alias refers to the node that holds it", mark)
             self._repeated += self._sizes[id(node)]
             if self._repeated > MAX_REPEATED_NODES:
                 raise ComposerError(None, None, f"aliases here repeat more than {MAX_REPEATED_NODES:,} nodes "
-                                    "(a \"billion laughs\"?); write the content out instead", event.start_mark)
+                                    "(a \"billion laughs\"?); write the content out instead", mark)
             return node
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", mark)
             node = super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -108,7 +118,7 @@ class _Guarded:
         self._sizes[id(node)] = 1 + sum(self._sizes[id(child)] for child in children)
         return node
 
-    def construct_yaml_str(self, node):
+    def construct_yaml_str(self, node: Any) -> str:
         value = super().construct_yaml_str(node)
         safe = printable(value)
         if safe != value:
@@ -120,7 +130,7 @@ class _Guarded:
         return safe
 
 
-def _refuse_repeated_keys(node) -> None:
+def _refuse_repeated_keys(node: Any) -> None:
     """YAML keeps the last of two equal keys and drops the first without a word: two `constraints:` in one
     exercise (one from each of two edits) silently lost the first list. A book must say each key once."""
     from yaml.composer import ComposerError
@@ -144,7 +154,7 @@ def _described(text: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def yaml_loader(*mixins: type) -> type:
+def yaml_loader(*mixins: type) -> type[GuardedLoader]:
     """A safe YAML loader with `mixins` and the guards. Parsing is libyaml's when installed; composing is
     PyYAML's Python composer in any case, because libyaml's recursive composer crashes the process on
     deep nesting (100,000 `[`) before any bound could be checked."""
@@ -167,7 +177,7 @@ def yaml_loader(*mixins: type) -> type:
 
         base = (ParsedByLibyaml,)
 
-    loader = type("BookLoader", (*mixins, _Guarded, *base), {})
+    loader = cast("type[GuardedLoader]", type("BookLoader", (*mixins, GuardedLoader, *base), {}))
     loader.add_constructor("tag:yaml.org,2002:str", loader.construct_yaml_str)
     return loader
 
