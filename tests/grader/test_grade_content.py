@@ -87,7 +87,7 @@ def test_each_mistake_grades_incorrect_with_feedback(exercise_id):
 
 
 def formula_forms(answer: str) -> list[str]:
-    import sympy  # type: ignore[import-untyped]  # sympy ships no type hints
+    import sympy
 
     from grader.maths.parse import parse
     from grader.maths.sympy_proof import _to_sympy

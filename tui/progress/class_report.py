@@ -531,7 +531,7 @@ def _wrong_kind(book: Book, regrader: Regrader, attempt: dict[str, Any]) -> Wron
     exercise = book.exercise(attempt["exercise_id"])
     regraded = (regrader.regraded(exercise, attempt["answer"], GradingTime(0.0), attempt["seed"])
                 if exercise is not None and not kind_of(exercise).runs_code else None)   # graded already: free
-    if regraded is not None and regraded.mistake is not None:
+    if regraded is not None and regraded.mistake is not None and isinstance(exercise, NumericAnswer):  # named
         return WrongAnswer(0, mistake=regraded.mistake, feedback=exercise.mistakes[regraded.mistake - 1].feedback)
     varies = isinstance(exercise, NumericAnswer) and exercise.is_template
     answer = label(exercise, attempt["answer"]) if exercise is not None else " ".join(attempt["answer"].split())
