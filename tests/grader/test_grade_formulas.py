@@ -66,7 +66,7 @@ def test_names_sympy_reserves_are_plain_symbols(name):
     assert grade(case, f"{name}M").status == "incorrect"
 
 
-def test_symbolic_proof_is_used_when_warm(warm):
+def test_symbolic_proof_is_used_when_warm(warm, unhurried):
     assert grade(RING, "(2*M*N-2*M)/N").method == "symbolic"
 
 
@@ -116,7 +116,7 @@ def test_a_formula_the_tests_cannot_settle_is_not_counted_and_says_why():
 
 @pytest.mark.parametrize("text", [f"{ANSWER_07} + 0*floor(M/1e6)", "max(M, M)*2*(N-1)/N", "2*abs(M)*(N-1)/N",
                                   "2*M*(N-1)/N + floor(M) - floor(M)"])
-def test_floor_and_max_are_fine_where_algebra_shows_the_formula_is_the_same(warm, text):
+def test_floor_and_max_are_fine_where_algebra_shows_the_formula_is_the_same(warm, unhurried, text):
     verdict = grade(BOOK.exercise("0.7"), text)
     assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
 

@@ -120,7 +120,7 @@ def test_the_worker_cannot_take_more_memory_than_its_limit(warm):
     assert prove_equal(parse("2M - 2M/N", {"M", "N"}), answer, ["M", "N"], {}, [], budget=30) is Proof.PROVEN
 
 
-def test_a_worker_that_dies_is_replaced(warm):
+def test_a_worker_that_dies_is_replaced(warm, unhurried):
     os.kill(warm, signal.SIGKILL)
     verdict = grade(FORMULA, "2M - 2M/N")
     assert verdict.status == "correct"  # by the points this time (it is smooth), by a proof again soon
