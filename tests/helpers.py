@@ -23,6 +23,7 @@ from textual.command import CommandList
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey  # Textual's own footer keys, which tui/widgets/screen_frame.py keeps
 
 from grader.book.model import Book
@@ -63,6 +64,13 @@ async def wait_until(pilot: Pilot[object], condition: Callable[[], object], what
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not happen within {timeout:g} s")
         await pilot.pause()
+
+
+async def chapter_filled_in(app: App[object], pilot: Pilot[object]) -> OptionList:
+    """The chapter screen's exercise list, which it mounts once the rest of its text is in, after its first
+    frame: so the chapter is whole."""
+    await wait_until(pilot, lambda: app.screen.query("#exercise-list"), "the chapter's text and exercise list")
+    return app.screen.query_one("#exercise-list", OptionList)
 
 
 async def open_exercise(app: RingbookApp, pilot: Pilot[object], exercise_id: str) -> ExerciseScreen:

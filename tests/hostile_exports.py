@@ -8,13 +8,11 @@ import json
 import os
 import resource
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.helpers import RINGBOOK, ROOT
 from tui.progress.export_file import MAX_EXPORT_BYTES
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _edited(change: Callable[[dict], None]) -> Callable[[dict, Path], None]:
@@ -118,5 +116,5 @@ def _limited() -> None:
 def ringbook_child(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`ringbook ARGS` in a child process with bounded memory, and a timeout well past any honest run, so
     that the old reader's hang on a FIFO fails the test instead of stopping the suite."""
-    return subprocess.run([sys.executable, "-m", "tui", *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([*RINGBOOK, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
                           timeout=300, preexec_fn=_limited, env={**os.environ, **(env or {})})

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def ringbook(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True, timeout=60)
+from tests.helpers import ringbook_subprocess as ringbook
 
 
 @pytest.mark.parametrize("exercise_id, answer, code, word", [

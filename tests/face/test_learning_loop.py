@@ -8,7 +8,7 @@ import pytest
 from rich.terminal_theme import SVG_EXPORT_THEME
 from textual.widgets import Input, OptionList
 
-from tests.helpers import open_exercise, pick_in_palette, ringbook_app, settle, text_of, wait_until
+from tests.helpers import chapter_filled_in, open_exercise, pick_in_palette, ringbook_app, settle, text_of
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
@@ -181,7 +181,7 @@ async def test_mouse_opens_chapters_and_exercises(book, store):
         await pilot.click("#chapters", offset=(10, 2))
         await pilot.pause()
         assert isinstance(app.screen, ChapterScreen)
-        await wait_until(pilot, lambda: app.screen.query("#exercise-list"), "the chapter's exercise list")
+        await chapter_filled_in(app, pilot)
         await pilot.press("e")                      # jump to the exercise list, then click one
         await pilot.pause()
         await pilot.click("#exercise-list", offset=(10, 1))
