@@ -119,10 +119,11 @@ def ringbook_in_process(capsys: pytest.CaptureFixture[str], *args: object) -> tu
     return code, out, err
 
 
-def ringbook_subprocess(*args: object, stdin: str | None = None, env: dict[str, str] | None = None,
+def ringbook_subprocess(*args: object, stdin: str = "", env: dict[str, str] | None = None,
                         timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """`ringbook ARGS` in a child process, from the checkout, with `env` added to this environment; the
-    timeout only stops a hung child from stopping the suite."""
+    """`ringbook ARGS` in a child process, from the checkout, with `env` added to this environment and
+    `stdin` as its whole input (never the test process's own: an xdist worker's is its link to pytest);
+    the timeout only stops a hung child from stopping the suite."""
     return subprocess.run([*RINGBOOK, *map(str, args)], input=stdin, capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, **(env or {})}, timeout=timeout, check=False)
 
