@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets._toast import Toast
 
-from tests.helpers import offered_keys, ringbook_app, wait_until
+from tests.helpers import chapter_filled_in, offered_keys, ringbook_app, wait_until
 from tui.progress.store import ProgressStore
 from tui.screens.exercise import ExerciseScreen
 
@@ -27,7 +27,9 @@ async def saved_screenshot(app, pilot, folder: Path) -> tuple[Path, str]:
 async def test_ctrl_s_saves_the_exercise_screen_into_the_data_dir(book, data_dir, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "e", "enter")       # chapter 0, its exercises, 0.1
+        await pilot.press("enter")                     # chapter 0
+        await chapter_filled_in(app, pilot)            # its list is mounted after its first frame
+        await pilot.press("e", "enter")                # its exercises, 0.1
         await pilot.pause()
         assert isinstance(app.screen, ExerciseScreen)
         await pilot.press("escape", "ctrl+s")          # out of the answer box, then the screenshot key
