@@ -3,8 +3,7 @@ driven with Pilot on the real store in a temp folder."""
 
 from __future__ import annotations
 
-from rich.console import Console
-from rich.text import Text
+from rich.console import Console, ConsoleRenderable
 from textual.widgets import OptionList
 from textual.widgets._header import HeaderTitle
 
@@ -22,7 +21,7 @@ def row_texts(listing: OptionList, width: int = 72) -> list[str]:
     rows = []
     for index in range(listing.option_count):
         prompt = listing.get_option_at_index(index).prompt
-        assert isinstance(prompt, str | Text), prompt          # what the app's lists are given
+        assert isinstance(prompt, (str, ConsoleRenderable)), prompt    # Rich text or a table: what the lists hold
         lines = console.render_lines(prompt, pad=False)
         rows.append("\n".join("".join(segment.text for segment in line) for line in lines))
     return rows
