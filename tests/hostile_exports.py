@@ -28,7 +28,13 @@ def _first_attempt(**fields) -> Callable[[dict], None]:
 
 
 def _text(make: Callable[[dict], str]) -> Callable[[dict, Path], None]:
-    return lambda export, target: target.write_text(make(export))
+    def write(export: dict, target: Path) -> None:
+        target.write_text(make(export))
+    return write
+
+
+def _latin1(export: dict, target: Path) -> None:
+    target.write_bytes(json.dumps(export).replace('"answer": "', '"answer": "\xe9', 1).encode("latin-1"))
 
 
 def _repeated(data: dict) -> None:
@@ -51,8 +57,7 @@ CONTENT_ATTACKS: dict[str, tuple[Callable[[dict, Path], None], str]] = {
                        ""),
     "nan.json": (_text(lambda e: json.dumps(e).replace('"seconds_taken": null', '"seconds_taken": NaN', 1)),
                  "is not JSON"),
-    "latin1.json": (lambda e, target: target.write_bytes(json.dumps(e).replace('"answer": "', '"answer": "\xe9', 1)
-                                                         .encode("latin-1")), "not UTF-8"),
+    "latin1.json": (_latin1, "not UTF-8"),
     "list.json": (_text(lambda _: "[1, 2]"), "is not a ringbook progress export"),
     "repeated.json": (_edited(_repeated), "lists one of its attempts twice"),
     # a seed names the variant a class report re-grades against: only a whole number from 0 to 2^63 - 1
@@ -102,8 +107,8 @@ def make_attacks(folder: Path, export: dict, outside: Path) -> dict[str, str]:
     for name, (make, reason) in CONTENT_ATTACKS.items():
         make(export, folder / name)
         expected[name] = reason
-    for name, (make, reason) in FILE_ATTACKS.items():
-        make(folder, outside)
+    for name, (make_file, reason) in FILE_ATTACKS.items():
+        make_file(folder, outside)
         expected[name] = reason
     return expected
 
