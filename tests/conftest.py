@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import compileall
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
+import pytest_textual_snapshot  # type: ignore[import-untyped]  # it ships no type information
+from hypothesis import HealthCheck, settings
 
 from grader.book.load import BUILTIN_CONTENT
+from grader.sandbox.runner import SANDBOX_SETTING, sandbox_status
 from tests.built_in import builtin_book
+from tui.progress.store import ProgressStore
 
 
 @pytest.fixture(scope="session")
@@ -25,8 +32,6 @@ def book_copy(tmp_path: Path) -> Path:
 
 
 # --- snapshots live in the top-level snapshots/ folder ----------------------------------------------
-
-import pytest_textual_snapshot  # noqa: E402
 
 SNAPSHOT_ROOT = Path(__file__).resolve().parent.parent / "snapshots"
 
@@ -45,19 +50,12 @@ pytest_textual_snapshot.SVGImageExtension = RingbookSVGExtension
 
 # --- hypothesis: thorough in CI, quick at the desk --------------------------------------------------
 
-import os  # noqa: E402
-
-from hypothesis import HealthCheck, settings  # noqa: E402
-
 settings.register_profile("ci", max_examples=3_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 # --- the real progress store, on a temp folder ------------------------------------------------------
-
-from tui.progress.store import ProgressStore  # noqa: E402
-
 
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch) -> Path:
@@ -75,12 +73,34 @@ def store(data_dir: Path):
 
 # --- build exercises on a machine where bubblewrap cannot start ---------------------------------------
 
-from grader.sandbox.runner import SANDBOX_SETTING, sandbox_status  # noqa: E402
 
-
-def pytest_configure(config):
+def allow_unsandboxed_runs_where_no_sandbox_starts() -> None:
     """Where no sandbox can start (macOS, CI that blocks user namespaces), tests of the build screens and
     the grader still run the learner code, unsandboxed, as a learner who allowed it would; the sandbox's
     own tests set the setting themselves and skip what needs bubblewrap, saying why."""
     if sandbox_status().mode != "sandboxed":
         os.environ.setdefault(SANDBOX_SETTING, "optional")
+
+
+# --- our own code compiled once, where Python is told not to write byte-code ---------------------------
+
+OUR_CODE = ("grader", "tui", "tests")
+
+
+def compile_our_code() -> None:
+    """With PYTHONDONTWRITEBYTECODE set (as on this machine and in CI), every process of a run compiled
+    grader/, tui/ and tests/ from source again: each xdist worker, and each `ringbook` child, proof worker
+    and tmux or SSH session a test starts (about 0.2 s of CPU each, a hundred times and more). The setting
+    stops Python writing .pyc files, not reading them, so the controller writes them once, where Python
+    would (__pycache__, ignored by git). A .pyc records its source's size and time: one gone stale is
+    never used, and is rewritten here on the next run. The dependencies are compiled at install (uv's
+    compile-bytecode)."""
+    root = Path(__file__).resolve().parent.parent
+    for folder in OUR_CODE:
+        compileall.compile_dir(root / folder, quiet=1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if sys.flags.dont_write_bytecode and not hasattr(config, "workerinput"):  # the controller, before workers
+        compile_our_code()
+    allow_unsandboxed_runs_where_no_sandbox_starts()

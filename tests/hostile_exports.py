@@ -8,13 +8,11 @@ import json
 import os
 import resource
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.helpers import RINGBOOK, ROOT
 from tui.progress.export_file import MAX_EXPORT_BYTES
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _edited(change: Callable[[dict], None]) -> Callable[[dict, Path], None]:
@@ -30,7 +28,13 @@ def _first_attempt(**fields) -> Callable[[dict], None]:
 
 
 def _text(make: Callable[[dict], str]) -> Callable[[dict, Path], None]:
-    return lambda export, target: target.write_text(make(export))
+    def write(export: dict, target: Path) -> None:
+        target.write_text(make(export))
+    return write
+
+
+def _latin1(export: dict, target: Path) -> None:
+    target.write_bytes(json.dumps(export).replace('"answer": "', '"answer": "\xe9', 1).encode("latin-1"))
 
 
 def _repeated(data: dict) -> None:
@@ -53,8 +57,7 @@ CONTENT_ATTACKS: dict[str, tuple[Callable[[dict, Path], None], str]] = {
                        ""),
     "nan.json": (_text(lambda e: json.dumps(e).replace('"seconds_taken": null', '"seconds_taken": NaN', 1)),
                  "is not JSON"),
-    "latin1.json": (lambda e, target: target.write_bytes(json.dumps(e).replace('"answer": "', '"answer": "\xe9', 1)
-                                                         .encode("latin-1")), "not UTF-8"),
+    "latin1.json": (_latin1, "not UTF-8"),
     "list.json": (_text(lambda _: "[1, 2]"), "is not a ringbook progress export"),
     "repeated.json": (_edited(_repeated), "lists one of its attempts twice"),
     # a seed names the variant a class report re-grades against: only a whole number from 0 to 2^63 - 1
@@ -104,8 +107,8 @@ def make_attacks(folder: Path, export: dict, outside: Path) -> dict[str, str]:
     for name, (make, reason) in CONTENT_ATTACKS.items():
         make(export, folder / name)
         expected[name] = reason
-    for name, (make, reason) in FILE_ATTACKS.items():
-        make(folder, outside)
+    for name, (make_file, reason) in FILE_ATTACKS.items():
+        make_file(folder, outside)
         expected[name] = reason
     return expected
 
@@ -118,5 +121,5 @@ def _limited() -> None:
 def ringbook_child(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`ringbook ARGS` in a child process with bounded memory, and a timeout well past any honest run, so
     that the old reader's hang on a FIFO fails the test instead of stopping the suite."""
-    return subprocess.run([sys.executable, "-m", "tui", *map(str, args)], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([*RINGBOOK, *map(str, args)], capture_output=True, text=True, cwd=ROOT,
                           timeout=300, preexec_fn=_limited, env={**os.environ, **(env or {})})

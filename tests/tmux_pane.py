@@ -22,8 +22,9 @@ class TmuxPane:
 
     def __init__(self, folder: Path, command: list[str], *, width: int = 80, height: int = 24,
                  options: tuple[str, ...] = ()):
-        self.tmux = shutil.which("tmux")
-        assert self.tmux, "tmux is not installed"
+        tmux = shutil.which("tmux")
+        assert tmux, "tmux is not installed"
+        self.tmux: str = tmux
         self.socket = folder / "tmux.sock"
         config = folder / "tmux.conf"
         config.write_text("\n".join(["set -g remain-on-exit on", "set -g status off", *options]) + "\n")
@@ -31,7 +32,8 @@ class TmuxPane:
                   shlex.join(command))
 
     def _run(self, *args: str) -> str:
-        done = subprocess.run([self.tmux, "-S", str(self.socket), *args], capture_output=True, text=True, timeout=20, check=False)
+        done = subprocess.run([self.tmux, "-S", str(self.socket), *args], capture_output=True, text=True, timeout=20,
+                              check=False)
         if done.returncode != 0:
             raise AssertionError(f"tmux {' '.join(args)} failed: {done.stderr.strip()}")
         return done.stdout

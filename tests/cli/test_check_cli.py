@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import ringbook_subprocess as ringbook
 from tui.cli.parsers.options import CommandParser
-
-
-def ringbook(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("exercise_id, answer, code, word", [

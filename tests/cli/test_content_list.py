@@ -2,7 +2,8 @@
 
 import json
 import subprocess
-import sys
+
+from tests.helpers import RINGBOOK, ringbook_subprocess
 
 # The source workbook's 58 exercises and their kinds (d = derive, t = trace, b = build, x = debug, o = design).
 WORKBOOK = {
@@ -17,7 +18,7 @@ def workbook_ids() -> dict[str, str]:
 
 
 def listing() -> list[dict]:
-    result = subprocess.run([sys.executable, "-m", "tui", "content", "list", "--json"], capture_output=True, text=True)
+    result = ringbook_subprocess("content", "list", "--json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -48,7 +49,7 @@ def test_every_chapter_has_a_new_formula_exercise(book):
 
 
 def test_a_reader_that_stops_early_gets_no_traceback():
-    process = subprocess.Popen([sys.executable, "-m", "tui", "content", "list"], stdout=subprocess.PIPE,
+    process = subprocess.Popen([*RINGBOOK, "content", "list"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     process.stdout.close()  # the reader is gone before the first line is written, like `| head -0`
     stderr = process.stderr.read()

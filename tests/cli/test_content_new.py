@@ -13,19 +13,12 @@ from grader.book.load import load_book
 from grader.grade import grade
 from grader.kinds.registry import KINDS
 from grader.sandbox.runner import run_tests
-from tests.face.test_learning_loop import settle, text_of
-from tui.app import RingbookApp
-from tui.cli.main import main
+from tests.helpers import ringbook_app, settle, text_of
+from tests.helpers import ringbook_in_process as run
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
 
 WIDGET_OF_KIND = {"derive": "#answer", "trace": "#steps", "build": "#editor", "debug": "#listing", "design": "#order"}
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    code = main([*map(str, args)])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -66,7 +59,7 @@ def test_the_scaffolds_answers_hold(new_book):
 
 async def test_the_scaffold_opens_in_the_app_with_every_exercise(new_book, store):
     book = load_book(new_book)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("enter")                 # the only chapter

@@ -13,16 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ringbook_subprocess as ringbook
 from tests.hostile_exports import CONTENT_ATTACKS, FILE_ATTACKS, ringbook_child
 from tui.app import RingbookApp
 from tui.cli.main import main
 from tui.progress.mastery import mastery
 from tui.progress.store import FILE_NAME, ProgressStore
-
-
-def ringbook(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[2], timeout=60)
 
 
 def test_attempts_keep_everything_the_issue_lists(store):
@@ -179,16 +175,14 @@ def test_an_export_made_with_a_clock_ahead_is_refused_as_from_the_future_not_as_
                            env=ahead, cwd=Path(__file__).resolve().parents[2], check=True, timeout=60)
     assert store.returncode == 0
     target = tmp_path / "ahead.json"
-    assert subprocess.run([sys.executable, "-m", "tui", "progress", "export", str(target)], env=ahead,
-                          cwd=Path(__file__).resolve().parents[2], timeout=60).returncode == 0
+    assert ringbook("progress", "export", target, env=ahead).returncode == 0
     refused = ringbook("--data-dir", str(tmp_path / "here"), "progress", "import", str(target))
     assert refused.returncode == 1
     assert refused.stderr.startswith(f"ringbook: cannot import {target}: That export was made in the future by "
                                      "this machine's clock: attempts row 1 was made at 2027-03-01 09:00 UTC")
     assert "made with RINGBOOK_NOW set" in refused.stderr and "damaged" not in refused.stderr
     later = {**os.environ, "RINGBOOK_DATA_DIR": str(tmp_path / "later"), "RINGBOOK_NOW": "2027-03-02T10:00:00+00:00"}
-    accepted = subprocess.run([sys.executable, "-m", "tui", "progress", "import", str(target)], env=later,
-                              cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60)
+    accepted = ringbook("progress", "import", target, env=later)
     assert accepted.stdout == f"Imported 1 attempt from {target}.\n"
 
 

@@ -14,17 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli.main import main
+from tests.helpers import ringbook_in_process as run
 from tui.cli.progress import login
 from tui.progress.store import ProgressStore
 
 STAMPED = re.compile(r"^(?P<name>.+)-(?P<stamp>\d{8}T\d{6}Z)-(?P<token>[0-9a-f]{20})\.json$")
-
-
-def run(capsys, *args) -> tuple[int, str, str]:
-    code = main([*map(str, args)])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

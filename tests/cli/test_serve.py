@@ -12,7 +12,6 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,21 +21,16 @@ import aiohttp
 import pytest
 
 from grader.book.load import load_book
+from tests.helpers import RINGBOOK, free_port, ringbook_subprocess
 from tui.cli.serve import ServedAddress
 
 ESCAPE_SEQUENCE = re.compile(rb"\x1b(\[[0-9;?$]*[a-zA-Z]|\][^\x07]*\x07)")
 KEY_URL = re.compile(r"http://\S+/\?token=([A-Za-z0-9_-]+)")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start_server(tmp_path: Path, *args: str) -> subprocess.Popen:
     log = (tmp_path / "serve.log").open("w")
-    return subprocess.Popen([sys.executable, "-m", "tui", "serve", *args], stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen([*RINGBOOK, "serve", *args], stdout=log, stderr=subprocess.STDOUT)
 
 
 def wait_for_key_url(server: subprocess.Popen, log: Path, timeout: float = 60) -> str:
@@ -341,7 +335,7 @@ async def test_the_token_is_never_logged(guarded):
     deadline = time.monotonic() + 30
     while "/after-the-key" not in guarded.log.read_text():   # the refusal is logged after the key's request
         assert time.monotonic() < deadline, guarded.log.read_text()
-        time.sleep(0.1)
+        await asyncio.sleep(0.1)
     assert guarded.log.read_text().count(guarded.token) == 1, "the token was printed again after the banner"
 
 
@@ -399,9 +393,7 @@ def test_port_in_use_is_a_plain_message_and_no_banner(tmp_path: Path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "tui", "serve", "--port", str(port),
-                               "--content", str(tmp_path / "book")],
-                              capture_output=True, text=True, timeout=60, check=False)
+        done = ringbook_subprocess("serve", "--port", port, "--content", tmp_path / "book")
     assert done.returncode == 1
     assert done.stderr == f"ringbook serve: cannot listen on 127.0.0.1:{port}: address already in use.\n"
     assert done.stdout == "", "the banner came before the port was bound"
@@ -409,8 +401,7 @@ def test_port_in_use_is_a_plain_message_and_no_banner(tmp_path: Path):
 
 @pytest.mark.parametrize("port", ["70000", "0", "-5", "80a"])
 def test_a_port_that_is_no_port_is_refused_in_a_line(port):
-    done = subprocess.run([sys.executable, "-m", "tui", "serve", "--port", port],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = ringbook_subprocess("serve", "--port", port)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == (f"ringbook serve: error: argument --port: '{port}' is not a port: "
                                             "give a number from 1 to 65535")

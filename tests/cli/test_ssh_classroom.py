@@ -15,12 +15,12 @@ import shlex
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import RINGBOOK, free_port
 from tests.tmux_pane import TmuxPane
 from tui.progress.store import ProgressStore
 
@@ -35,16 +35,10 @@ def program(name: str) -> str | None:
     return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def sshd_config(folder: Path, port: int, data_dir: Path) -> Path:
     """The docs/classroom.md recipe, shrunk to one user on loopback: ForceCommand runs ringbook whatever
     the client asks for, and TZ, LANG and COLORTERM are accepted from the client."""
-    ringbook = shlex.join(["env", f"RINGBOOK_DATA_DIR={data_dir}", sys.executable, "-m", "tui"])
+    ringbook = shlex.join(["env", f"RINGBOOK_DATA_DIR={data_dir}", *RINGBOOK])
     config = folder / "sshd_config"
     config.write_text(f"""\
 Port {port}

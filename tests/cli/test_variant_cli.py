@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
 from grader.book.variants import format_number, variant
-
-
-def ringbook(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tui", *args], input=stdin, capture_output=True, text=True, timeout=60)
+from tests.helpers import RINGBOOK
+from tests.helpers import ringbook_subprocess as ringbook
 
 
 def test_check_grades_against_the_variant_of_the_seed(book):
@@ -112,7 +109,7 @@ def in_a_terminal(*args: str, columns: int = 80) -> str:
     main_end, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
-    child = subprocess.Popen([sys.executable, "-m", "tui", *args], stdin=subprocess.DEVNULL, stdout=terminal,
+    child = subprocess.Popen([*RINGBOOK, *args], stdin=subprocess.DEVNULL, stdout=terminal,
                              stderr=subprocess.PIPE, env={**env, "TERM": "xterm-256color"})
     assert child.stderr is not None  # stderr=PIPE
     os.close(terminal)

@@ -9,7 +9,6 @@ import json
 import re
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from grader.book.load import BookError, Problem, check_book, load_book
 from grader.files import MAX_FILE_BYTES
 from grader.lab.load import load_lab
 from tests.built_in import builtin_book
+from tests.helpers import RINGBOOK, ringbook_app, ringbook_subprocess
 from tui.cli.main import main
 
 CHAPTER0 = "00-ring-allreduce/exercises.yaml"
@@ -45,7 +45,7 @@ def test_builtin_book_passes(book, capsys):
 
 
 def test_real_command_exits_zero_on_the_book():
-    result = subprocess.run([sys.executable, "-m", "tui", "content", "check"], capture_output=True, text=True)
+    result = ringbook_subprocess("content", "check")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -295,7 +295,7 @@ def check_in_a_child(content: Path) -> subprocess.CompletedProcess:
     def limit_memory():
         resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
 
-    return subprocess.run([sys.executable, "-m", "tui", "content", "check", "--content", str(content)],
+    return subprocess.run([*RINGBOOK, "content", "check", "--content", str(content)],
                           capture_output=True, text=True, cwd=ROOT, preexec_fn=limit_memory, timeout=600)
 
 
@@ -434,13 +434,12 @@ def without_textuals_own_sequences(output: str) -> str:
 async def test_the_learner_sees_the_escapes_as_text_and_the_terminal_gets_none(book_copy, data_dir):
     from textual.widgets import Markdown
 
-    from tui.app import RingbookApp
     from tui.progress.store import ProgressStore
 
     with_escapes(book_copy)
     book, _ = check_book(book_copy, validate_schema=False)    # opened without its check, as it could be
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("enter")                            # chapter 0
         for _ in range(50):

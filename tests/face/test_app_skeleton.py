@@ -6,13 +6,13 @@ import pytest
 from textual.widgets import Markdown, OptionList
 from textual.widgets.markdown import MarkdownBlock
 
-from tui.app import RingbookApp
+from tests.helpers import chapter_filled_in, ringbook_app
 from tui.screens.chapter import ChapterScreen
 from tui.screens.home import HomeScreen
 
 
 async def test_home_lists_every_part_of_the_course_under_its_heading(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 40)) as pilot:         # tall enough for the headings (not at 24 rows)
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
@@ -26,15 +26,14 @@ async def test_home_lists_every_part_of_the_course_under_its_heading(book, store
 
 
 async def test_enter_opens_the_highlighted_chapter_and_escape_returns(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("down", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ChapterScreen)
         assert app.screen.chapter.id == "1"
-        await app.workers.wait_for_complete()
-        await pilot.pause(0.5)
+        await chapter_filled_in(app, pilot)
         narrative = app.screen.query_one("#narrative", Markdown)
         assert narrative.source.startswith(f"# 1. {book.chapters[1].title}")
         assert book.chapters[1].narrative() in narrative.source   # opening first, then the rest appended
@@ -43,7 +42,7 @@ async def test_enter_opens_the_highlighted_chapter_and_escape_returns(book, stor
 
 
 async def test_clicking_a_chapter_opens_it(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         chapters = app.screen.query_one("#chapters", OptionList)
@@ -53,7 +52,7 @@ async def test_clicking_a_chapter_opens_it(book, store):
 
 
 async def test_q_quits(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test() as pilot:
         await pilot.press("q")
         await pilot.pause()
@@ -61,7 +60,7 @@ async def test_q_quits(book, store):
 
 
 async def test_home_screen_stylesheet_is_applied(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 40)) as pilot:        # tall enough for the full layout, with its title
         await pilot.pause()
         assert app.screen.query_one("#book-title").region.x == 2   # home.tcss pads the page by 2
@@ -71,12 +70,10 @@ async def test_home_screen_stylesheet_is_applied(book, store):
 async def test_every_paragraph_of_the_narrative_is_on_the_page(book, store, chapter_id):
     """The opening is painted first and the rest filled in after; no paragraph may go missing between."""
     chapter = book.chapter(chapter_id)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_chapter(chapter)
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause(0.3)
+        await chapter_filled_in(app, pilot)
         narrative = app.screen.query_one("#narrative", Markdown)
         shown = " ".join(" ".join(str(block.content).split()) for block in narrative.query(MarkdownBlock))
     paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", chapter.narrative())]

@@ -18,8 +18,9 @@ from textual.geometry import Region
 from textual.widgets import Markdown
 from textual.widgets._toast import Toast
 
-from grader.book.load import BUILTIN_CONTENT, check_book, load_book
-from tui.app import RingbookApp
+from grader.book.load import BUILTIN_CONTENT, Problem, check_book, load_book
+from grader.book.model import Book
+from tests.helpers import ringbook_app, wait_until
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.contents import ContentsScreen
@@ -65,11 +66,14 @@ def hostile_book(root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory) -> Path:
-    """One hostile book for this module's tests, which only read it."""
+def hostile(tmp_path_factory) -> tuple[Path, Book, list[Problem]]:
+    """One hostile book for this module's tests, which only read it: its folder, the book, and what
+    `content check` says of it (checked once: reading the book is most of what these tests cost)."""
     root = tmp_path_factory.mktemp("hostile") / "content"
     shutil.copytree(BUILTIN_CONTENT, root)
-    return hostile_book(root)
+    book, problems = check_book(hostile_book(root))
+    assert book is not None, problems
+    return root, book, problems
 
 
 def rendered(screen) -> tuple[str, list[str]]:
@@ -100,8 +104,7 @@ def misread(screen) -> list[str]:
 
 
 def test_a_hostile_book_loads_and_content_check_points_at_each_payload(hostile):
-    root = hostile
-    _, problems = check_book(root)
+    root, _, problems = hostile
     assert [p for p in problems if not p.warning] == []
     markup = [p for p in problems if "Textual markup" in p.message]
     assert {p.path.name for p in markup} >= {"book.yaml", "exercises.yaml", "chapter.md", "readiness.yaml",
@@ -112,9 +115,9 @@ def test_a_hostile_book_loads_and_content_check_points_at_each_payload(hostile):
 
 
 async def test_no_screen_obeys_markup_in_the_book(hostile, data_dir):
-    book = load_book(hostile)
+    _, book, _ = hostile
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         found: list[str] = []
@@ -173,11 +176,7 @@ async def test_no_screen_obeys_markup_in_the_book(hostile, data_dir):
         await pilot.pause()
         await pilot.press(*"chap")
         hits = app.screen.query_one(CommandList)
-        for _ in range(200):                                     # the palette searches in the background
-            if hits.option_count:
-                break
-            await pilot.pause(0.01)
-        assert hits.option_count
+        await wait_until(pilot, lambda: hits.option_count, "the palette's search")   # it searches in a worker
         found += misread(app.screen)
         await pilot.press("escape")
 
@@ -200,7 +199,7 @@ async def test_a_link_in_a_book_opens_only_on_the_web(book_copy, data_dir, monke
              "vscode://file/etc/passwd", "https://example.com/ring"]
     chapter.write_text(chapter.read_text() + "".join(f"\n[link {i}]({href})\n" for i, href in enumerate(links)))
     book = load_book(book_copy)
-    app = RingbookApp(book, ProgressStore.open(data_dir), warm=False)
+    app = ringbook_app(book, ProgressStore.open(data_dir))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         opened: list[str] = []
         monkeypatch.setattr(app._driver, "open_url", lambda url, new_tab=True: opened.append(url))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from grader.book.load import BookError, check_book, load_book
 from grader.files import MAX_BLOCKS, MAX_TABLE_ROWS
-from tui.app import RingbookApp
+from tests.helpers import ringbook_app
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 
@@ -16,7 +16,8 @@ ROWS = 3_000
 
 
 def long_table(rows: int) -> str:
-    return "\n## Every measurement\n\n| run | GB/s |\n|---|---|\n" + "".join(f"| {i} | {i % 97} |\n" for i in range(rows))
+    rows_text = "".join(f"| {i} | {i % 97} |\n" for i in range(rows))
+    return "\n## Every measurement\n\n| run | GB/s |\n|---|---|\n" + rows_text
 
 
 def test_content_check_and_loading_refuse_a_chapter_with_too_many_table_rows(book_copy):
@@ -50,7 +51,7 @@ async def test_a_chapter_grown_after_the_check_opens_as_a_sentence_not_thousands
     chapter = book.chapters[0]
     chapter.narrative_path.write_text(chapter.narrative_path.read_text() + long_table(ROWS))
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_chapter(chapter)
         await pilot.pause()

@@ -3,11 +3,11 @@ driven with Pilot on the real store in a temp folder."""
 
 from __future__ import annotations
 
-from rich.console import Console
+from rich.console import Console, ConsoleRenderable
 from textual.widgets import OptionList
 from textual.widgets._header import HeaderTitle
 
-from tui.app import RingbookApp
+from tests.helpers import chapter_filled_in, ringbook_app, text_of
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_end import ChapterEndScreen
@@ -15,27 +15,16 @@ from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
 
 
-def text_of(widget) -> str:
-    return str(widget.render())
-
-
 def row_texts(listing: OptionList, width: int = 72) -> list[str]:
     """Each option of a list as the terminal shows it, `width` columns wide, lines joined."""
     console = Console(width=width, color_system=None, legacy_windows=False)
     rows = []
     for index in range(listing.option_count):
-        lines = console.render_lines(listing.get_option_at_index(index).prompt, pad=False)
+        prompt = listing.get_option_at_index(index).prompt
+        assert isinstance(prompt, (str, ConsoleRenderable)), prompt    # Rich text or a table: what the lists hold
+        lines = console.render_lines(prompt, pad=False)
         rows.append("\n".join("".join(segment.text for segment in line) for line in lines))
     return rows
-
-
-async def wait_for_list(app, pilot) -> OptionList:
-    """The chapter's exercise list, which is mounted after the chapter's first frame."""
-    for _ in range(20):
-        if app.screen.query("#exercise-list"):
-            break
-        await pilot.pause()
-    return app.screen.query_one("#exercise-list", OptionList)
 
 
 async def back_to(app, pilot, kind) -> None:
@@ -51,7 +40,7 @@ async def back_to(app, pilot, kind) -> None:
 async def open_last_exercise_of_chapter_0(app, pilot) -> None:
     await pilot.press("enter")                        # chapter 0, from home
     await pilot.pause()
-    await wait_for_list(app, pilot)
+    await chapter_filled_in(app, pilot)
     await pilot.press("e", "end", "enter")            # its exercises; the last one, 0.8
     await pilot.pause()
     assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "0.8"
@@ -60,7 +49,7 @@ async def open_last_exercise_of_chapter_0(app, pilot) -> None:
 async def test_n_after_a_chapters_last_exercise_shows_its_end_then_the_next_chapters_opening(book, store):
     store.record_attempt("0.1", "1.75", "correct")
     store.record_attempt("0.2", "1", "incorrect")
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await open_last_exercise_of_chapter_0(app, pilot)
@@ -87,7 +76,7 @@ async def test_n_after_a_chapters_last_exercise_shows_its_end_then_the_next_chap
 
 
 async def test_the_chapter_end_opens_what_is_left_and_enter_on_next_goes_on(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await open_last_exercise_of_chapter_0(app, pilot)
@@ -115,7 +104,7 @@ async def test_the_chapter_end_opens_what_is_left_and_enter_on_next_goes_on(book
 
 async def test_the_books_last_chapter_ends_with_the_quiz(book, store):
     last = book.chapters[-1]
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.open_exercise(last.exercises[-1])
@@ -134,7 +123,7 @@ async def test_continue_offers_a_new_chapters_opening_before_its_exercises(book,
     for exercise in book.chapter("0").exercises:
         store.record_attempt(exercise.id, "x", "correct")
     store.set_last_opened("0", "0.8")                 # where n used to go: 1.1, chapter 1's text never shown
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "Start: Chapter 1 · ZeRO Stages" in text_of(app.screen.query_one("#continue"))
@@ -142,7 +131,7 @@ async def test_continue_offers_a_new_chapters_opening_before_its_exercises(book,
         await pilot.pause()
         assert isinstance(app.screen, ChapterScreen) and app.screen.chapter.id == "1"
         assert app.screen.initial_tab == "read"
-        listing = await wait_for_list(app, pilot)
+        listing = await chapter_filled_in(app, pilot)
         await pilot.press("e", "enter")               # the chapter read: its first exercise
         await pilot.pause()
         assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "1.1"
@@ -156,13 +145,13 @@ async def test_chapters_opened_are_kept_and_an_old_store_has_none(book, data_dir
     store = ProgressStore.open(data_dir)
     assert store.chapters_opened() == set()
     store.set_last_opened("3", "3.2")                 # a store from before: nothing else recorded
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "Start: Chapter 3 · " in text_of(app.screen.query_one("#continue"))
         app.open_chapter(book.chapter("4"))
         app.open_chapter(book.chapter("5"), tab="exercises")   # at its list: the text was not shown
-        await wait_for_list(app, pilot)
+        await chapter_filled_in(app, pilot)
     store.close()
     store = ProgressStore.open(data_dir)
     assert store.chapters_opened() == {"4"}
@@ -170,12 +159,12 @@ async def test_chapters_opened_are_kept_and_an_old_store_has_none(book, data_dir
 
 
 async def test_the_chapter_list_highlights_the_exercise_last_visited(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
-        listing = await wait_for_list(app, pilot)
+        listing = await chapter_filled_in(app, pilot)
         await pilot.press("e", "enter")               # 0.1
         await pilot.pause()
         for expected in ("0.2", "0.3", "0.4", "0.5"):
@@ -190,32 +179,32 @@ async def test_the_chapter_list_highlights_the_exercise_last_visited(book, store
 
 
 async def test_the_kind_column_of_a_chapters_list_is_aligned(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
-        listing = await wait_for_list(app, pilot)
+        listing = await chapter_filled_in(app, pilot)
         rows = row_texts(listing)
         chapter = book.chapter("0")
         assert len({e.kind for e in chapter.exercises}) > 2
-        columns = {row.index(f"{e.kind} ") for row, e in zip(rows, chapter.exercises)}
+        columns = {row.index(f"{e.kind} ") for row, e in zip(rows, chapter.exercises, strict=True)}
         assert len(columns) == 1, rows
 
 
 async def test_the_header_keeps_a_long_chapter_title_whole_at_80_columns(book, store):
     chapter = book.chapter("8")
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.open_chapter(chapter)
-        await wait_for_list(app, pilot)
+        await chapter_filled_in(app, pilot)
         shown = str(app.screen.query_one(HeaderTitle).render())
         assert shown == f"Chapter 8: {chapter.title}"        # the book's title left out, nothing cut
         assert len(shown) <= app.screen.query_one(HeaderTitle).size.width
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         app.open_chapter(chapter)
-        await wait_for_list(app, pilot)
+        await chapter_filled_in(app, pilot)
         assert str(app.screen.query_one(HeaderTitle).render()) == f"Chapter 8: {chapter.title} — {book.title}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import TextArea
 
 from grader.sandbox import runner as sandbox
-from tests.face.test_learning_loop import open_exercise, settle, text_of
+from tests.helpers import open_exercise, settle, text_of
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
 

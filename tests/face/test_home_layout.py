@@ -6,25 +6,15 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import OptionList
 
-from tui.app import RingbookApp
+from tests.helpers import offered_keys, ringbook_app, settle
 from tui.screens.practice_offer import PracticeOfferScreen
 
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
-def footer_keys(app) -> dict[str, str]:
-    return {key: active.binding.description for key, active in app.screen.active_bindings.items()
-            if active.binding.show}
-
-
-async def settle(app, pilot) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def test_home_at_80x24_shows_every_chapter_the_quiz_and_the_lab_without_scrolling(book, store):
     store.record_attempt("0.1", "7/4", "correct", now=SOLVED)     # so the review line shows too
-    app = RingbookApp(book, store, clock=lambda: SOLVED + timedelta(hours=1), warm=False)
+    app = ringbook_app(book, store, clock=lambda: SOLVED + timedelta(hours=1))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         home = app.screen
@@ -36,7 +26,7 @@ async def test_home_at_80x24_shows_every_chapter_the_quiz_and_the_lab_without_sc
         assert rows.max_scroll_y == 0                                   # nothing below the fold
         assert rows.region.bottom <= app.screen.query_one("Footer").region.y
         assert "Distributed Training, Derived" in str(app.screen.query_one("HeaderTitle").render())
-    async with RingbookApp(book, store, warm=False).run_test(size=(120, 40)) as pilot:
+    async with ringbook_app(book, store).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         home = pilot.app.screen
         assert home.query_one("#book-title").display and not home.has_class("-compact")   # room: the full page
@@ -45,20 +35,20 @@ async def test_home_at_80x24_shows_every_chapter_the_quiz_and_the_lab_without_sc
 
 
 async def test_r_is_offered_as_what_it_does(book, store):
-    app = RingbookApp(book, store, clock=lambda: SOLVED, warm=False)
+    app = ringbook_app(book, store, clock=lambda: SOLVED)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        assert "r" not in footer_keys(app)                             # nothing solved: nothing to review
+        assert "r" not in offered_keys(app)                             # nothing solved: nothing to review
     store.record_attempt("0.1", "7/4", "correct", now=SOLVED)
-    app = RingbookApp(book, store, clock=lambda: SOLVED + timedelta(hours=1), warm=False)
+    app = ringbook_app(book, store, clock=lambda: SOLVED + timedelta(hours=1))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        assert footer_keys(app)["r"] == "Practise"                     # solved, not due yet
+        assert offered_keys(app)["r"] == "Practise"                     # solved, not due yet
         assert "(r: practise)" in str(app.screen.query_one("#review").render())
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, PracticeOfferScreen)
-    app = RingbookApp(book, store, clock=lambda: SOLVED + timedelta(days=60), warm=False)
+    app = ringbook_app(book, store, clock=lambda: SOLVED + timedelta(days=60))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        assert footer_keys(app)["r"] == "Review"                       # due
+        assert offered_keys(app)["r"] == "Review"                       # due

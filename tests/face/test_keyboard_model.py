@@ -15,12 +15,17 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from textual.widgets import Input, TextArea
 
-from tests.face.test_learning_loop import pick_in_palette, settle
+from grader.exercise import NumericAnswer
+from grader.kinds.build import Build
+from grader.kinds.debug import Debug
+from grader.kinds.design import Design
+from tests.helpers import pick_in_palette, ringbook_app, settle
 from tui.answers.code import body_start
-from tui.app import RingbookApp
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
+from tui.widgets.code_listing import CodeListing
+from tui.widgets.order_list import OrderList
 from tui.widgets.page import Page
 
 KINDS = {"0.1": "derive", "0.3": "trace", "0.5": "build", "0.6": "debug", "0.8": "design"}
@@ -66,7 +71,7 @@ async def the_answer_has_the_keyboard_then_esc_steps_out(pilot, screen: Exercise
     page, the first Esc hands the keyboard to the page and the second goes back to `under`."""
     app = screen.app
     kind = KINDS[screen.exercise.id]
-    assert screen.focused.id == ANSWER[kind], (kind, screen.focused)
+    assert screen.focused is not None and screen.focused.id == ANSWER[kind], (kind, screen.focused)
     assert screen.query_one("#exercise", Page).scroll_y == 0           # opened at its top, where the task is
     await page_keys_scroll(pilot, screen)
     await pilot.press("escape")
@@ -78,7 +83,7 @@ async def the_answer_has_the_keyboard_then_esc_steps_out(pilot, screen: Exercise
 
 
 async def test_from_the_chapter_list_each_kind_arrives_answering_and_esc_returns_to_the_list(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_chapter(book.chapter("0"))
         await pilot.pause()
@@ -96,7 +101,7 @@ async def test_from_the_chapter_list_each_kind_arrives_answering_and_esc_returns
 
 
 async def test_from_the_palette_each_kind_arrives_answering_and_esc_returns_where_it_was_opened(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         home = app.screen
@@ -110,7 +115,7 @@ async def test_from_the_palette_each_kind_arrives_answering_and_esc_returns_wher
 
 async def test_continue_arrives_answering_and_esc_returns_home(book, store):
     """Continue opened the chapter underneath the exercise, so Back went to the chapter, not home."""
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         home = app.screen
@@ -126,7 +131,7 @@ async def test_continue_arrives_answering_and_esc_returns_home(book, store):
 async def test_n_and_p_arrive_answering_like_every_other_route(book, store):
     """Through the whole of chapter 0 with n, then back with p: each exercise arrives as from the list, and
     Back still leads to the list it was first opened from."""
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_chapter(book.chapter("0"))
         await pilot.pause()
@@ -149,16 +154,16 @@ async def test_n_and_p_arrive_answering_like_every_other_route(book, store):
 
 def wrong_answer(screen: ExerciseScreen) -> list[str]:
     """Keys that give a wrong answer, with the answer having the keyboard."""
-    kind = KINDS[screen.exercise.id]
-    if kind in ("derive", "trace"):
+    exercise = screen.exercise
+    if isinstance(exercise, NumericAnswer):
         return ["9", "9", "9", "enter"]
-    if kind == "build":
+    if isinstance(exercise, Build):
         return ["ctrl+r"]                                      # the starter raises NotImplementedError
-    if kind == "debug":
-        wrong = 1 if screen.exercise.buggy_line != 1 else 2
+    if isinstance(exercise, Debug):
+        wrong = 1 if exercise.buggy_line != 1 else 2
         return ["home", *["down"] * (wrong - 1), "enter"]
-    order = screen.query_one("#order")
-    if order.order == list(screen.exercise.order):              # dealt right: swap the first two
+    assert isinstance(exercise, Design), exercise.kind
+    if screen.query_one("#order", OrderList).order == list(exercise.order):   # dealt right: swap the first two
         return ["space", "down", "space", "enter"]
     return ["enter"]
 
@@ -167,59 +172,59 @@ def right_answer(screen: ExerciseScreen) -> None:
     """Put the right answer in place, to submit with Enter (a build: with Ctrl+R)."""
     from tests.face.test_keyboard_only import TYPED_SOLUTION
 
-    exercise, kind = screen.exercise, KINDS[screen.exercise.id]
-    if kind in ("derive", "trace"):
+    exercise = screen.exercise
+    if isinstance(exercise, NumericAnswer):
         screen.query_one("#answer", Input).value = repr(exercise.value)
-    elif kind == "build":
+    elif isinstance(exercise, Build):
         screen.query_one("#editor", TextArea).text = TYPED_SOLUTION
-    elif kind == "debug":
-        screen.query_one("#listing").highlighted = exercise.buggy_line - 1
+    elif isinstance(exercise, Debug):
+        screen.query_one("#listing", CodeListing).highlighted = exercise.buggy_line - 1
     else:
-        order = screen.query_one("#order")
-        order.order = list(exercise.order)
+        assert isinstance(exercise, Design), exercise.kind
+        screen.query_one("#order", OrderList).order = list(exercise.order)
 
 
-@pytest.mark.parametrize("exercise_id", list(KINDS))
-async def test_after_each_verdict_the_verdict_and_what_has_the_keyboard_are_on_screen(book, store, exercise_id):
+async def test_after_each_verdict_the_verdict_and_what_has_the_keyboard_are_on_screen(book, store):
     """A wrong answer keeps the keyboard in the answer, on screen beside the verdict (a build's editor:
     its line); a right one gives the page the keyboard (a build keeps its editor), and Esc steps out
-    once."""
-    app = RingbookApp(book, store, warm=False)
+    once. Each kind in turn, opened from its chapter in one app."""
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_chapter(book.chapter("0"))
         await pilot.pause()
         chapter = app.screen
-        app.open_exercise(book.exercise(exercise_id))
-        screen = await arrived(app, pilot)
-        page = screen.query_one("#exercise", Page)
-        verdict = screen.query_one("#verdict")
-        for answer in ("wrong", "right"):
-            if answer == "right":
-                right_answer(screen)
-            await pilot.press(*(wrong_answer(screen) if answer == "wrong" else
-                                ["ctrl+r" if KINDS[exercise_id] == "build" else "enter"]))
-            await settle(app, pilot)
+        for exercise_id in KINDS:
+            app.open_exercise(book.exercise(exercise_id))
+            screen = await arrived(app, pilot)
+            page = screen.query_one("#exercise", Page)
+            verdict = screen.query_one("#verdict")
+            for answer in ("wrong", "right"):
+                if answer == "right":
+                    right_answer(screen)
+                await pilot.press(*(wrong_answer(screen) if answer == "wrong" else
+                                    ["ctrl+r" if KINDS[exercise_id] == "build" else "enter"]))
+                await settle(app, pilot)
+                await pilot.pause()
+                shown = str(verdict.render())
+                assert ("✓" in shown) == (answer == "right"), (exercise_id, shown)
+                assert on_screen(page, verdict), (exercise_id, answer, verdict.region, page.content_region)
+                keeps = answer == "wrong" or KINDS[exercise_id] == "build"
+                assert screen.answering == keeps, (exercise_id, answer, screen.focused)
+                if screen.answering:
+                    assert on_screen(page, screen.focused), (exercise_id, answer, screen.focused)
+                else:
+                    assert screen.focused is screen.panel, exercise_id   # the page's keys: letters are commands
+            await page_keys_scroll(pilot, screen)
+            await pilot.press(*(["escape"] if screen.answering else []), "escape")
             await pilot.pause()
-            shown = str(verdict.render())
-            assert ("✓" in shown) == (answer == "right"), shown
-            assert on_screen(page, verdict), (answer, verdict.region, page.content_region)
-            keeps = answer == "wrong" or KINDS[exercise_id] == "build"
-            assert screen.answering == keeps, (answer, screen.focused)
-            if screen.answering:
-                assert on_screen(page, screen.focused), (answer, screen.focused)
-            else:
-                assert screen.focused is screen.panel           # the page's keys: letters are commands
-        await page_keys_scroll(pilot, screen)
-        await pilot.press(*(["escape"] if screen.answering else []), "escape")
-        await pilot.pause()
-        assert app.screen is chapter
+            assert app.screen is chapter, exercise_id
 
 
 async def test_a_solved_exercise_arrives_with_the_page_holding_the_keys(book, store):
     """Solved: n and p step on at once, i (or a digit) starts a new answer; a build keeps its editor."""
     for exercise_id in KINDS:
         store.record_attempt(exercise_id, "x", "correct")
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_exercise(book.exercise("0.1"))
         screen = await arrived(app, pilot)
@@ -236,7 +241,7 @@ async def test_a_solved_exercise_arrives_with_the_page_holding_the_keys(book, st
 
 async def test_i_in_an_empty_box_is_not_typed_but_later_it_is(book, store):
     """`i44.4` said "There is a unit (i44.4) but no number"."""
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_exercise(book.exercise("0.1"))
         screen = await arrived(app, pilot)
@@ -252,7 +257,7 @@ async def test_i_in_an_empty_box_is_not_typed_but_later_it_is(book, store):
 async def test_the_build_editor_starts_in_the_body_keeps_its_line_on_screen_and_lets_the_page_scroll(book, store):
     """Typed at once, the code lands in the body (it landed in the signature); after Ctrl+R what is typed
     still goes to the editor's line, on screen; PgDn moves the page, not the editor's cursor."""
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_exercise(book.exercise("0.5"))
         screen = await arrived(app, pilot)
@@ -298,7 +303,7 @@ async def test_a_session_card_of_every_kind_leaves_the_keys_to_the_session(book,
     the page the keys; v on an answered card stays in the session."""
     due_chapter_zero(store)
     when = SOLVED + (timedelta(days=40) if purpose == "review" else timedelta(hours=1))
-    app = RingbookApp(book, store, clock=lambda: when, warm=False)
+    app = ringbook_app(book, store, clock=lambda: when)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         home = app.screen
@@ -345,7 +350,7 @@ async def test_a_session_card_of_every_kind_leaves_the_keys_to_the_session(book,
 async def test_keys_lists_what_matters_grouped_and_fits_80x24(book, store):
     """`?` listed `← Scroll Left`, `^pgup Page Left`, `^c Copy selected text` and `shift+tab Focus
     Previous` before `^p palette`, and scrolled even at 120x40."""
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         shown = {}
@@ -381,7 +386,7 @@ async def test_keys_lists_what_matters_grouped_and_fits_80x24(book, store):
 
 
 async def test_the_palette_offers_ringbook_s_commands_not_textual_s(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         titles = [command.title for command in app.get_system_commands(app.screen)]

@@ -8,8 +8,7 @@ from textual.widgets import TextArea
 
 from grader.kinds.debug import Debug
 from grader.kinds.design import Design
-from tests.face.test_learning_loop import open_exercise, settle, text_of
-from tui.app import RingbookApp
+from tests.helpers import open_exercise, ringbook_app, settle, text_of
 from tui.widgets.order_list import OrderList
 
 KEY_NAMES = {"\n": "enter", " ": "space", "\t": "tab"}
@@ -33,7 +32,7 @@ def pytest_generate_tests(metafunc):
 
 async def test_solved_with_keys_only(book, store, exercise_id):
     exercise = book.exercise(exercise_id)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, exercise_id)
         if isinstance(exercise, Debug):

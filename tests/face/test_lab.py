@@ -37,6 +37,7 @@ from grader.lab.model import (
     mfu_curve,
     three_d_figures,
 )
+from tests.helpers import footer_keys
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
@@ -827,10 +828,6 @@ async def test_restoring_a_design_answers_only_questions_still_open(tmp_path):
         assert screen.query_one("#three-d-prediction", ChoiceQuestion).chosen.id == "wide-tp"   # given once
 
 
-def footer_keys(app) -> list:
-    return list(app.screen.query(FooterKey))
-
-
 async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
     """Issue 16: the lab's footer ended in `? Keys ^▏`. In every state of the lab each key the footer shows is
     inside the screen and overlaps no other; every key it leaves out is listed by `?`."""
@@ -841,7 +838,7 @@ async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
 
         async def check(state: str) -> None:
             await _settle(pilot)   # the footer rebuilds its keys after a refresh: wait for that, not one pause
-            keys = footer_keys(app)
+            keys = footer_keys(app.screen)
             active = screen.active_bindings
             shown = {binding.action for _, binding, _, _ in active.values() if binding.show}  # one key per action
             left_out = {active[key].binding.action for key in getattr(screen, "FOOTER_HIDES", ())}

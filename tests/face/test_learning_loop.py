@@ -2,48 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from rich.terminal_theme import SVG_EXPORT_THEME
 from textual.widgets import Input, OptionList
 
-from tui.app import RingbookApp
+from tests.helpers import chapter_filled_in, open_exercise, pick_in_palette, ringbook_app, settle, text_of
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
-
-
-def text_of(widget) -> str:
-    return str(widget.render())
-
-
-async def settle(app, pilot) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def pick_in_palette(app, pilot, query: str, expected: str) -> None:
-    """Ctrl+P, type `query`, and Enter once the palette (which searches in a worker) highlights a hit that
-    reads `expected`: a fixed wait before Enter raced the search on a loaded machine."""
-    from textual.command import CommandList
-
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*query)
-    for _ in range(500):
-        await pilot.pause(0.01)
-        hits = app.screen.query(CommandList)
-        if hits and hits.first().highlighted is not None:
-            hit = hits.first().get_option_at_index(hits.first().highlighted)
-            if expected in str(hit.prompt):
-                break
-    else:
-        raise AssertionError(f"the palette found no {expected!r} for {query!r}")
-    await pilot.press("enter")
-
-
-async def open_exercise(app, pilot, exercise_id: str) -> ExerciseScreen:
-    app.open_exercise(app.book.exercise(exercise_id))
-    await pilot.pause()
-    assert isinstance(app.screen, ExerciseScreen)
-    return app.screen
 
 
 async def answer(app, pilot, text: str) -> str:
@@ -57,7 +25,7 @@ async def answer(app, pilot, text: str) -> str:
 
 async def test_wrong_then_right_then_mastery_after_restart(book, data_dir):
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("enter")                  # chapter 0
@@ -86,7 +54,7 @@ async def test_wrong_then_right_then_mastery_after_restart(book, data_dir):
     store.close()
 
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         stats = text_of(app.screen.query_one("#stats"))
@@ -106,7 +74,7 @@ async def test_wrong_then_right_then_mastery_after_restart(book, data_dir):
 
 
 async def test_invalid_answers_say_why_and_cost_nothing(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_exercise(app, pilot, "0.1")
         verdict = await answer(app, pilot, "1,75")
@@ -115,7 +83,7 @@ async def test_invalid_answers_say_why_and_cost_nothing(book, store):
 
 
 async def test_hint_ladder_and_reveal_are_recorded(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.2")
         await pilot.press("h")                      # typed into the box, not a command
@@ -133,7 +101,7 @@ async def test_hint_ladder_and_reveal_are_recorded(book, store):
 
 
 async def test_drafts_survive_leaving_and_coming_back(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_exercise(app, pilot, "1.1")
         await pilot.press(*"16*7")
@@ -146,7 +114,7 @@ async def test_drafts_survive_leaving_and_coming_back(book, store):
 
 
 async def test_choice_by_keyboard(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.4")
         exercise = screen.exercise
@@ -166,7 +134,7 @@ async def test_choice_by_keyboard(book, store):
 
 
 async def test_step_table_rows_are_each_marked(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "8.2")
         values = [f"{v:g}" for v in screen.exercise.step_values]
@@ -180,7 +148,7 @@ async def test_step_table_rows_are_each_marked(book, store):
 
 
 async def test_palette_jumps_to_an_exercise_by_id(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         await pick_in_palette(app, pilot, "5.3 interleaving", "5.3")
@@ -189,7 +157,7 @@ async def test_palette_jumps_to_an_exercise_by_id(book, store):
 
 
 async def test_question_mark_shows_every_key(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         home = app.screen
@@ -207,13 +175,13 @@ async def test_question_mark_shows_every_key(book, store):
 
 
 async def test_mouse_opens_chapters_and_exercises(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.click("#chapters", offset=(10, 2))
         await pilot.pause()
         assert isinstance(app.screen, ChapterScreen)
-        await pilot.pause(0.5)
+        await chapter_filled_in(app, pilot)
         await pilot.press("e")                      # jump to the exercise list, then click one
         await pilot.pause()
         await pilot.click("#exercise-list", offset=(10, 1))
@@ -222,7 +190,7 @@ async def test_mouse_opens_chapters_and_exercises(book, store):
 
 
 async def test_resizing_keeps_everything_reachable(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_exercise(app, pilot, "0.1")
         await pilot.resize_terminal(80, 24)
@@ -233,16 +201,44 @@ async def test_resizing_keeps_everything_reachable(book, store):
         assert screen.query_one("#verdict").region.width > 40
 
 
-async def test_no_color_is_honoured(book, store, monkeypatch):
-    monkeypatch.setenv("NO_COLOR", "1")
-    app = RingbookApp(book, store, warm=False)
+HEX_COLOUR = re.compile(r"#[0-9a-f]{6}\b", re.I)
+WINDOW_BUTTONS = re.compile(r"<circle[^>]*>")   # the red, amber and green dots Rich draws around a screenshot
+# The screenshot's terminal colours, which text and cells drawn in no colour of their own are given.
+DEFAULT_COLOURS = {SVG_EXPORT_THEME.foreground_color.hex, SVG_EXPORT_THEME.background_color.hex}
+
+
+def colours_drawn(app) -> set[str]:
+    """Every colour in an SVG screenshot of the screen (text and backgrounds) but the terminal's defaults and
+    Rich's window buttons."""
+    svg = WINDOW_BUTTONS.sub("", app.export_screenshot())
+    return {colour.lower() for colour in HEX_COLOUR.findall(svg)} - DEFAULT_COLOURS
+
+
+def grey(colour: str) -> bool:
+    return colour[1:3] == colour[3:5] == colour[5:7]
+
+
+@pytest.mark.parametrize("no_color", [True, False], ids=["NO_COLOR", "colour"])
+async def test_no_color_is_honoured(book, store, monkeypatch, no_color):
+    """With NO_COLOR set nothing is drawn in a colour, only in greys: home, and an exercise with a verdict in
+    red; without it the same screens have colours (so the check can tell them apart)."""
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    else:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert app.no_color
+        await settle(app, pilot)
+        drawn = colours_drawn(app)
+        await open_exercise(app, pilot, "0.1")
+        await answer(app, pilot, "0.875")                        # wrong: a verdict that is red in colour
+        assert "Not quite" in text_of(app.screen.query_one("#verdict"))
+        drawn |= colours_drawn(app)
+    assert drawn and all(grey(colour) for colour in drawn) == no_color, sorted(drawn)
 
 
 async def test_hostile_answer_does_not_freeze_the_screen(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.7")
         screen.query_one("#answer", Input).value = "9^9^9^9 + " + "(" * 200
@@ -256,7 +252,7 @@ async def test_hostile_answer_does_not_freeze_the_screen(book, store):
 async def test_build_editor_runs_the_tests_off_the_ui_thread(book, store):
     from textual.widgets import TextArea
 
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         editor = screen.query_one("#editor", TextArea)
@@ -276,7 +272,7 @@ async def test_build_editor_runs_the_tests_off_the_ui_thread(book, store):
 async def test_build_editor_keeps_a_draft(book, store):
     from textual.widgets import TextArea
 
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "2.4")
         screen.query_one("#editor", TextArea).text = "def required_accum_steps():\n    pass\n"
@@ -289,7 +285,7 @@ async def test_build_editor_keeps_a_draft(book, store):
 async def test_debug_click_a_wrong_then_the_right_line(book, store):
     from tui.widgets.code_listing import CodeListing
 
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 30)) as pilot:
         screen = await open_exercise(app, pilot, "0.6")
         listing = screen.query_one("#listing", CodeListing)
@@ -310,7 +306,7 @@ async def test_debug_click_a_wrong_then_the_right_line(book, store):
 
 
 async def test_home_shows_new_progress_when_the_learner_returns(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         home = app.screen
@@ -329,7 +325,7 @@ async def test_home_shows_new_progress_when_the_learner_returns(book, store):
 
 
 async def test_new_numbers_on_a_solved_exercise_are_practice_with_their_own_answer(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = await open_exercise(app, pilot, "0.1")

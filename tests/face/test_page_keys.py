@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.face.test_learning_loop import open_exercise, settle
-from tui.app import RingbookApp
+from tests.helpers import footer_keys, open_exercise, ringbook_app, settle
 from tui.widgets.page import Page
 
 
@@ -37,7 +36,7 @@ async def page_keys_move(pilot, page: Page) -> None:
     ("0.4", ["down", "enter"]),
 ])
 async def test_the_newest_verdict_is_in_view_and_the_page_keys_scroll(book, store, exercise_id, keys):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, exercise_id)
         page = screen.query_one("#exercise", Page)
@@ -52,7 +51,7 @@ async def test_the_newest_verdict_is_in_view_and_the_page_keys_scroll(book, stor
 
 
 async def test_a_letter_picks_a_choice(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.4")
         right = "abcd"[list(screen.exercise.presented_options).index(screen.exercise.correct_option)]
@@ -64,7 +63,7 @@ async def test_a_letter_picks_a_choice(book, store):
 async def test_a_build_exercise_opens_at_its_task_with_the_editor_ready(book, store):
     from textual.widgets import TextArea
 
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         await pilot.pause()
@@ -74,7 +73,7 @@ async def test_a_build_exercise_opens_at_its_task_with_the_editor_ready(book, st
 
 
 async def test_with_nothing_focused_the_page_takes_the_keys(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.4")
         screen.set_focus(None)
@@ -92,7 +91,7 @@ async def test_the_quiz_results_can_be_paged_through(book, store):
     responses = [{"question_id": q.id, "rating": "missed"} if q.style == "reveal"
                  else {"question_id": q.id, "choice": q.presented_options[0].id} for q in quiz.questions[:-1]]
     store.set_state("quiz:readiness", json.dumps({"responses": responses}))
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_quiz(quiz)
         await pilot.pause()
@@ -126,7 +125,7 @@ async def test_the_contents_list_each_section_once_and_start_at_the_one_being_re
 
     from tui.screens.contents import ContentsScreen
 
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_chapter(book.chapters[0])
         await pilot.pause()
@@ -153,17 +152,15 @@ async def test_the_contents_list_each_section_once_and_start_at_the_one_being_re
 async def test_every_footer_key_of_an_exercise_is_whole_at_80_columns(book, store, exercise_id, box):
     """The exercise footer ran off the screen ("v New numbers q▏"), and p was never shown. With a box or an
     editor, Escape leaves it for the commands; a list or listing has them beside its own keys."""
-    from textual.widgets._footer import FooterKey
-
     store.record_attempt(exercise_id, "x", "correct")            # solved: v (new numbers) may show too
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, exercise_id)   # solved: the page has the keys (a build: its editor)
         for turn in (1, 2):
             if turn == 2:
                 await pilot.press("escape" if screen.answering else "i")
             await pilot.pause()
-            keys = list(screen.query(FooterKey))
+            keys = footer_keys(screen)
             for key in keys:
                 label = f"{key.key_display} {key.description}".strip()
                 assert key.region.right <= 80 and key.region.width >= len(label), (screen.answering, label, key.region)
@@ -172,7 +169,7 @@ async def test_every_footer_key_of_an_exercise_is_whole_at_80_columns(book, stor
 
 
 async def test_a_chapter_pages_with_the_keys_from_the_start(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_chapter(book.chapters[0])
         await pilot.pause()

@@ -13,6 +13,7 @@ import pytest
 
 from grader.book.load import check_book, load_book
 from grader.book.quiz import Response, score
+from tests.helpers import ringbook_app
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
@@ -98,7 +99,8 @@ def test_a_missing_quiz_file_is_reported(quiz_book):
 
 def test_scoring_counts_first_picks_and_self_ratings(quiz_book):
     quiz = load_book(quiz_book).quiz("small")
-    responses = {"q1": Response("q1", choice="a"), "q2": Response("q2", choice="b"), "q3": Response("q3", rating="partly")}
+    responses = {"q1": Response("q1", choice="a"), "q2": Response("q2", choice="b"),
+                 "q3": Response("q3", rating="partly")}
     result = score(quiz, responses)
     assert (result.points, result.out_of, [q.id for q in result.missed]) == (1.5, 3, ["q2", "q3"])
     assert score(quiz, {}).points == 0
@@ -128,7 +130,7 @@ def test_readiness_quiz_has_the_twenty_questions_with_one_right_option_each(book
 # --- taking it in the app ---------------------------------------------------------------------------
 
 def app_on(root: Path, data_dir: Path) -> RingbookApp:
-    return RingbookApp(load_book(root), ProgressStore.open(data_dir), warm=False)
+    return ringbook_app(load_book(root), ProgressStore.open(data_dir))
 
 
 def visible_text(screen) -> str:
@@ -246,7 +248,7 @@ async def test_the_home_row_of_a_run_in_progress_fits_80_columns(book, data_dir,
     first = book.quiz("readiness").questions[0]
     store.set_state("quiz:readiness", json.dumps({"responses": [{"question_id": first.id, "choice": "a"}]}))
     store.close()
-    app = RingbookApp(book, ProgressStore.open(data_dir), warm=False)
+    app = ringbook_app(book, ProgressStore.open(data_dir))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         rows = app.screen.query_one("#chapters")
@@ -264,7 +266,7 @@ async def test_the_rating_just_given_and_the_next_key_are_in_view_at_80x24(book,
     store = ProgressStore.open(data_dir)
     store.set_state("quiz:readiness", json.dumps({"responses": earlier}))
     store.close()
-    app = RingbookApp(book, ProgressStore.open(data_dir), warm=False)
+    app = ringbook_app(book, ProgressStore.open(data_dir))
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_quiz(quiz)
         await pilot.pause()

@@ -14,8 +14,8 @@ from grader.kinds.build import Build
 from grader.kinds.debug import Debug
 from grader.kinds.design import Design
 from grader.kinds.trace import Trace
+from tests.helpers import ringbook_app, settle, text_of
 from tui.answers.base import AnswerPanel
-from tui.app import RingbookApp
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.review_done import ReviewDoneScreen
 
@@ -24,15 +24,6 @@ LATER = SOLVED + timedelta(days=50)
 # One of each kind and way of answering: a number and a formula to derive, a number, a table and a choice
 # to trace (0.4 varies, 8.4 does not), a design, a debug and a build.
 EXERCISES = ("0.1", "0.7", "0.3", "8.2", "0.4", "8.4", "0.8", "0.6", "0.5")
-
-
-def text_of(widget) -> str:
-    return str(widget.render())
-
-
-async def settle(app, pilot) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def right_answer(exercise) -> str:
@@ -92,7 +83,7 @@ def shown_answer(screen: ExerciseScreen) -> str:
 
 async def test_every_kind_of_review_card_hides_earlier_answers_until_it_is_answered(book, store):
     study_the_chapter(book, store)
-    app = RingbookApp(book, store, clock=lambda: LATER, warm=False)
+    app = ringbook_app(book, store, clock=lambda: LATER)
     seen = set()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -104,7 +95,8 @@ async def test_every_kind_of_review_card_hides_earlier_answers_until_it_is_answe
             exercise = screen.exercise
             seen.add(exercise.id)
             assert screen.purpose == "review" and not screen.shows_history
-            assert text_of(screen.query_one("#attempts")) == "Answered 2 times before (shown once you answer this card)."
+            assert text_of(screen.query_one("#attempts")) == ("Answered 2 times before "
+                                                              "(shown once you answer this card).")
             if isinstance(exercise, Build):
                 assert shown_answer(screen) == exercise.starter                    # not the draft, nor a passing run
             else:
@@ -146,7 +138,7 @@ async def review_card(app, pilot, exercise_id: str):
 
 async def test_a_build_card_brings_back_the_learners_code_with_o_only_after_it_is_answered(book, store):
     study_the_chapter(book, store)
-    app = RingbookApp(book, store, clock=lambda: LATER, warm=False)
+    app = ringbook_app(book, store, clock=lambda: LATER)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await review_card(app, pilot, "0.5")
         editor = screen.query_one("#editor", TextArea)
@@ -170,7 +162,7 @@ async def test_a_build_card_brings_back_the_learners_code_with_o_only_after_it_i
 
 async def test_a_design_card_deals_its_items_afresh(book, store):
     study_the_chapter(book, store)
-    app = RingbookApp(book, store, clock=lambda: LATER, warm=False)
+    app = ringbook_app(book, store, clock=lambda: LATER)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await review_card(app, pilot, "0.8")
         shown = list(screen.query_one("#order").order)

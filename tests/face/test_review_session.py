@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import Input
 
-from tui.app import RingbookApp
+from tests.helpers import ringbook_app, settle, text_of
 from tui.progress.review import due_cards
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
@@ -15,19 +15,10 @@ from tui.screens.review_done import ReviewDoneScreen
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
-def text_of(widget) -> str:
-    return str(widget.render())
-
-
-async def settle(app, pilot) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(book, store):
     store.record_attempt("0.1", "7/4", "correct", seconds_taken=60, now=SOLVED)
     later = SOLVED + timedelta(days=3)
-    app = RingbookApp(book, store, clock=lambda: later, warm=False)
+    app = ringbook_app(book, store, clock=lambda: later)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         home = app.screen
@@ -64,7 +55,7 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
 
 
 async def test_r_with_nothing_solved_says_nothing_is_due(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         assert not app.screen.query_one("#review").display       # nothing solved: no review line
@@ -83,7 +74,7 @@ async def test_with_nothing_due_r_offers_practice_that_moves_no_schedule(book, s
                          seconds_taken=60, now=SOLVED + timedelta(minutes=1))
     soon = SOLVED + timedelta(hours=1)                    # solved an hour ago: nothing due yet
     before = {i: c.due for i, c in cards(store).items()}
-    app = RingbookApp(book, store, clock=lambda: soon, warm=False)
+    app = ringbook_app(book, store, clock=lambda: soon)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         home = app.screen

@@ -3,19 +3,18 @@ silent, and the palette offering the theme twice."""
 
 from __future__ import annotations
 
-from tests.face.test_learning_loop import open_exercise
-from tui.app import RingbookApp
+from tests.helpers import open_exercise, ringbook_app, settle
 
 
 async def test_the_theme_chosen_is_the_one_the_next_start_shows(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.current_theme.dark
         await pilot.press("f2")
         await pilot.pause()
         assert not app.current_theme.dark
-    again = RingbookApp(book, store, warm=False)
+    again = ringbook_app(book, store)
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert again.theme == app.theme and not again.current_theme.dark
@@ -23,14 +22,14 @@ async def test_the_theme_chosen_is_the_one_the_next_start_shows(book, store):
 
 async def test_a_theme_stored_by_hand_that_does_not_exist_is_ignored(book, store):
     store.set_state("theme", "\x1b[31mno-such-theme")
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.theme == "textual-dark"
 
 
 async def test_h_after_the_last_hint_says_there_are_no_more(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.1")
         await pilot.press("escape")
@@ -44,7 +43,7 @@ async def test_h_after_the_last_hint_says_there_are_no_more(book, store):
 
 
 async def test_the_palette_offers_the_theme_once(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         titles = [command.title for command in app.get_system_commands(app.screen)]
@@ -57,9 +56,7 @@ async def test_build_code_stays_the_learner_s_after_a_run_and_a_restart(book, st
     from textual.widgets import TextArea
 
     from tests.face.test_keyboard_only import TYPED_BUILD, TYPED_SOLUTION
-    from tests.face.test_learning_loop import settle
-
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, TYPED_BUILD)
         editor = screen.query_one("#editor", TextArea)
@@ -75,16 +72,14 @@ async def test_build_code_stays_the_learner_s_after_a_run_and_a_restart(book, st
         await pilot.pause()
         await open_exercise(app, pilot, TYPED_BUILD)
         assert "pq" in app.screen.query_one("#editor", TextArea).text
-    again = RingbookApp(book, store, warm=False)
+    again = ringbook_app(book, store)
     async with again.run_test(size=(80, 24)) as pilot:
         await open_exercise(again, pilot, TYPED_BUILD)
         assert "pq" in again.screen.query_one("#editor", TextArea).text
 
 
 async def test_attempts_are_listed_in_the_learner_s_terms_not_as_ids(book, store):
-    from tests.face.test_learning_loop import settle
-
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.4")
         options = screen.exercise.presented_options
@@ -101,7 +96,7 @@ async def test_n_and_p_arrive_as_every_route_does(book, store):
     its box by every route, and Esc then n moves on; on the page a number still starts the answer."""
     from textual.widgets import Input
 
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_exercise(app, pilot, "0.1")
         await pilot.press("escape", "n")
@@ -123,7 +118,7 @@ async def test_continue_goes_to_the_next_unsolved_exercise_after_the_last_opened
     store.record_attempt("0.1", "1.75", "correct")
     store.record_attempt("0.2", "x", "correct")
     store.set_last_opened("0", "0.1")
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "Continue: 0.3 " in str(app.screen.query_one("#continue").render())
@@ -136,7 +131,7 @@ async def test_a_debug_line_is_chosen_by_its_number(book, store):
     from tui.widgets.code_listing import CodeListing
 
     exercise = next(e for e in book.exercises if e.kind == "debug" and len(e.lines) >= 10)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, exercise.id)
         listing = screen.query_one(CodeListing)
@@ -165,7 +160,7 @@ def contrast(a, b) -> float:
 async def test_the_home_screen_text_reaches_wcag_contrast_in_both_themes(book, store):
     """The light theme's title was 1.49:1 and Continue 1.76:1."""
     for theme in ("textual-light", "textual-dark"):
-        app = RingbookApp(book, store, warm=False)
+        app = ringbook_app(book, store)
         app.theme = theme
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -178,9 +173,7 @@ async def test_an_earlier_run_s_code_can_be_brought_back(book, store):
     """Issue 16: attempts showed only an identical first line and could not be loaded back."""
     from textual.widgets import TextArea
 
-    from tests.face.test_learning_loop import settle
-
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         editor = screen.query_one("#editor", TextArea)
@@ -208,7 +201,8 @@ def test_a_long_signature_is_written_one_parameter_per_line():
     """At 80 columns `latency_us: float` wrapped between the name and its type."""
     from tui.answers.code import signature_text
 
-    shown = signature_text("f(m_gb: float, n: int, pairs: dict[str, int], latency_us: float) -> tuple[float, float]").plain
+    signature = "f(m_gb: float, n: int, pairs: dict[str, int], latency_us: float) -> tuple[float, float]"
+    shown = signature_text(signature).plain
     assert shown.splitlines() == ["def f(", "    m_gb: float,", "    n: int,", "    pairs: dict[str, int],",
                                   "    latency_us: float,", ") -> tuple[float, float]"]
     assert signature_text("f(a: int) -> int").plain == "def f(a: int) -> int"

@@ -5,9 +5,10 @@ Textual's watcher lists, and each full garbage collection grew slower for it."""
 import gc
 import weakref
 
+from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
-from tui.app import RingbookApp
+from tests.helpers import footer_keys, ringbook_app
 from tui.screens.chapter import ChapterScreen
 from tui.widgets.screen_frame import Footer, Header
 
@@ -16,9 +17,9 @@ def watcher_count(reactable) -> int:
     return sum(len(watchers) for watchers in getattr(reactable, "__watchers", {}).values())
 
 
-async def visit_chapters(app, pilot, times: int) -> list[weakref.ref]:
+async def visit_chapters(app, pilot, times: int) -> list[weakref.ref[Widget]]:
     """Open and close a chapter `times` times; weak references to each visit's header and footer keys."""
-    gone = []
+    gone: list[weakref.ref[Widget]] = []
     for visit in range(times):
         app.open_chapter(app.book.chapters[visit % len(app.book.chapters)])
         await pilot.pause()
@@ -31,7 +32,7 @@ async def visit_chapters(app, pilot, times: int) -> list[weakref.ref]:
 
 
 async def test_a_closed_chapter_screen_is_freed_with_its_header_and_footer(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         gone = await visit_chapters(app, pilot, 3)
@@ -41,7 +42,7 @@ async def test_a_closed_chapter_screen_is_freed_with_its_header_and_footer(book,
 
 
 async def test_watchers_stay_the_same_however_many_chapters_are_visited(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         home_footer = app.screen.query_one(Footer)
@@ -53,7 +54,7 @@ async def test_watchers_stay_the_same_however_many_chapters_are_visited(book, st
 
 
 async def test_garbage_collection_is_on_again_once_a_screen_has_opened(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for open_screen in (lambda: app.open_chapter(book.chapters[2]),
@@ -62,10 +63,6 @@ async def test_garbage_collection_is_on_again_once_a_screen_has_opened(book, sto
             open_screen()
             await pilot.pause()
             assert gc.isenabled()
-
-
-def footer_keys(screen) -> list[FooterKey]:
-    return list(screen.query_one(Footer).query(FooterKey))
 
 
 async def settled_footer_keys(pilot, screen) -> list[FooterKey]:
@@ -82,7 +79,7 @@ async def settled_footer_keys(pilot, screen) -> list[FooterKey]:
 
 async def test_a_covered_screen_keeps_its_footer_until_it_shows_again(book, store):
     """Textual rebuilt the home footer's keys under every chapter opened."""
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
         home_keys = await settled_footer_keys(pilot, home)
@@ -109,7 +106,7 @@ async def test_bindings_that_change_together_rebuild_the_footer_once(book, store
         await recompose(footer)
 
     monkeypatch.setattr(Footer, "recompose", counted)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled_footer_keys(pilot, app.screen)   # home's start-up changes (its layout, r) are done
         footer = app.screen.query_one(Footer)
@@ -123,7 +120,7 @@ async def test_bindings_that_change_together_rebuild_the_footer_once(book, store
 async def test_a_click_on_the_header_leaves_it_one_row_and_the_screen_as_it_was(book, store):
     """Issue 23: Textual's header grew to three rows on a click, pushing the screen down (seen in a browser,
     where clicks are common). A click on its title now changes nothing; its icon still opens the palette."""
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         header = app.screen.query_one(Header)

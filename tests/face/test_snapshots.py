@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from textual.widgets import Input
 
+from tests.helpers import chapter_filled_in, ringbook_app, wait_until
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 
@@ -37,7 +38,7 @@ def seeded(tmp_path):
 
 
 def make_app(book, store, theme: str | None = None) -> RingbookApp:
-    app = RingbookApp(book, store, clock=lambda: NOW, warm=False)
+    app = ringbook_app(book, store, clock=lambda: NOW)
     if theme:
         app.theme = theme
     return app
@@ -74,9 +75,18 @@ def test_chapter_reading(snap_compare, book, seeded, size):
     assert snap_compare(make_app(book, seeded), press=["enter", "_"], terminal_size=size)
 
 
+async def chapter_exercises(pilot) -> None:
+    """Chapter 0 from home, and `e` once its list is in (pressed at once, e came before the list on a
+    loaded machine, and the picture was of its text)."""
+    await pilot.press("enter")
+    await chapter_filled_in(pilot.app, pilot)
+    await pilot.press("e")
+    await pilot.pause()
+
+
 @SIZES
 def test_chapter_exercises(snap_compare, book, seeded, size):
-    assert snap_compare(make_app(book, seeded), press=["enter", "e"], terminal_size=size)
+    assert snap_compare(make_app(book, seeded), run_before=chapter_exercises, terminal_size=size)
 
 
 @SIZES
@@ -137,6 +147,18 @@ def test_debug_listing_solved(snap_compare, book, seeded):
     assert snap_compare(make_app(book, seeded), run_before=run_before)
 
 
+async def laid_out(pilot) -> None:
+    """Frames until the exercise page's size has stayed the same over three of them."""
+    page = pilot.app.screen.query_one("#exercise")
+    sizes = []
+
+    def steady() -> bool:
+        sizes.append(page.virtual_size)
+        return len(sizes) >= 3 and sizes[-1] == sizes[-2] == sizes[-3]
+
+    await wait_until(pilot, steady, "the exercise page settling")
+
+
 def _pilot_steps(exercise_id: str, steps):
     """Open an exercise, then run `steps(pilot, screen)`; wait for grading; show the top of the screen."""
     async def run_before(pilot):
@@ -145,7 +167,7 @@ def _pilot_steps(exercise_id: str, steps):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
-        await pilot.pause(0.5)                   # the explanation's Markdown finishes laying out
+        await laid_out(pilot)                    # a shown explanation's Markdown takes frames to lay out
         pilot.app.screen.query_one("#exercise").scroll_end(animate=False)  # one fixed view of the outcome
         await pilot.pause()
     return run_before

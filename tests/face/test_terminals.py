@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import RINGBOOK
 from tests.tmux_pane import TmuxPane
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed (apt-get install tmux)")
@@ -70,7 +70,7 @@ def start(tmp_path: Path, environment: dict[str, str], **options) -> TmuxPane:
     """ringbook on a fresh data dir, with exactly these colour-related variables (none inherited)."""
     command = ["env", "-u", "COLORTERM", "-u", "NO_COLOR", "-u", "TEXTUAL_COLOR_SYSTEM",
                *(f"{name}={value}" for name, value in environment.items()),
-               sys.executable, "-m", "tui", "--data-dir", str(tmp_path / "data")]
+               *RINGBOOK, "--data-dir", str(tmp_path / "data")]
     return TmuxPane(tmp_path, command, **options)
 
 

@@ -34,8 +34,7 @@ from grader.sandbox.runner import (
     sandbox_status,
 )
 from tests.built_in import builtin_book
-from tests.face.test_learning_loop import open_exercise, settle, text_of
-from tui.app import RingbookApp
+from tests.helpers import open_exercise, ringbook_app, ringbook_subprocess, settle, text_of
 
 BOOK = builtin_book()
 BUILDS = [e.id for e in BOOK.exercises if isinstance(e, Build)]
@@ -462,8 +461,7 @@ def test_an_installation_can_require_the_sandbox(monkeypatch, tmp_path):
 
 
 def ringbook_check(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tui", "check", *args], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, **env})
+    return ringbook_subprocess("check", *args, env=env)
 
 
 def test_ringbook_check_says_when_code_cannot_run_sandboxed(tmp_path):
@@ -484,7 +482,7 @@ def test_ringbook_check_is_quiet_when_sandboxed():
 
 async def test_the_build_screen_says_so_and_lets_the_learner_allow_it(book, store, monkeypatch, tmp_path):
     no_sandbox(monkeypatch, tmp_path)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         await settle(app, pilot)
@@ -507,7 +505,7 @@ async def test_the_build_screen_says_so_and_lets_the_learner_allow_it(book, stor
 
 @needs_sandbox
 async def test_the_build_screen_is_quiet_when_sandboxed(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         await settle(app, pilot)
@@ -521,7 +519,7 @@ async def test_what_the_code_says_is_shown_as_text_never_as_markup_or_escapes(bo
     raising = HEADER + "    raise ValueError('[/oops] \\x1b[2J [bold]x')\n"
     verdict = grade(RING, raising)
     assert "\x1b" not in verdict.feedback and "\\x1b[2J" in verdict.feedback
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         screen.query_one("#editor", TextArea).text = raising

@@ -19,8 +19,8 @@ import pytest
 
 from grader.book.load import load_book
 from grader.safe_text import clipped
+from tests.helpers import ringbook_in_process as run
 from tests.hostile_exports import ROOT, make_attacks, ringbook_child
-from tui.cli.main import main
 from tui.cli.progress import login
 from tui.progress.class_report import GradingTime, Regrader, build_report
 from tui.progress.store import ProgressStore
@@ -47,12 +47,6 @@ def moment(days_ago: int, minute: int) -> datetime:
 def record(store: ProgressStore, rows: list[tuple[str, str, str, int]]) -> None:
     for minute, (exercise_id, answer, status, days_ago) in enumerate(rows):
         store.record_attempt(exercise_id, answer, status, now=moment(days_ago, minute))
-
-
-def run(capsys, *args: str | Path) -> tuple[int, str, str]:
-    code = main([*map(str, args)])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import RINGBOOK, ringbook_subprocess
 from tui.progress.store import FILE_NAME, ProgressStore, StoreError, StoreReadOnly, StoreTooNew, default_data_dir
 from tui.progress.store_schema import SCHEMA_VERSION
 
@@ -61,8 +62,7 @@ def test_store_from_a_newer_ringbook_is_refused_untouched(tmp_path):
 
 def test_cli_says_so_for_a_newer_store(tmp_path):
     test_store_from_a_newer_ringbook_is_refused_untouched(tmp_path)
-    result = subprocess.run([sys.executable, "-m", "tui", "--data-dir", str(tmp_path), "progress"],
-                            capture_output=True, text=True)
+    result = ringbook_subprocess("--data-dir", tmp_path, "progress")
     assert result.returncode == 1
     assert "newer ringbook" in result.stderr and "Traceback" not in result.stderr
 
@@ -143,7 +143,7 @@ def test_data_dir_comes_from_the_environment(monkeypatch, tmp_path):
 
 def test_data_dir_flag_beats_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("RINGBOOK_DATA_DIR", str(tmp_path / "env"))
-    result = subprocess.run([sys.executable, "-m", "tui", "--data-dir", str(tmp_path / "flag"), "progress"],
+    result = subprocess.run([*RINGBOOK, "--data-dir", str(tmp_path / "flag"), "progress"],
                             capture_output=True, text=True, env={**__import__("os").environ})
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "flag" / FILE_NAME).exists() and not (tmp_path / "env").exists()

@@ -14,17 +14,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from tests.helpers import ROOT, ringbook_app
+from tests.helpers import ringbook_subprocess as ringbook
 from tests.progress.test_store_faults import _can_mount_read_only
-from tui.app import RingbookApp
 from tui.progress.row_rules import DAY_SECONDS
 from tui.progress.store import FILE_NAME, ProgressStore, StoreError
 
-ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = '"@hostile@"'
-
-
-def ringbook(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tui", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
 def an_export() -> dict:
@@ -232,7 +228,7 @@ def row_text(prompt) -> str:
 async def test_the_app_starts_over_bad_stored_rows(book, data_dir):
     write_bad_rows(data_dir, BAD_ROWS)
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         notices = [str(n.message) for n in app._notifications]
@@ -338,7 +334,7 @@ async def test_the_app_starts_on_a_store_with_a_dropped_table(book, data_dir):
     connection.commit()
     connection.close()
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert any("its attempts table is missing" in str(n.message) for n in app._notifications)

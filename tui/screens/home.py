@@ -22,8 +22,9 @@ from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
 
 if TYPE_CHECKING:
-    from grader.book.model import Exercise, LabRef
+    from grader.book.model import LabRef
     from grader.book.quiz import Quiz
+    from grader.exercise import Exercise
     from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer

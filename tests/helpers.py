@@ -1,0 +1,136 @@
+"""What the tests share: the app as a test drives it, waits for the app's own work, the `ringbook` command in
+this process or in a child, and a free port.
+
+Waits poll for what a test needs (a worker done, a widget shown, a store row written) once per frame, and
+give up only after a generous deadline, with a message: a fixed `pilot.pause(0.5)` was either too long (the
+suite paid for it every time) or, on a loaded machine, too short.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.command import CommandList
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import OptionList
+from textual.widgets._footer import FooterKey  # Textual's own footer keys, which tui/widgets/screen_frame.py keeps
+
+from grader.book.model import Book
+from tui.app import RingbookApp
+from tui.cli.main import main
+from tui.progress.store import ProgressStore
+from tui.screens.exercise import ExerciseScreen
+
+ROOT = Path(__file__).resolve().parent.parent
+# `ringbook` as a child process runs it: the interpreter running the tests, on the checkout's own code.
+RINGBOOK = [sys.executable, "-m", "tui"]
+# How long a wait may take before it fails: far beyond any honest wait, even on a loaded 2-core machine.
+WAIT_SECONDS = 60.0
+
+
+def ringbook_app(book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None) -> RingbookApp:
+    """The app on `book` and `store`, as a learner starts it but without the warm-up thread (it imports pint
+    and sympy in the background, which a test would race and pay for)."""
+    return RingbookApp(book, store, clock=clock, warm=False)
+
+
+def text_of(widget: Widget) -> str:
+    """What `widget` shows, as plain text."""
+    return str(widget.render())
+
+
+async def settle(app: App[object], pilot: Pilot[object]) -> None:
+    """Wait for the app's workers (grading, a chapter's text, the palette's search) and a frame after them."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def wait_until(pilot: Pilot[object], condition: Callable[[], object], what: str,
+                     timeout: float = WAIT_SECONDS) -> None:
+    """Let the app run a frame at a time until `condition()` holds; fail saying `what` never happened."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {timeout:g} s")
+        await pilot.pause()
+
+
+async def chapter_filled_in(app: App[object], pilot: Pilot[object]) -> OptionList:
+    """The chapter screen's exercise list, which it mounts once the rest of its text is in, after its first
+    frame: so the chapter is whole."""
+    await wait_until(pilot, lambda: app.screen.query("#exercise-list"), "the chapter's text and exercise list")
+    return app.screen.query_one("#exercise-list", OptionList)
+
+
+async def open_exercise(app: RingbookApp, pilot: Pilot[object], exercise_id: str) -> ExerciseScreen:
+    """Open an exercise of the book as the palette or a list does, and return its screen once it shows."""
+    exercise = app.book.exercise(exercise_id)
+    assert exercise is not None, f"the book has no exercise {exercise_id}"
+    app.open_exercise(exercise)
+    await pilot.pause()
+    assert isinstance(app.screen, ExerciseScreen)
+    return app.screen
+
+
+async def pick_in_palette(app: App[object], pilot: Pilot[object], query: str, expected: str) -> None:
+    """Ctrl+P, type `query`, and Enter once the palette (which searches in a worker) highlights a hit that
+    reads `expected`: a fixed wait before Enter raced the search on a loaded machine."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*query)
+
+    def found() -> bool:
+        hits = app.screen.query(CommandList)
+        if not hits or hits.first().highlighted is None:
+            return False
+        listing = hits.first()
+        return expected in str(listing.get_option_at_index(listing.highlighted or 0).prompt)
+
+    await wait_until(pilot, found, f"the palette offering {expected!r} for {query!r}")
+    await pilot.press("enter")
+
+
+def footer_keys(screen: Screen[object]) -> list[FooterKey]:
+    """The keys `screen`'s footer draws, as its widgets (each with its key and description)."""
+    return list(screen.query(FooterKey))
+
+
+def offered_keys(app: App[object]) -> dict[str, str]:
+    """The keys the current screen offers in its footer, whether drawn yet or not: key -> what it does."""
+    return {key: active.binding.description for key, active in app.screen.active_bindings.items()
+            if active.binding.show}
+
+
+def ringbook_in_process(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
+    """`ringbook ARGS` run by its own entry point in this process: (exit status, stdout, stderr)."""
+    code = main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def ringbook_subprocess(*args: object, stdin: str = "", env: dict[str, str] | None = None,
+                        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`ringbook ARGS` in a child process, from the checkout, with `env` added to this environment and
+    `stdin` as its whole input (never the test process's own: an xdist worker's is its link to pytest);
+    the timeout only stops a hung child from stopping the suite."""
+    return subprocess.run([*RINGBOOK, *map(str, args)], input=stdin, capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **(env or {})}, timeout=timeout, check=False)
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (the OS's pick)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
