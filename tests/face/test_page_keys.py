@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import footer_keys, open_exercise, ringbook_app, settle
+from tests.helpers import footer_keys, open_exercise, ringbook_app, settle, wait_until
 from tui.widgets.page import Page
 
 
@@ -77,9 +77,8 @@ async def test_with_nothing_focused_the_page_takes_the_keys(book, store):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.4")
         screen.set_focus(None)
-        await pilot.pause()
         page = screen.query_one("#exercise", Page)
-        assert app.focused is page
+        await wait_until(pilot, lambda: app.focused is page, "the page taking the keys")   # after a refresh
         await page_keys_move(pilot, page)
 
 

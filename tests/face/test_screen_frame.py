@@ -8,7 +8,7 @@ import weakref
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
-from tests.helpers import footer_keys, ringbook_app
+from tests.helpers import chapter_filled_in, footer_keys, ringbook_app, wait_until
 from tui.screens.chapter import ChapterScreen
 from tui.widgets.screen_frame import Footer, Header
 
@@ -78,23 +78,29 @@ async def settled_footer_keys(pilot, screen) -> list[FooterKey]:
 
 
 async def test_a_covered_screen_keeps_its_footer_until_it_shows_again(book, store):
-    """Textual rebuilt the home footer's keys under every chapter opened."""
+    """Textual rebuilt the home footer's keys under every chapter opened. Each step waits for the footer it
+    reads to be whole (its rebuild done), not for one frame: a loaded machine failed it once mid-rebuild."""
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
         home_keys = await settled_footer_keys(pilot, home)
         app.open_chapter(book.chapters[1])
-        await pilot.pause()
+        exercise_list = await chapter_filled_in(app, pilot)
         chapter = app.screen
         await pilot.press("e")                     # the exercise list takes focus: new bindings
-        await pilot.pause()
+        await wait_until(pilot, lambda: exercise_list.has_focus and shows(chapter, "Back"),
+                         "the chapter's footer after its list took the keys")
         assert footer_keys(home) == home_keys      # the same widgets: not rebuilt while covered
-        assert "Back" in [key.description for key in footer_keys(chapter)]
         await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is home
+        await wait_until(pilot, lambda: app.screen is home and shows(home, "Open"), "home's footer shown again")
         shown = [key.description for key in footer_keys(home)]
         assert "Open" in shown and "Continue" in shown and "Back" not in shown
+
+
+def shows(screen, description: str) -> bool:
+    """Whether the screen's footer is whole (no rebuild due) and offers `description`."""
+    footer = screen.query_one(Footer)
+    return not footer._rebuild_due and description in [key.description for key in footer_keys(screen)]
 
 
 async def test_bindings_that_change_together_rebuild_the_footer_once(book, store, monkeypatch):
