@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
-from textual.command import CommandList
+from textual.command import CommandInput, CommandList
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
@@ -84,11 +84,12 @@ async def open_exercise(app: RingbookApp, pilot: Pilot[object], exercise_id: str
 
 
 async def pick_in_palette(app: App[object], pilot: Pilot[object], query: str, expected: str) -> None:
-    """Ctrl+P, type `query`, and Enter once the palette (which searches in a worker) highlights a hit that
-    reads `expected`: a fixed wait before Enter raced the search on a loaded machine."""
+    """Ctrl+P, paste `query`, and Enter once the palette (which searches in a worker) highlights a hit that
+    reads `expected`: a fixed wait before Enter raced the search on a loaded machine. Pasted, not typed: each
+    key typed starts a new search of the whole book, which made a five-exercise test take half a minute."""
     await pilot.press("ctrl+p")
-    await pilot.pause()
-    await pilot.press(*query)
+    await wait_until(pilot, lambda: app.screen.query(CommandInput), "the palette opening")
+    app.screen.query_one(CommandInput).insert_text_at_cursor(query)
 
     def found() -> bool:
         hits = app.screen.query(CommandList)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
@@ -37,10 +38,11 @@ from grader.lab.model import (
     mfu_curve,
     three_d_figures,
 )
-from tests.helpers import footer_keys
+from tests.helpers import footer_keys, wait_until
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
+from tui.widgets.screen_frame import Footer
 from tui.widgets.stepper import Stepper
 
 LAB_PATH = BUILTIN_CONTENT / "labs" / "parallelism-paradox.yaml"
@@ -876,10 +878,21 @@ def lab_app(tmp_path: Path) -> LabApp:
     return LabApp(ProgressStore.open(tmp_path / "data"))
 
 
-async def _settle(pilot):
-    await pilot.pause()
+async def _settle(pilot, shown: str = "LabScreen"):
+    """Frames until the lab (or the screen named `shown`) is shown and still: its footer whole, its scroll
+    areas' sizes and offsets the same over three frames. A fixed pause or two let a loaded machine take the
+    picture before the lab opened or stopped scrolling."""
+    seen: list[list[tuple]] = []
+
+    def still() -> bool:
+        screen = pilot.app.screen
+        if type(screen).__name__ != shown or any(footer._rebuild_due for footer in screen.query(Footer)):
+            return False
+        seen.append([(w.id, w.scroll_offset, w.virtual_size) for w in screen.query(VerticalScroll)])
+        return len(seen) >= 3 and seen[-1] == seen[-2] == seen[-3]
+
     await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
+    await wait_until(pilot, still, f"{shown} showing and standing still")
 
 
 def test_snapshot_locked(snap_compare, tmp_path):
@@ -888,6 +901,7 @@ def test_snapshot_locked(snap_compare, tmp_path):
 
 def test_snapshot_unlocked(snap_compare, tmp_path):
     async def run_before(pilot):
+        await _settle(pilot)   # the lab opened before the first key
         await pilot.press("2", "enter")
         await _settle(pilot)
     assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
@@ -895,6 +909,7 @@ def test_snapshot_unlocked(snap_compare, tmp_path):
 
 def test_snapshot_out_of_memory(snap_compare, tmp_path):
     async def run_before(pilot):
+        await _settle(pilot)   # the lab opened before the first key
         await pilot.press("a", "2", "enter", "tab", "left", "left")
         await _settle(pilot)
         screen = pilot.app.screen
@@ -908,6 +923,7 @@ def test_snapshot_out_of_memory(snap_compare, tmp_path):
 def test_snapshot_plot(snap_compare, tmp_path, keys):
     """Each act's plot at its starting settings: Act I marks 1 and 2 GPUs out of memory, both show the dot."""
     async def run_before(pilot):
+        await _settle(pilot)   # the lab opened before the first key
         await pilot.press(*keys)
         await _settle(pilot)
         screen, act_id = pilot.app.screen, "three-d" if "a" in keys else "data-parallel"
@@ -921,11 +937,12 @@ def test_snapshot_saved_designs(snap_compare, tmp_path, monkeypatch):
     monkeypatch.setenv("RINGBOOK_NOW", "2026-12-01T09:00:00+01:00")     # the dates the list shows
 
     async def run_before(pilot):
+        await _settle(pilot)   # the lab opened before the first key
         await pilot.press("2", "enter", "a", "2", "enter", "tab", "tab", "right", "s", "left", "left", "s")
         await pilot.pause()
         pilot.app.clear_notifications()
         await pilot.press("d")
-        await _settle(pilot)
+        await _settle(pilot, "LabDesignsScreen")
     assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
 
 

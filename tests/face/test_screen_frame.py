@@ -48,7 +48,7 @@ async def test_watchers_stay_the_same_however_many_chapters_are_visited(book, st
         home_footer = app.screen.query_one(Footer)
         await visit_chapters(app, pilot, 2)
         before = watcher_count(app), watcher_count(home_footer)
-        await visit_chapters(app, pilot, 6)
+        await visit_chapters(app, pilot, 3)   # any growth per visit shows after a few
         assert (watcher_count(app), watcher_count(home_footer)) == before
         assert home_footer.query(FooterKey)   # the home footer still shows its keys
 
