@@ -149,40 +149,26 @@ def test_data_dir_flag_beats_the_environment(monkeypatch, tmp_path):
     assert (tmp_path / "flag" / FILE_NAME).exists() and not (tmp_path / "env").exists()
 
 
-def test_a_refused_write_is_told_apart_by_sqlites_code_not_its_words(tmp_path):
-    """A write is taken for a read-only folder or a full disk by SQLite's result code, not by words in its
-    message: a trigger added by hand that calls a missing function named readonly_check fails every answer
-    ("no such function: readonly_check"), which says so and is no reason to stop saving anything else."""
+@pytest.mark.parametrize("trigger, message", [
+    ("SELECT readonly_check(NEW.answer)", "no such function: readonly_check"),
+    ("SELECT RAISE(ABORT, 'attempts are closed')", "attempts are closed"),
+], ids=["words-like-read-only", "raise-abort"])
+def test_a_write_a_hand_made_trigger_refuses_is_a_message_and_saving_goes_on(tmp_path, trigger, message):
+    """A refused write is taken for a read-only folder or a full disk by SQLite's result code, not by words in
+    its message: a trigger calling a missing function named readonly_check fails every answer, which says so
+    and is no reason to stop saving anything else. RAISE(ABORT) in a trigger is an IntegrityError, which the
+    store let through as a traceback."""
     ProgressStore.open(tmp_path).close()
     edit = sqlite3.connect(tmp_path / FILE_NAME)
-    edit.execute("CREATE TRIGGER attempts_checked_elsewhere BEFORE INSERT ON attempts "
-                 "BEGIN SELECT readonly_check(NEW.answer); END")
+    edit.execute(f"CREATE TRIGGER attempts_refused BEFORE INSERT ON attempts BEGIN {trigger}; END")
     edit.commit()
     edit.close()
     store = ProgressStore.open(tmp_path)
     try:
-        with pytest.raises(StoreError, match="no such function: readonly_check") as refused:
+        with pytest.raises(StoreError, match=message) as refused:
             store.record_attempt("0.1", "1.75", "correct")
         assert not isinstance(refused.value, StoreReadOnly)
         assert not store.read_only and store.notice == ""
-        store.save_draft("0.1", "1.7")
-        assert store.draft("0.1") == "1.7"
-    finally:
-        store.close()
-
-
-def test_a_write_a_hand_made_trigger_aborts_is_a_message_not_a_traceback(tmp_path):
-    """RAISE(ABORT) in a trigger raises IntegrityError, which the store let through as a traceback."""
-    ProgressStore.open(tmp_path).close()
-    edit = sqlite3.connect(tmp_path / FILE_NAME)
-    edit.execute("CREATE TRIGGER attempts_refused BEFORE INSERT ON attempts "
-                 "BEGIN SELECT RAISE(ABORT, 'attempts are closed'); END")
-    edit.commit()
-    edit.close()
-    store = ProgressStore.open(tmp_path)
-    try:
-        with pytest.raises(StoreError, match="attempts are closed"):
-            store.record_attempt("0.1", "1.75", "correct")
         store.save_draft("0.1", "1.7")
         assert store.draft("0.1") == "1.7" and store.attempts() == []
     finally:
