@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import TextArea
 
 from grader.sandbox import runner as sandbox
-from tests.helpers import open_exercise, settle, text_of
+from tests.helpers import open_exercise, settle, text_of, wait_until
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
 
@@ -91,8 +91,8 @@ async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, sto
         screen.query_one("#editor", TextArea).text = (
             "def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n    while True:\n        pass\n")
         await pilot.press("ctrl+r")
-        await pilot.pause(0.3)
-        assert "Running the tests" in text_of(screen.query_one("#verdict-details"))
+        await wait_until(pilot, lambda: "Running the tests" in text_of(screen.query_one("#verdict-details")),
+                         "the endless run showing as running")
         await pilot.press("escape", "h")                          # the UI answers keys while the code runs:
         await pilot.pause()
         assert "Hint 1 of" in text_of(screen.query_one("#hints"))
