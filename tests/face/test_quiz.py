@@ -13,7 +13,7 @@ import pytest
 
 from grader.book.load import check_book, load_book
 from grader.book.quiz import Response, score
-from tests.helpers import ringbook_app
+from tests.helpers import ringbook_app, wait_until
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
@@ -275,9 +275,8 @@ async def test_the_rating_just_given_and_the_next_key_are_in_view_at_80x24(book,
         await pilot.pause()
         assert not in_view(screen, "#quiz-rating")       # the model answer fills the page: the rating is below
         await pilot.press("2")
-        await pilot.pause()
-        await pilot.pause()
-        assert in_view(screen, "#quiz-rating") and in_view(screen, "#quiz-next")
+        await wait_until(pilot, lambda: in_view(screen, "#quiz-rating") and in_view(screen, "#quiz-next"),
+                         "the rating given and the next key scrolled into view")   # after a refresh
         rating = screen.query_one("#quiz-rating")
         assert "(✓)" in str(rating.get_option("partly").prompt)
         await pilot.press("n")                              # a choice question: its feedback in view
@@ -285,9 +284,7 @@ async def test_the_rating_just_given_and_the_next_key_are_in_view_at_80x24(book,
         question = screen.question
         assert question.style == "choice"
         await pilot.press("abcdef"[question.presented_options.index(question.correct_option)])
-        await pilot.pause()
-        await pilot.pause()
-        assert in_view(screen, "#quiz-feedback")
+        await wait_until(pilot, lambda: in_view(screen, "#quiz-feedback"), "the choice's feedback in view")
 
 
 async def test_a_results_row_opens_the_chapter_that_teaches_it(quiz_book, data_dir):
