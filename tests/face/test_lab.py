@@ -18,7 +18,7 @@ from textual.geometry import Region
 from textual.widgets import OptionList, Static
 from textual.widgets._footer import FooterKey
 
-from grader.book.load import BUILTIN_CONTENT, check_book, load_book
+from grader.book.load import BUILTIN_CONTENT, check_book
 from grader.lab.load import LAB_SCHEMA_PATH, LabError, load_lab
 from grader.lab.model import (
     FABRICS,
@@ -38,6 +38,7 @@ from grader.lab.model import (
     mfu_curve,
     three_d_figures,
 )
+from tests.built_in import builtin_book
 from tests.helpers import footer_keys, wait_until
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
@@ -404,7 +405,7 @@ class LabApp(RingbookApp):
     """The real app, opened on the lab as a learner opens it from the home screen."""
 
     def __init__(self, store: ProgressStore):
-        super().__init__(load_book(), store, warm=False)
+        super().__init__(builtin_book(), store, warm=False)   # read once per process, not per app
 
     def on_mount(self) -> None:
         super().on_mount()
