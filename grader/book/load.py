@@ -22,7 +22,7 @@ from grader.exercise import Exercise, NumericAnswer, Source, Where
 from grader.files import BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of
 from grader.kinds.registry import Hardware, KindError, kind_named
-from grader.problems import Problem, line_loader, line_of, say
+from grader.problems import Problem, line_loader, line_of, say, schema_validator
 from grader.problems import schema_problems as schema_problems_of
 from grader.safe_text import markup_tags, unsafe_characters
 
@@ -226,7 +226,7 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
         if raw is None:
             continue
         if validate_schema or not isinstance(raw, dict):
-            schema_problems = schema_problems_of(path, raw, validator(QUIZ_SCHEMA_PATH))
+            schema_problems = schema_problems_of(path, raw, schema_validator(QUIZ_SCHEMA_PATH))
             if schema_problems:
                 problems.extend(schema_problems)
                 continue

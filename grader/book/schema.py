@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.kinds.registry import KINDS, KindError
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 BUILTIN_CONTENT = Path(__file__).resolve().parents[2] / "content"
 SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
@@ -59,14 +62,14 @@ def check_kinds() -> None:
     exercise_schema()
 
 
-@lru_cache(maxsize=4)
-def _validator(path: Path, kinds: tuple[tuple[str, int], ...]) -> Any:
+@lru_cache(maxsize=2)
+def _validator(kinds: tuple[tuple[str, int], ...]) -> Draft202012Validator:
     import jsonschema  # imported on first check only: loading the built-in book needs no schema pass
 
-    schema = _exercise_schema(kinds) if path == SCHEMA_PATH else json.loads(path.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(_exercise_schema(kinds))
 
 
-def validator(path: Path = SCHEMA_PATH) -> Any:
-    """A validator for the exercise schema (by default) or another of the book's schemas."""
-    return _validator(path, _registered())
+def validator() -> Draft202012Validator:
+    """A validator for the exercise schema with the kinds registered now (other schemas, as written, are
+    grader.problems.schema_validator's)."""
+    return _validator(_registered())
