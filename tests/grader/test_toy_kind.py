@@ -18,11 +18,10 @@ from grader.book.schema import exercise_schema
 from grader.grade import grade
 from grader.kinds import design
 from grader.kinds.registry import KINDS, KindError, label, register, unregister
-from tests.face.test_learning_loop import settle, text_of
 from tests.grader import toy_kind
 from tests.grader.toy_kind import Pairs, PairsPanel
+from tests.helpers import ringbook_app, settle, text_of
 from tui.answers import check_panels, missing_panels, panel_for, register_panel, unregister_panel
-from tui.app import RingbookApp
 from tui.cli.main import main
 from tui.progress.class_report import build_report
 from tui.progress.store import ProgressStore
@@ -98,7 +97,7 @@ def test_a_typo_in_a_toy_exercise_fails_content_check_at_its_line(toy, tmp_path,
 async def test_a_toy_kind_is_answered_in_its_panel_in_the_app(toy, tmp_path, data_dir):
     book = load_book(toy_book(tmp_path / "book"))
     store = ProgressStore.open(data_dir)
-    app = RingbookApp(book, store, warm=False)
+    app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_exercise(book.exercise("1.1"))
         await pilot.pause()
