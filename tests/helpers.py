@@ -66,6 +66,19 @@ async def wait_until(pilot: Pilot[object], condition: Callable[[], object], what
         await pilot.pause()
 
 
+async def wait_until_still(pilot: Pilot[object], reading: Callable[[], object], what: str, frames: int = 3) -> None:
+    """Let the app run a frame at a time until `reading()` has given the same value over `frames` frames in a
+    row (None means "not ready yet" and never counts): a page laid out, a screen done scrolling."""
+    seen: list[object] = []
+
+    def still() -> bool:
+        value = reading()
+        seen.append(value)
+        return value is not None and len(seen) >= frames and all(v == value for v in seen[-frames:])
+
+    await wait_until(pilot, still, what)
+
+
 async def chapter_filled_in(app: App[object], pilot: Pilot[object]) -> OptionList:
     """The chapter screen's exercise list, which it mounts once the rest of its text is in, after its first
     frame: so the chapter is whole."""

@@ -39,7 +39,7 @@ from grader.lab.model import (
     three_d_figures,
 )
 from tests.built_in import builtin_book
-from tests.helpers import footer_keys, wait_until
+from tests.helpers import footer_keys, wait_until_still
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
@@ -883,17 +883,14 @@ async def _settle(pilot, shown: str = "LabScreen"):
     """Frames until the lab (or the screen named `shown`) is shown and still: its footer whole, its scroll
     areas' sizes and offsets the same over three frames. A fixed pause or two let a loaded machine take the
     picture before the lab opened or stopped scrolling."""
-    seen: list[list[tuple]] = []
-
-    def still() -> bool:
+    def scrolls() -> list[tuple] | None:
         screen = pilot.app.screen
         if type(screen).__name__ != shown or any(footer._rebuild_due for footer in screen.query(Footer)):
-            return False
-        seen.append([(w.id, w.scroll_offset, w.virtual_size) for w in screen.query(VerticalScroll)])
-        return len(seen) >= 3 and seen[-1] == seen[-2] == seen[-3]
+            return None
+        return [(w.id, w.scroll_offset, w.virtual_size) for w in screen.query(VerticalScroll)]
 
     await pilot.wait_for_scheduled_animations()
-    await wait_until(pilot, still, f"{shown} showing and standing still")
+    await wait_until_still(pilot, scrolls, f"{shown} showing and standing still")
 
 
 def test_snapshot_locked(snap_compare, tmp_path):

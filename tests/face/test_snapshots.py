@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from textual.widgets import Input
 
-from tests.helpers import chapter_filled_in, ringbook_app, wait_until
+from tests.helpers import chapter_filled_in, ringbook_app, wait_until_still
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 
@@ -150,13 +150,7 @@ def test_debug_listing_solved(snap_compare, book, seeded):
 async def laid_out(pilot) -> None:
     """Frames until the exercise page's size has stayed the same over three of them."""
     page = pilot.app.screen.query_one("#exercise")
-    sizes = []
-
-    def steady() -> bool:
-        sizes.append(page.virtual_size)
-        return len(sizes) >= 3 and sizes[-1] == sizes[-2] == sizes[-3]
-
-    await wait_until(pilot, steady, "the exercise page settling")
+    await wait_until_still(pilot, lambda: page.virtual_size, "the exercise page settling")
 
 
 def _pilot_steps(exercise_id: str, steps):
