@@ -117,10 +117,24 @@ async def test_bindings_that_change_together_rebuild_the_footer_once(book, store
         await settled_footer_keys(pilot, app.screen)   # home's start-up changes (its layout, r) are done
         footer = app.screen.query_one(Footer)
         rebuilds.clear()
-        footer.call_later(lambda: [footer.bindings_changed(app.screen) for _ in range(3)])  # 3 changes, 1 frame
+        footer.compact = not footer.compact   # what the keys look like changes, and the bindings say so 3 times
+        footer.call_later(lambda: [footer.bindings_changed(app.screen) for _ in range(3)])  # in 1 frame
         await pilot.pause()
         await pilot.pause()
         assert rebuilds == [footer] and footer_keys(app.screen)
+
+
+async def test_bindings_that_change_to_the_same_keys_leave_the_footer_as_it_is(book, store):
+    """Focus moving between two widgets that offer the same keys changes the screen's bindings; the footer
+    rebuilt its ten keys each time to draw what it already showed."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        keys = await settled_footer_keys(pilot, app.screen)
+        footer = app.screen.query_one(Footer)
+        footer.call_later(lambda: [footer.bindings_changed(app.screen) for _ in range(3)])
+        await pilot.pause()
+        await pilot.pause()
+        assert not footer._rebuild_due and footer_keys(app.screen) == keys   # the same widgets
 
 
 async def test_a_click_on_the_header_leaves_it_one_row_and_the_screen_as_it_was(book, store):

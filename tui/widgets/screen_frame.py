@@ -74,6 +74,7 @@ class Footer(widgets.Footer):
     change then too), and changes that come together make one rebuild."""
 
     _rebuild_due = False
+    _shown: tuple[object, ...] = ()   # what decided the keys last composed (_keys_to_show)
 
     def __init__(self, *, hide: tuple[str, ...] = (), **kwargs: Any):
         super().__init__(**kwargs)
@@ -88,14 +89,27 @@ class Footer(widgets.Footer):
         self.call_after_refresh(self._rebuild_if_shown)
 
     async def _rebuild_if_shown(self) -> None:
-        """The rebuild asked for, unless another screen has covered this one since: it is rebuilt when it
-        shows again."""
-        if self.is_attached and self.screen is self.app.screen:
+        """The rebuild asked for, unless another screen has covered this one since (it is rebuilt when it
+        shows again), or the keys it would show are those it shows: focus moving between two widgets that
+        offer the same keys changes the screen's bindings, and rebuilding then made ten new key widgets
+        to draw what was already drawn."""
+        if self.is_attached and self.screen is self.app.screen and self._keys_to_show() != self._shown:
             await self.recompose()
         else:
             self._rebuild_due = False
 
+    def _keys_to_show(self) -> tuple[object, ...]:
+        """What decides this footer's keys: the screen's shown bindings (whether each is enabled, its
+        tooltip), the palette's, and the footer's own settings. Bindings are frozen, so this compares."""
+        bindings = self.screen.active_bindings
+        shown = tuple((binding, enabled, tooltip) for _, binding, enabled, tooltip in bindings.values()
+                      if binding.show)
+        palette = bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        return (shown, palette[1:] if palette else None, self.hide, self.compact, self.show_command_palette,
+                self.app.ENABLE_COMMAND_PALETTE)
+
     def compose(self) -> ComposeResult:
+        self._shown = self._keys_to_show() if self._bindings_ready else ()
         hidden = 0
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.key in self.hide:
