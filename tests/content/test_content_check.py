@@ -24,6 +24,12 @@ from tui.cli.main import main
 CHAPTER0 = "00-ring-allreduce/exercises.yaml"
 
 
+@pytest.fixture
+def small_book(chapters_copy) -> Path:
+    """The chapters these tests break (0, 1 and 9) and the lab: what they check is in those files."""
+    return chapters_copy("00-ring-allreduce", "01-zero-stages", "09-capstone-llama-405b", lab=True)
+
+
 def run_check(content: Path | None, capsys) -> tuple[int, str]:
     argv = ["content", "check"] + (["--content", str(content)] if content else [])
     code = main(argv)
@@ -49,98 +55,98 @@ def test_real_command_exits_zero_on_the_book():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_broken_formula_is_reported_with_its_line(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_broken_formula_is_reported_with_its_line(small_book, capsys):
+    path = small_book / CHAPTER0
     text = path.read_text()
     first_answer = re.search(r"^(\s+answer: )(.+)$", text, re.M)
     path.write_text(text[: first_answer.start(2)] + "2*M*(N-1/N" + text[first_answer.end(2):])
     line = text[: first_answer.start()].count("\n") + 1
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert re.search(rf"{re.escape(CHAPTER0)}:{line}: answer '2\*M\*\(N-1/N': does not parse", out), out
 
 
-def test_undefined_name_in_formula_is_reported(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_undefined_name_in_formula_is_reported(small_book, capsys):
+    path = small_book / CHAPTER0
     text = path.read_text()
     first_answer = re.search(r"^(\s+answer: )(.+)$", text, re.M)
     path.write_text(text[: first_answer.start(2)] + "2*Q*M" + text[first_answer.end(2):])
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert "uses undefined name(s) Q" in out
 
 
-def test_a_key_written_twice_in_one_exercise_is_reported_at_the_second(book_copy, capsys):
+def test_a_key_written_twice_in_one_exercise_is_reported_at_the_second(small_book, capsys):
     """Two `constraints:` in one exercise (from two branches' edits) made YAML drop the first list silently:
     the 11.3, 1.2 and 14.1 variants that the first list kept out came back."""
-    path = book_copy / CHAPTER0
+    path = small_book / CHAPTER0
     text = path.read_text()
     first = line_of(path, "unit:")
     path.write_text(text.replace("    unit:", "    unit: GB\n    unit:", 1))
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{first + 1}: invalid YAML" in out and "'unit' is written twice" in out, out
     assert f"first at line {first}" in out
 
 
-def test_duplicate_id_is_reported_at_the_second(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_duplicate_id_is_reported_at_the_second(small_book, capsys):
+    path = small_book / CHAPTER0
     text = path.read_text()
     path.write_text(text.replace('id: "0.2"', 'id: "0.1"', 1))
     line = [n for n, text in enumerate(path.read_text().splitlines(), 1) if 'id: "0.1"' in text][1]
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line}: duplicate exercise id '0.1'" in out, out
 
 
-def test_invalid_yaml_is_reported_with_its_line(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_invalid_yaml_is_reported_with_its_line(small_book, capsys):
+    path = small_book / CHAPTER0
     lines = path.read_text().splitlines()
     target = line_of(path, "title:")
     lines[target - 1] = lines[target - 1] + ": an unquoted colon"  # the classic author slip
     path.write_text("\n".join(lines) + "\n")
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     match = re.search(rf"{re.escape(CHAPTER0)}:(\d+): invalid YAML", out)
     assert match, out
     assert abs(int(match.group(1)) - target) <= 1
 
 
-def test_schema_violation_names_the_field_and_line(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_schema_violation_names_the_field_and_line(small_book, capsys):
+    path = small_book / CHAPTER0
     text = path.read_text()
     path.write_text(text.replace('id: "0.1"', "id: 0.1", 1))
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line_of(path, 'id: 0.1')}: exercises/0/id: 0.1 should be a string (quote it)" in out, out
 
 
-def test_mistake_equal_to_the_answer_is_reported(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_mistake_equal_to_the_answer_is_reported(small_book, capsys):
+    path = small_book / CHAPTER0
     text = path.read_text()
     answer = re.search(r"^\s+answer: (.+)$", text, re.M).group(1)
     mistake = re.search(r"^(\s+- answer: )(.+)$", text, re.M)
     path.write_text(text[: mistake.start(2)] + answer + text[mistake.end(2):])
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert "equals the answer" in out or "is equivalent to the answer" in out, out
 
 
-def test_debug_line_out_of_range_is_reported(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_debug_line_out_of_range_is_reported(small_book, capsys):
+    path = small_book / CHAPTER0
     text = path.read_text()
     path.write_text(re.sub(r"buggy_line: \d+", "buggy_line: 99", text, count=1))
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line_of(path, 'buggy_line: 99')}: buggy_line 99 is outside the listing" in out, out
 
 
-def test_duplicate_design_items_are_reported(book_copy, capsys):
-    path = book_copy / "09-capstone-llama-405b/exercises.yaml"
+def test_duplicate_design_items_are_reported(small_book, capsys):
+    path = small_book / "09-capstone-llama-405b/exercises.yaml"
     text = path.read_text()
     ids = re.findall(r"^\s+- id: ([a-z]+)\s*$", text[text.index("kind: design"):], re.M)
     path.write_text(text.replace(f"- id: {ids[1]}\n", f"- id: {ids[0]}\n", 1))
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert "duplicate design item ids" in out, out
 
@@ -168,15 +174,15 @@ def test_a_folder_name_reaches_the_terminal_with_its_control_characters_escaped(
 
 
 @pytest.mark.parametrize("command", [["content", "check"], ["content", "list"], ["content", "show", "0.1"]])
-def test_a_chapter_folder_given_as_the_book_suggests_its_parent(book_copy, capsys, monkeypatch, command):
+def test_a_chapter_folder_given_as_the_book_suggests_its_parent(small_book, capsys, monkeypatch, command):
     """Issue 23: `--content` at a chapter said `book.yaml:1: file is missing`; it names the book's folder."""
-    monkeypatch.chdir(book_copy.parent)
+    monkeypatch.chdir(small_book.parent)
     code = main([*command, "--content", "content/00-ring-allreduce"])
     err = capsys.readouterr().err
     assert code == 1
     assert err.splitlines() == ["ringbook: content/00-ring-allreduce looks like a chapter folder, not a book "
                                 "(no book.yaml here, but its parent has one): give --content content"]
-    monkeypatch.chdir(book_copy / "00-ring-allreduce")
+    monkeypatch.chdir(small_book / "00-ring-allreduce")
     assert main([*command, "--content", "."]) == 1
     assert capsys.readouterr().err.endswith("give --content ..\n")
     assert main([*command, "--content", ".."]) == 0
@@ -191,10 +197,10 @@ def test_a_folder_that_is_no_book_says_so_and_how_to_start_one(tmp_path, capsys)
     assert "notes.txt is a file; --content takes the book's folder" in capsys.readouterr().err
 
 
-def test_a_broken_lab_is_reported(book_copy, capsys):
-    lab = book_copy / "labs/parallelism-paradox.yaml"
+def test_a_broken_lab_is_reported(small_book, capsys):
+    lab = small_book / "labs/parallelism-paradox.yaml"
     lab.write_text(lab.read_text().replace("{model_64}%", "{no_such_figure}%", 1))
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert "parallelism-paradox.yaml" in out and "no_such_figure" in out
 
@@ -212,61 +218,61 @@ def edit_exercise(path: Path, exercise_id: str, old: str, new: str) -> None:
     path.write_text(text[:at] + new + text[at + len(old):])
 
 
-def test_two_mistakes_with_the_same_value_are_a_warning_that_does_not_fail(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_two_mistakes_with_the_same_value_are_a_warning_that_does_not_fail(small_book, capsys):
+    path = small_book / CHAPTER0
     edit_exercise(path, "0.1", "- answer: 2*M*(N-1)\n", "- answer: (N-1)*M/N\n")   # the first mistake's value
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 0, out
     line = line_of(path, "- answer: (N-1)*M/N")
     assert (f"{CHAPTER0}:{line}: warning: mistake '(N-1)*M/N' gives the same value as mistake 'M*(N-1)/N' "
             f"(line {line - 2}): a learner who makes it is always given the earlier one's feedback") in out, out
-    assert load_book(book_copy).exercise("0.1"), "a warning does not stop the book from opening"
+    assert load_book(small_book).exercise("0.1"), "a warning does not stop the book from opening"
 
 
-def test_mistakes_closer_than_twice_the_tolerance_are_a_warning(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_mistakes_closer_than_twice_the_tolerance_are_a_warning(small_book, capsys):
+    path = small_book / CHAPTER0
     edit_exercise(path, "0.1", "- answer: 2*M*(N-1)\n", "- answer: M*(N-1)/N*1.008\n")
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 0, out
     assert (f"{CHAPTER0}:{line_of(path, '1.008')}: warning: mistake 'M*(N-1)/N*1.008' is within twice the "
             "tolerance of mistake 'M*(N-1)/N'") in out, out
 
 
-def test_mistake_closer_than_twice_the_tolerance_to_the_answer_is_a_warning(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_mistake_closer_than_twice_the_tolerance_to_the_answer_is_a_warning(small_book, capsys):
+    path = small_book / CHAPTER0
     edit_exercise(path, "0.1", "- answer: 2*M*(N-1)\n", "- answer: 2*M*(N-1)/N*1.008\n")
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 0, out
     assert (f"{CHAPTER0}:{line_of(path, '1.008')}: warning: mistake '2*M*(N-1)/N*1.008' is within twice the "
             "tolerance of the answer '2*M*(N-1)/N': rounded to three significant figures, this slip can be "
             "graded correct") in out, out
 
 
-def test_mistake_within_the_tolerance_of_the_answer_stays_a_problem(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_mistake_within_the_tolerance_of_the_answer_stays_a_problem(small_book, capsys):
+    path = small_book / CHAPTER0
     edit_exercise(path, "0.1", "- answer: 2*M*(N-1)\n", "- answer: 2*M*(N-1)/N*1.004\n")
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line_of(path, '1.004')}: mistake '2*M*(N-1)/N*1.004' equals the answer" in out, out
 
 
-def test_equivalent_formula_mistakes_are_a_warning(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_equivalent_formula_mistakes_are_a_warning(small_book, capsys):
+    path = small_book / CHAPTER0
     edit_exercise(path, "0.7", "- answer: 2*M*(N-1)\n", "- answer: M - M/N\n")   # M(N-1)/N, the first mistake
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 0, out
     assert (f"{CHAPTER0}:{line_of(path, '- answer: M - M/N')}: warning: mistake 'M - M/N' is equivalent to "
             "mistake 'M*(N-1)/N'") in out, out
 
 
-def test_line_feedback_quoting_another_lines_code_is_a_warning(book_copy, capsys):
+def test_line_feedback_quoting_another_lines_code_is_a_warning(small_book, capsys):
     """1.8 once gave line 9 the feedback written for line 8's `stage >= 2` test."""
-    path = book_copy / CHAPTER1
+    path = small_book / CHAPTER1
     text = path.read_text()
     feedback_9 = re.search(r'^\s+"9": .*$', text, re.M)
     fixed = '      "9": "So `stage >= 2` is the right test."'
     path.write_text(text[:feedback_9.start()] + fixed + text[feedback_9.end():])
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 0, out
     line = line_of(path, '"9": ')
     assert (f"{CHAPTER1}:{line}: warning: line_feedback for line 9 quotes `stage >= 2`, "
@@ -299,28 +305,28 @@ def check_in_a_child(content: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=ROOT, preexec_fn=limit_memory, timeout=600)
 
 
-def test_a_billion_laughs_is_refused(book_copy):
-    book = book_copy / "book.yaml"
+def test_a_billion_laughs_is_refused(small_book):
+    book = small_book / "book.yaml"
     text = book.read_text()
     book.write_text(LAUGHS + text.replace("subtitle: ", "subtitle: *i\nold_subtitle: ", 1))
-    result = check_in_a_child(book_copy)
+    result = check_in_a_child(small_book)
     assert result.returncode == 1, result.stdout + result.stderr
     assert re.search(r"/book\.yaml:\d+: invalid YAML: aliases here repeat more than 10,000 nodes", result.stdout), \
         result.stdout
     assert "Traceback" not in result.stderr and "ok:" not in result.stdout
 
 
-def test_a_few_aliases_are_still_allowed(book_copy, capsys):
-    path = book_copy / CHAPTER0
+def test_a_few_aliases_are_still_allowed(small_book, capsys):
+    path = small_book / CHAPTER0
     text = path.read_text()
     path.write_text(text.replace("params: {M: 1, N: 8}", "params: &ring {M: 1, N: 8}", 1)
                     .replace("params: {M: 1, N: 8}", "params: *ring", 1))
-    assert run_check(book_copy, capsys)[0] == 0
+    assert run_check(small_book, capsys)[0] == 0
 
 
-def test_nesting_too_deep_is_refused_not_a_crash(book_copy):
-    (book_copy / CHAPTER0).write_text("exercises: " + "[" * 100_000 + "]" * 100_000 + "\n")
-    result = check_in_a_child(book_copy)
+def test_nesting_too_deep_is_refused_not_a_crash(small_book):
+    (small_book / CHAPTER0).write_text("exercises: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    result = check_in_a_child(small_book)
     assert result.returncode == 1, (result.returncode, result.stderr[-500:])
     assert f"{CHAPTER0}:1: invalid YAML: nested more than 50 levels deep" in result.stdout, result.stdout
 
@@ -339,11 +345,11 @@ def test_a_file_over_the_cap_is_refused_in_check_and_when_opening(book_copy, cap
         load_book(book_copy)
 
 
-def test_a_chapter_that_is_a_device_is_refused(book_copy, capsys):
-    chapter = book_copy / "00-ring-allreduce/chapter.md"
+def test_a_chapter_that_is_a_device_is_refused(small_book, capsys):
+    chapter = small_book / "00-ring-allreduce/chapter.md"
     chapter.unlink()
     chapter.symlink_to("/dev/zero")
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert "00-ring-allreduce/chapter.md:1: not a regular file" in out, out
 
@@ -407,14 +413,14 @@ def test_even_an_unchecked_book_holds_no_control_character(book_copy):
     assert "## The problem\\x1b]2;pwned\\x07 every GPU" in book.chapters[0].narrative()
 
 
-def test_a_cache_from_before_strings_were_made_printable_is_not_used(book_copy, tmp_path):
-    load_book(book_copy, cache_dir=tmp_path)
+def test_a_cache_from_before_strings_were_made_printable_is_not_used(small_book, tmp_path):
+    load_book(small_book, cache_dir=tmp_path)
     [cache] = tmp_path.glob("book-cache-*.json")
     data = json.loads(cache.read_text())
     data["format"] = 1
     data["raw"]["chapters"]["00-ring-allreduce"]["exercises"][0]["title"] = "Traffic\x1b]2;pwned\x07"
     cache.write_text(json.dumps(data))
-    assert load_book(book_copy, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU on a ring"
+    assert load_book(small_book, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU on a ring"
 
 
 def terminal_output(app) -> str:
@@ -462,34 +468,34 @@ async def test_the_learner_sees_the_escapes_as_text_and_the_terminal_gets_none(b
     store.close()
 
 
-def test_an_answer_the_empty_box_shows_as_an_example_is_reported(book_copy, capsys):
+def test_an_answer_the_empty_box_shows_as_an_example_is_reported(small_book, capsys):
     """The box once said "e.g. 7/4", the answer to the book's first exercise."""
     from grader.maths.numeric import BOX_EXAMPLES
 
-    path = book_copy / CHAPTER0
+    path = small_book / CHAPTER0
     text = path.read_text()
     first_answer = re.search(r"^(\s+answer: )(.+)$", text, re.M)
     path.write_text(text[: first_answer.start(2)] + BOX_EXAMPLES[0] + text[first_answer.end(2):])
     line = text[: first_answer.start()].count("\n") + 1
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line}: the answer equals {BOX_EXAMPLES[0]}, which the empty answer box shows" in out, out
 
 
-def test_markup_in_book_text_is_reported_with_path_and_line(book_copy, capsys):
+def test_markup_in_book_text_is_reported_with_path_and_line(small_book, capsys):
     """A book's text is shown as written (tests/face/test_book_markup.py); markup in it is an attack or a
     slip, so content check says where, as a warning: the book still opens and shows the tags as text."""
-    book_yaml = book_copy / "book.yaml"
+    book_yaml = small_book / "book.yaml"
     book_yaml.write_text(re.sub(r"(?m)^subtitle: .*$", "subtitle: \"[@click=app.screenshot('victim.txt','/tmp')]"
                                 "Click here to begin[/]\"", book_yaml.read_text()))
-    exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
+    exercises = small_book / "00-ring-allreduce" / "exercises.yaml"
     text = exercises.read_text().replace("AllReduce (**N = {{N}}**). How many GB",
                                          "AllReduce (**N = {{N}}**). [@click=app.simulate_key('q')]How many GB", 1)
     exercises.write_text(text)
-    chapter = book_copy / "00-ring-allreduce" / "chapter.md"
+    chapter = small_book / "00-ring-allreduce" / "chapter.md"
     linked = "## [link='https://evil.example']The[/link] problem"
     chapter.write_text(chapter.read_text().replace("## The problem", linked, 1))
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 0, out
     assert f"{book_yaml}:{line_of(book_yaml, 'subtitle:')}: warning: [@click=app.screenshot(" in out
     line = line_of(exercises, "[@click=")
@@ -497,15 +503,15 @@ def test_markup_in_book_text_is_reported_with_path_and_line(book_copy, capsys):
     assert f"{chapter}:{line_of(chapter, '[link=')}: warning: [link='https://evil.example'] is Textual markup" in out
 
 
-def test_a_unit_read_as_something_else_is_reported_with_its_line(book_copy, capsys):
+def test_a_unit_read_as_something_else_is_reported_with_its_line(small_book, capsys):
     """Every unit spelling the book uses must read as a size, time, bandwidth or plain number: pint once
     read the book's `Gb/s` as gilberts per second. A box in mA, or a prompt that writes `5 mA`, is refused."""
-    exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
+    exercises = small_book / "00-ring-allreduce" / "exercises.yaml"
     text = exercises.read_text()
     text = text.replace("    unit: GB\n", "    unit: mA\n", 1)
     text = text.replace("run a ring\n", "run a ring at 400 Gb/s, 2 Gb each\n", 1)
     exercises.write_text(text)
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(small_book, capsys)
     assert code == 1
     assert f"{exercises}:{line_of(exercises, 'unit: mA')}: the unit 'mA' reads as milliampere (a current)" in out
     assert "Gb" not in out

@@ -48,12 +48,13 @@ def reported(out: str, path: Path, line: int) -> list[str]:
 
 # --- realism as data --------------------------------------------------------------------------------
 
-def test_a_variant_whose_memory_exceeds_its_card_is_reported(book_copy, capsys):
+def test_a_variant_whose_memory_exceeds_its_card_is_reported(chapters_copy, capsys):
     """1.2 as it was: 34B and 70B among its models and no constraint, so ZeRO-1 model states of 283 GB per
     GPU on an 80 GB A100."""
-    path = edit(book_copy, "01-zero-stages", "P: {choices: [7, 8, 13]}", "P: {choices: [7, 8, 13, 34, 70]}")
-    path = edit(book_copy, "01-zero-stages", '    constraints: ["answer < 70"]    # fits an 80 GB card', "    # was")
-    code, out = run_check(book_copy, capsys)
+    book = chapters_copy("01-zero-stages")
+    path = edit(book, "01-zero-stages", "P: {choices: [7, 8, 13]}", "P: {choices: [7, 8, 13, 34, 70]}")
+    path = edit(book, "01-zero-stages", '    constraints: ["answer < 70"]    # fits an 80 GB card', "    # was")
+    code, out = run_check(book, capsys)
     assert code == 1
     messages = reported(out, path, line_of(path, "fits: answer", after='id: "1.2"'))
     assert len(messages) == 1 and messages[0].startswith("seed ")
@@ -61,35 +62,39 @@ def test_a_variant_whose_memory_exceeds_its_card_is_reported(book_copy, capsys):
     assert "`answer <= gpu_memory`" in messages[0]
 
 
-def test_an_exercise_about_not_fitting_is_reported_where_a_variant_fits(book_copy, capsys):
-    path = edit(book_copy, "01-zero-stages", "P: {choices: [7, 8, 13, 34, 70]}", "P: {choices: [3, 7, 8, 13, 34, 70]}")
-    path = edit(book_copy, "01-zero-stages", 'constraints: ["answer > 80"]', 'constraints: ["answer > 0"]')
-    code, out = run_check(book_copy, capsys)
+def test_an_exercise_about_not_fitting_is_reported_where_a_variant_fits(chapters_copy, capsys):
+    book = chapters_copy("01-zero-stages")
+    path = edit(book, "01-zero-stages", "P: {choices: [7, 8, 13, 34, 70]}", "P: {choices: [3, 7, 8, 13, 34, 70]}")
+    path = edit(book, "01-zero-stages", 'constraints: ["answer > 80"]', 'constraints: ["answer > 0"]')
+    code, out = run_check(book, capsys)
     messages = reported(out, path, line_of(path, "overflows: answer"))
     assert code == 1 and len(messages) == 1
     assert "48 GB (answer) fits on the A100's 80 GB, but the exercise is about not fitting" in messages[0]
 
 
-def test_constraints_may_name_the_books_hardware(book_copy, capsys):
+def test_constraints_may_name_the_books_hardware(chapters_copy, capsys):
     """`H100_memory` is a name the formula grammar reads; the 1.2 constraint written with it still holds."""
-    path = edit(book_copy, "01-zero-stages", 'constraints: ["answer < 70"]    # fits an 80 GB card',
+    book = chapters_copy("01-zero-stages")
+    path = edit(book, "01-zero-stages", 'constraints: ["answer < 70"]    # fits an 80 GB card',
                 'constraints: ["answer <= A100_memory"]    # fits an 80 GB card')
-    code, out = run_check(book_copy, capsys)
+    code, out = run_check(book, capsys)
     assert reported(out, path, line_of(path, "fits: answer", after='id: "1.2"')) == []
 
 
-def test_a_card_that_the_book_does_not_declare_is_reported(book_copy, capsys):
-    path = edit(book_copy, "13-hardware", "gpu: [H100, A100, B200]", "gpu: [H100, H200]")
-    code, out = run_check(book_copy, capsys)
+def test_a_card_that_the_book_does_not_declare_is_reported(chapters_copy, capsys):
+    book = chapters_copy("13-hardware")
+    path = edit(book, "13-hardware", "gpu: [H100, A100, B200]", "gpu: [H100, H200]")
+    code, out = run_check(book, capsys)
     assert code == 1
     assert reported(out, path, line_of(path, "gpu: [H100, H200]")) == [
         "gpu H200 is not in book.yaml's hardware (H100, A100, B200)"]
 
 
-def test_a_product_named_with_another_products_numbers_is_reported(book_copy, capsys):
+def test_a_product_named_with_another_products_numbers_is_reported(chapters_copy, capsys):
     """13.2 as it was: "An H100 data sheet lists NVLink at 600 GB/s" (the A100's figure)."""
-    path = edit(book_copy, "13-hardware", "The {{gpu}} data sheet lists", "An H100 data sheet lists")
-    code, out = run_check(book_copy, capsys)
+    book = chapters_copy("13-hardware")
+    path = edit(book, "13-hardware", "The {{gpu}} data sheet lists", "An H100 data sheet lists")
+    code, out = run_check(book, capsys)
     messages = reported(out, path, line_of(path, "prompt:", after='id: "13.2"'))
     assert code == 1 and len(messages) == 1
     assert messages[0].startswith("prompt: with seed ")
@@ -116,9 +121,10 @@ def test_a_varied_card_brings_all_its_figures_and_its_name():
     ("6.5 % + 15 % ≈ 21.2 %", "6.5 % + 15 % ≈ 21.2 %", "21.5%"),   # 15.4 as it was
     ("(15/601 = 2.5%)", "15/601 = 2.5%", "2.49584%"),              # 5.6 as it was: 2.50 without its zero reads as exact
 ])
-def test_a_worked_step_that_does_not_follow_is_reported(book_copy, capsys, step, shown, exact):
-    path = edit(book_copy, "00-ring-allreduce", "    explanation: |\n", f"    explanation: |\n      Check: {step}.\n")
-    code, out = run_check(book_copy, capsys)
+def test_a_worked_step_that_does_not_follow_is_reported(chapters_copy, capsys, step, shown, exact):
+    book = chapters_copy("00-ring-allreduce")
+    path = edit(book, "00-ring-allreduce", "    explanation: |\n", f"    explanation: |\n      Check: {step}.\n")
+    code, out = run_check(book, capsys)
     messages = reported(out, path, line_of(path, "explanation: |"))
     assert code == 1
     assert any(f'explanation: with the book\'s own numbers, the worked step "{shown}" does not '
@@ -174,10 +180,11 @@ def test_right_grammar_is_not_reported(text):
     assert grammar_problems(text) == []
 
 
-def test_grammar_under_variants_is_reported_with_its_seed(book_copy, capsys):
+def test_grammar_under_variants_is_reported_with_its_seed(chapters_copy, capsys):
     """0.4 as it was: "... GPUs for a 8 GB gradient"."""
-    path = edit(book_copy, "00-ring-allreduce", "for **{{M|a}} GB**", "for a **{{M}} GB**")
-    code, out = run_check(book_copy, capsys)
+    book = chapters_copy("00-ring-allreduce")
+    path = edit(book, "00-ring-allreduce", "for **{{M|a}} GB**", "for a **{{M}} GB**")
+    code, out = run_check(book, capsys)
     messages = reported(out, path, line_of(path, "prompt:", after='id: "0.4"'))
     assert code == 1 and len(messages) == 1
     assert messages[0].startswith("prompt: with seed ") and '"a 8" should be "an 8"' in messages[0]
@@ -191,37 +198,41 @@ OLD_115 = '''      - answer: nA+nB
 '''
 
 
-def test_a_mistake_written_for_another_case_is_reported(book_copy, capsys):
+def test_a_mistake_written_for_another_case_is_reported(chapters_copy, capsys):
     """11.5 as it was: nA + nB assumes expert B over capacity, which most variants do not have."""
-    text = (book_copy / "11-expert-parallelism" / "exercises.yaml").read_text()
+    book = chapters_copy("11-expert-parallelism")
+    text = (book / "11-expert-parallelism" / "exercises.yaml").read_text()
     start = text.index("      - answer: nA+nB")
     end = text.index("      - answer: 0\n", start)
-    path = edit(book_copy, "11-expert-parallelism", text[start:end], OLD_115)
-    code, out = run_check(book_copy, capsys)
+    path = edit(book, "11-expert-parallelism", text[start:end], OLD_115)
+    code, out = run_check(book, capsys)
     messages = reported(out, path, line_of(path, "- answer: nA+nB"))
     assert code == 1 and len(messages) == 1
     assert "takes another branch than with the book's own numbers, so mistake 'nA+nB'" in messages[0]
     assert "say where it applies with `when`" in messages[0]
 
 
-def test_a_when_that_never_holds_is_reported(book_copy, capsys):
-    path = edit(book_copy, "11-expert-parallelism", 'when: "nB > cap"', 'when: "nB > T"')
-    code, out = run_check(book_copy, capsys)
+def test_a_when_that_never_holds_is_reported(chapters_copy, capsys):
+    book = chapters_copy("11-expert-parallelism")
+    path = edit(book, "11-expert-parallelism", 'when: "nB > cap"', 'when: "nB > T"')
+    code, out = run_check(book, capsys)
     assert code == 1
     assert reported(out, path, line_of(path, 'when: "nB > T"')) == [
         "mistake 'nA+nB' applies in none of the variants checked (seeds 0-200): its `when` never holds"]
 
 
-def test_a_when_that_is_not_a_comparison_is_reported(book_copy, capsys):
-    path = edit(book_copy, "11-expert-parallelism", 'when: "nB > cap"', 'when: "nB + cap"')
-    code, out = run_check(book_copy, capsys)
+def test_a_when_that_is_not_a_comparison_is_reported(chapters_copy, capsys):
+    book = chapters_copy("11-expert-parallelism")
+    path = edit(book, "11-expert-parallelism", 'when: "nB > cap"', 'when: "nB + cap"')
+    code, out = run_check(book, capsys)
     assert code == 1
     assert any("when" in row and str(path) in row for row in out.splitlines())
 
 
-def test_a_when_over_an_unknown_name_is_reported(book_copy, capsys):
-    path = edit(book_copy, "11-expert-parallelism", 'when: "nB > cap"', 'when: "nX > cap"')
-    code, out = run_check(book_copy, capsys)
+def test_a_when_over_an_unknown_name_is_reported(chapters_copy, capsys):
+    book = chapters_copy("11-expert-parallelism")
+    path = edit(book, "11-expert-parallelism", 'when: "nB > cap"', 'when: "nX > cap"')
+    code, out = run_check(book, capsys)
     assert code == 1
     messages = reported(out, path, line_of(path, 'when: "nX > cap"'))
     assert len(messages) == 1 and messages[0].startswith("mistake 'nA+nB': when constraint 'nX > cap'")

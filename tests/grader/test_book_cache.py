@@ -26,14 +26,16 @@ def test_a_start_from_the_cache_never_imports_yaml(tmp_path):
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
-def test_an_edited_file_is_read_again(book_copy, tmp_path):
+def test_an_edited_file_is_read_again(chapters_copy, tmp_path):
+    book_copy = chapters_copy("00-ring-allreduce")
     load_book(book_copy, cache_dir=tmp_path)
     path = book_copy / "00-ring-allreduce/exercises.yaml"
     path.write_text(path.read_text().replace("title: Traffic per GPU on a ring", "title: Edited title", 1))
     assert load_book(book_copy, cache_dir=tmp_path).exercise("0.1").title == "Edited title"
 
 
-def test_a_broken_edit_is_reported_not_hidden_by_the_cache(book_copy, tmp_path):
+def test_a_broken_edit_is_reported_not_hidden_by_the_cache(chapters_copy, tmp_path):
+    book_copy = chapters_copy("00-ring-allreduce")
     load_book(book_copy, cache_dir=tmp_path)
     path = book_copy / "00-ring-allreduce/exercises.yaml"
     path.write_text(path.read_text().replace('id: "0.2"', 'id: "0.1"', 1))
@@ -41,7 +43,8 @@ def test_a_broken_edit_is_reported_not_hidden_by_the_cache(book_copy, tmp_path):
         load_book(book_copy, cache_dir=tmp_path)
 
 
-def test_a_damaged_cache_is_ignored(book_copy, tmp_path):
+def test_a_damaged_cache_is_ignored(chapters_copy, tmp_path):
+    book_copy = chapters_copy("00-ring-allreduce")
     load_book(book_copy, cache_dir=tmp_path)
     [cache] = tmp_path.glob("book-cache-*.json")
     cache.write_text('{"format": 1, "root": "elsewhere"')
@@ -50,15 +53,17 @@ def test_a_damaged_cache_is_ignored(book_copy, tmp_path):
     assert data["format"] == book_cache.FORMAT and "raw" in data
 
 
-def test_an_unwritable_cache_folder_is_no_problem(book_copy, tmp_path):
+def test_an_unwritable_cache_folder_is_no_problem(chapters_copy, tmp_path):
+    book_copy = chapters_copy("00-ring-allreduce")
     missing = tmp_path / "file-not-folder"
     missing.write_text("")
     assert load_book(book_copy, cache_dir=missing) == load_book(book_copy)
 
 
-def test_a_cache_in_the_order_of_format_5_is_read_again(book_copy, tmp_path):
+def test_a_cache_in_the_order_of_format_5_is_read_again(chapters_copy, tmp_path):
     """Format 5 kept a templated table's texts as all its labels, then all its feedback; read in today's
     order (label and feedback row by row) they would land on the wrong rows, so such a cache is refused."""
+    book_copy = chapters_copy("06-tensor-parallelism")
     fresh = load_book(book_copy)
     load_book(book_copy, cache_dir=tmp_path)
     [cache] = tmp_path.glob("book-cache-*.json")

@@ -59,7 +59,8 @@ def test_rendering_never_scans_past_the_last_closing_braces(watched):
     assert watched.scanned and max(map(unclosed_starts, watched.scanned)) == 0
 
 
-def test_a_book_of_unclosed_braces_is_refused_without_a_quadratic_scan(book_copy, watched):
+def test_a_book_of_unclosed_braces_is_refused_without_a_quadratic_scan(chapters_copy, watched):
+    book_copy = chapters_copy("00-ring-allreduce")
     exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
     text = exercises.read_text()
     exercises.write_text(text.replace("    hints:\n", f"      {UNCLOSED}\n    hints:\n", 1))  # the prompt's last line
