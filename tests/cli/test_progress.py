@@ -104,7 +104,8 @@ def _data(export: dict) -> dict:
     return {k: v for k, v in export.items() if k != "exported_utc"}
 
 
-def test_the_summary_reads_a_changed_book_afresh_and_an_unchanged_one_from_the_book_cache(chapters_copy, data_dir, capsys):
+def test_the_summary_reads_a_changed_book_afresh_and_an_unchanged_one_from_the_book_cache(chapters_copy, data_dir,
+                                                                                          capsys):
     """`ringbook progress` reads the book as the app does: from the cache beside the store while its files
     are unchanged (checking every file again each time cost 0.4 s a run), and from its files once one
     changes."""
