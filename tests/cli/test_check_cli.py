@@ -1,14 +1,42 @@
-"""`ringbook check`: exit status by verdict, JSON output, and batches of JSON lines."""
+"""`ringbook check`: exit status by verdict, JSON output, and batches of JSON lines.
+
+The command runs by its entry point in this process (a child process costs a second of start-up a test); the
+first test runs it as a real process, as a shell script would, reading its batch from a real pipe."""
 
 from __future__ import annotations
 
+import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ringbook_subprocess as ringbook
+from tests.helpers import ringbook_in_process, ringbook_subprocess
 from tui.cli.parsers.options import CommandParser
+
+
+@pytest.fixture
+def ringbook(capsys, monkeypatch):
+    """`ringbook ARGS` in this process, with `stdin` as its standard input: a CompletedProcess, as from a child."""
+    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        try:
+            code, out, err = ringbook_in_process(capsys, *args)
+        except SystemExit as exit:   # argparse's -h and its usage errors
+            code, (out, err) = int(exit.code or 0), capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out, err)
+    return run
+
+
+def test_a_real_process_grades_a_batch_from_its_pipe_and_exits_by_the_verdict():
+    lines = [{"id": "0.1", "answer": "1750 MB"}, {"id": "0.7", "answer": "M(N-1)/N"}]
+    result = ringbook_subprocess("check", "--batch", "-", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == ["correct", "incorrect"]
+    wrong = ringbook_subprocess("check", "0.1", "0.875")
+    assert wrong.returncode == 1 and wrong.stdout.startswith("incorrect:")
 
 
 @pytest.mark.parametrize("exercise_id, answer, code, word", [
@@ -22,19 +50,19 @@ from tui.cli.parsers.options import CommandParser
     ("0.6", "6", 0, "correct"),
     ("8.2", "65536; 32768; 32768; 16384; 16384", 0, "correct"),
 ])
-def test_exit_status_follows_the_verdict(exercise_id, answer, code, word):
+def test_exit_status_follows_the_verdict(exercise_id, answer, code, word, ringbook):
     result = ringbook("check", exercise_id, answer)
     assert result.returncode == code, result.stdout + result.stderr
     assert result.stdout.startswith(f"{word}:")
 
 
-def test_unknown_id_exits_3_with_a_message():
+def test_unknown_id_exits_3_with_a_message(ringbook):
     result = ringbook("check", "42.1", "1")
     assert result.returncode == 3
     assert "no exercise '42.1'" in result.stderr
 
 
-def test_json_verdict():
+def test_json_verdict(ringbook):
     result = ringbook("check", "0.1", "0.875", "--json")
     verdict = json.loads(result.stdout)
     assert verdict["status"] == "incorrect"
@@ -42,7 +70,7 @@ def test_json_verdict():
     assert "one phase only" in verdict["feedback"]
 
 
-def test_batch_from_stdin_with_ids_specs_and_bad_lines():
+def test_batch_from_stdin_with_ids_specs_and_bad_lines(ringbook):
     lines = [
         {"id": "0.7", "answer": "2M(N-1)/N"},
         {"id": "0.7", "answer": "M(N-1)/N"},
@@ -59,7 +87,7 @@ def test_batch_from_stdin_with_ids_specs_and_bad_lines():
     assert rows[1]["feedback"] and "spec has problems" in rows[3]["message"]
 
 
-def test_batch_from_a_file(tmp_path):
+def test_batch_from_a_file(tmp_path, ringbook):
     sheet = tmp_path / "answers.jsonl"
     sheet.write_text(json.dumps({"id": "0.1", "answer": "1.75"}) + "\n")
     rows = [json.loads(line) for line in ringbook("check", "--batch", str(sheet)).stdout.splitlines()]
@@ -67,7 +95,7 @@ def test_batch_from_a_file(tmp_path):
                      "feedback": ""}]
 
 
-def test_batch_file_that_does_not_exist():
+def test_batch_file_that_does_not_exist(ringbook):
     result = ringbook("check", "--batch", "/nonexistent/answers.jsonl")
     assert result.returncode == 2 and "cannot read" in result.stderr and "Traceback" not in result.stderr
 
@@ -79,7 +107,7 @@ def test_batch_file_that_does_not_exist():
     ["--json", "0.7", "-M"],
     ["0.7", "-hM"],  # not -h (help) with an argument
 ])
-def test_an_answer_may_start_with_a_dash(args):
+def test_an_answer_may_start_with_a_dash(args, ringbook):
     result = ringbook("check", *args)
     assert result.returncode in (1, 2), result.stderr  # graded (incorrect, or invalid: hM is not a symbol)
     assert result.stderr == "" and result.stdout.startswith(("incorrect", "invalid", "{"))
@@ -87,12 +115,12 @@ def test_an_answer_may_start_with_a_dash(args):
         assert json.loads(result.stdout)["answer"] == "-M"
 
 
-def test_a_right_answer_that_starts_with_a_dash_is_correct():
+def test_a_right_answer_that_starts_with_a_dash_is_correct(ringbook):
     result = ringbook("check", "0.7", "-2M(1/N - 1)")
     assert result.returncode == 0 and result.stdout.startswith("correct:"), result.stdout + result.stderr
 
 
-def test_options_still_work_around_a_dashed_answer():
+def test_options_still_work_around_a_dashed_answer(ringbook):
     content = str(Path(__file__).resolve().parents[2] / "content")
     result = ringbook("check", "--content", content, "0.7", "-M", "--js")  # argparse's abbreviation too
     assert json.loads(result.stdout)["answer"] == "-M"
@@ -106,7 +134,7 @@ def test_options_still_work_around_a_dashed_answer():
     ("2*M*(N-1)/N + floor(M/1e15)", "invalid", "numeric"),
     ("M(N-1)/N", "incorrect", "numeric"),
 ])
-def test_json_verdict_says_how_a_formula_was_judged(answer, status, method):
+def test_json_verdict_says_how_a_formula_was_judged(answer, status, method, ringbook):
     verdict = json.loads(ringbook("check", "0.7", answer, "--json").stdout)
     assert (verdict["status"], verdict["method"]) == (status, method), verdict["message"]
 
