@@ -5,8 +5,10 @@ from __future__ import annotations
 import compileall
 import functools
 import gc
+import io
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +41,22 @@ def chapters_copy(tmp_path: Path) -> Callable[..., Path]:
     """`chapters_copy("00-ring-allreduce", lab=False)`: a book of just those built-in chapters that a test may
     damage (tests.built_in.book_of_chapters). Checking it costs a chapter's worth, not the whole book's."""
     return functools.partial(book_of_chapters, tmp_path / "content")
+
+
+@pytest.fixture
+def ringbook(capsys, monkeypatch):
+    """`ringbook(*ARGS, stdin="")`: the command by its entry point in this process, as a CompletedProcess (a child
+    process costs a second of start-up a test; tests.helpers.ringbook_subprocess starts one where it matters)."""
+    from tests.helpers import ringbook_in_process  # the app's modules, loaded by the tests that need them
+
+    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        try:
+            code, out, err = ringbook_in_process(capsys, *args)
+        except SystemExit as exit:   # argparse's -h and its usage errors
+            code, (out, err) = int(exit.code or 0), capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out, err)
+    return run
 
 
 # --- snapshots live in the top-level snapshots/ folder ----------------------------------------------

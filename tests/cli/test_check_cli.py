@@ -1,33 +1,17 @@
 """`ringbook check`: exit status by verdict, JSON output, and batches of JSON lines.
 
-The command runs by its entry point in this process (a child process costs a second of start-up a test); the
-first test runs it as a real process, as a shell script would, reading its batch from a real pipe."""
+The command runs by its entry point in this process (the `ringbook` fixture); the first test runs it as a real
+process, as a shell script would, reading its batch from a real pipe."""
 
 from __future__ import annotations
 
-import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ringbook_in_process, ringbook_subprocess
+from tests.helpers import ringbook_subprocess
 from tui.cli.parsers.options import CommandParser
-
-
-@pytest.fixture
-def ringbook(capsys, monkeypatch):
-    """`ringbook ARGS` in this process, with `stdin` as its standard input: a CompletedProcess, as from a child."""
-    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        try:
-            code, out, err = ringbook_in_process(capsys, *args)
-        except SystemExit as exit:   # argparse's -h and its usage errors
-            code, (out, err) = int(exit.code or 0), capsys.readouterr()
-        return subprocess.CompletedProcess(args, code, out, err)
-    return run
 
 
 def test_a_real_process_grades_a_batch_from_its_pipe_and_exits_by_the_verdict():

@@ -1,5 +1,6 @@
 """`ringbook check --seed`, the batch's "seed", and `ringbook content show`: a variant is graded and shown
-with its own numbers, and a bad seed is a sentence, never a traceback."""
+with its own numbers, and a bad seed is a sentence, never a traceback. The command runs in this process (the
+`ringbook` fixture), but in a pseudo-terminal where what a terminal gets is the point."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ import pytest
 
 from grader.book.variants import format_number, variant
 from tests.helpers import RINGBOOK
-from tests.helpers import ringbook_subprocess as ringbook
 
 
-def test_check_grades_against_the_variant_of_the_seed(book):
+def test_check_grades_against_the_variant_of_the_seed(book, ringbook):
     posed = variant(book.exercise("0.1"), 5)
     right = format_number(posed.value, "3")
     assert ringbook("check", "0.1", right, "--seed", "5").returncode == 0
@@ -23,7 +23,7 @@ def test_check_grades_against_the_variant_of_the_seed(book):
     assert ringbook("check", "0.1", "1.75").returncode == 0
 
 
-def test_check_json_carries_the_seed_and_the_variant_s_mistake_feedback(book):
+def test_check_json_carries_the_seed_and_the_variant_s_mistake_feedback(book, ringbook):
     posed = variant(book.exercise("0.1"), 9)
     one_phase = format_number(posed.value / 2, "4")
     verdict = json.loads(ringbook("check", "0.1", one_phase, "--seed", "9", "--json").stdout)
@@ -32,17 +32,17 @@ def test_check_json_carries_the_seed_and_the_variant_s_mistake_feedback(book):
 
 
 @pytest.mark.parametrize("seed", ["-1", "x", "1.5", str(2**64)])
-def test_a_bad_seed_is_one_sentence(seed):
+def test_a_bad_seed_is_one_sentence(seed, ringbook):
     result = ringbook("check", "0.1", "1.75", "--seed", seed)
     assert result.returncode == 2
     assert "A seed is a whole number" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_a_choice_s_right_option_is_right_with_every_seed():
+def test_a_choice_s_right_option_is_right_with_every_seed(ringbook):
     assert ringbook("check", "0.4", "ring", "--seed", "12").returncode == 0   # its constraints keep it so
 
 
-def test_content_show_lists_a_choice_s_options_with_the_variant_s_numbers(book):
+def test_content_show_lists_a_choice_s_options_with_the_variant_s_numbers(book, ringbook):
     posed = variant(book.exercise("12.3"), 4)
     shown = ringbook("content", "show", "12.3", "--seed", "4").stdout
     letters = [line[:1] for line in shown.splitlines() if line[1:3] == "  "]
@@ -52,7 +52,7 @@ def test_content_show_lists_a_choice_s_options_with_the_variant_s_numbers(book):
     assert f"{posed.correct_option.text} (right)" in explained and posed.correct_option.feedback in explained
 
 
-def test_batch_lines_grade_against_their_seed(book):
+def test_batch_lines_grade_against_their_seed(book, ringbook):
     posed = variant(book.exercise("0.1"), 3)
     lines = [{"id": "0.1", "answer": format_number(posed.value, "3"), "seed": 3},
              {"id": "0.1", "answer": "1.75", "seed": 3},
@@ -66,14 +66,14 @@ def test_batch_lines_grade_against_their_seed(book):
     assert "A seed is a whole number" in rows[3]["message"]
 
 
-def test_content_show_prints_the_canonical_prompt_by_default(book):
+def test_content_show_prints_the_canonical_prompt_by_default(book, ringbook):
     result = ringbook("content", "show", "0.1")
     assert result.returncode == 0
     assert book.exercise("0.1").prompt.strip() in result.stdout
     assert "**M = 1 GB**" in result.stdout and "{{" not in result.stdout
 
 
-def test_content_show_with_a_seed_and_explain_prints_the_variant_worked_through(book):
+def test_content_show_with_a_seed_and_explain_prints_the_variant_worked_through(book, ringbook):
     posed = variant(book.exercise("0.1"), 5)
     result = ringbook("content", "show", "0.1", "--seed", "5", "--explain")
     assert result.returncode == 0
@@ -82,12 +82,13 @@ def test_content_show_with_a_seed_and_explain_prints_the_variant_worked_through(
     assert "**M = 1 GB**" not in result.stdout
 
 
-def test_content_show_an_unknown_id_exits_3():
+def test_content_show_an_unknown_id_exits_3(ringbook):
     result = ringbook("content", "show", "42.9")
     assert result.returncode == 3 and "no exercise '42.9'" in result.stderr
 
 
-def test_an_unsatisfiable_variant_in_an_unchecked_book_is_a_message(book_copy):
+def test_an_unsatisfiable_variant_in_an_unchecked_book_is_a_message(chapters_copy, ringbook):
+    book_copy = chapters_copy("00-ring-allreduce")
     path = book_copy / "00-ring-allreduce/exercises.yaml"
     text = path.read_text()
     path.write_text(text.replace("      N: {choices: [4, 8, 16, 32, 64]}\n",
@@ -134,7 +135,7 @@ def without_styles(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
-def test_content_show_lays_markdown_out_in_a_terminal_and_prints_it_as_written_to_a_pipe(book):
+def test_content_show_lays_markdown_out_in_a_terminal_and_prints_it_as_written_to_a_pipe(book, ringbook):
     """Issue 23: `content show` printed `**N = 8**` to a terminal. A terminal gets the Markdown laid out
     (bold drawn, markers gone, lines within the app's reading width); a pipe gets the source, and so
     does --raw."""
@@ -150,10 +151,11 @@ def test_content_show_lays_markdown_out_in_a_terminal_and_prints_it_as_written_t
     assert "**N = 8**" in raw and "\x1b[1m" not in in_a_terminal("content", "show", "0.3", "--raw")
 
 
-def test_content_show_in_a_terminal_shows_a_book_s_markup_and_links_as_text(book_copy):
+def test_content_show_in_a_terminal_shows_a_book_s_markup_and_links_as_text(chapters_copy):
     """Rich lays out the book's Markdown but never reads its text as Rich markup or emoji codes, and a
     link prints as text, not as a terminal hyperlink (OSC 8). (Control characters cannot get this far:
     a book holding one does not load.)"""
+    book_copy = chapters_copy("00-ring-allreduce")
     exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
     text = exercises.read_text()
     start = text.index("    prompt: |", text.index('id: "0.3"'))
@@ -167,7 +169,7 @@ def test_content_show_in_a_terminal_shows_a_book_s_markup_and_links_as_text(book
     assert "a link" in text and "**N = 8**" not in text
 
 
-def test_a_seed_for_an_exercise_with_one_form_is_noted(book):
+def test_a_seed_for_an_exercise_with_one_form_is_noted(book, ringbook):
     """Issue 23: `--seed` on an exercise that cannot vary was silently ignored. It still shows (exit 0),
     with a note on stderr; an exercise that varies, or seed 0, gets no note."""
     from grader.book.variants import varies
