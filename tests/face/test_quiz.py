@@ -269,9 +269,12 @@ async def test_the_rating_just_given_and_the_next_key_are_in_view_at_80x24(book,
     app = ringbook_app(book, ProgressStore.open(data_dir))
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_quiz(quiz)
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, QuizScreen) and app.screen.check_action("reveal", ()),
+                         "the reveal question shown, ready for space")
         screen = app.screen
-        await pilot.press("space")
+        await pilot.press("space")                          # each key waits for what it acts on: on a loaded
+        await wait_until(pilot, lambda: screen.query("#quiz-rating") and screen.check_action("rate", ()),
+                         "the model answer and its rating shown")   # machine, a frame was not always enough
         await pilot.pause()
         assert not in_view(screen, "#quiz-rating")       # the model answer fills the page: the rating is below
         await pilot.press("2")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.containers import VerticalScroll
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.widget import Widget
 from textual.widgets import TextArea
 
@@ -34,14 +34,23 @@ class Page(VerticalScroll):
         much as possible of what follows it (an explanation after a verdict) shows too. `keeping`: what has
         the keyboard, which must stay on screen too (an editor: the line with its cursor); if both cannot
         show at once, `lose` is called to move the keyboard somewhere that shows."""
+        self.call_after_refresh(self._reveal, widget, top, keeping, lose, None)
+
+    def _reveal(self, widget: Widget, top: bool, keeping: Widget | None, lose: Callable[[], None] | None,
+                laid_out: Size | None) -> None:
+        """Scroll, and again after each refresh that changes the page's size, until one does not: Markdown
+        lays its blocks out a frame or more after it is mounted, and a scroll made before that stopped short
+        (the quiz's rating in view but not the "n" line under it, on a loaded machine)."""
+        if not self.is_attached or not widget.is_attached:
+            return
         if keeping is None:
-            self.call_after_refresh(self.scroll_to_widget, widget, animate=False, top=top)
+            self.scroll_to_widget(widget, animate=False, top=top, immediate=True)
         else:
-            self.call_after_refresh(self._reveal_keeping, widget, keeping, lose)
+            self._reveal_keeping(widget, keeping, lose)
+        if self.virtual_size != laid_out:
+            self.call_after_refresh(self._reveal, widget, top, keeping, lose, self.virtual_size)
 
     def _reveal_keeping(self, widget: Widget, keeping: Widget, lose: Callable[[], None] | None) -> None:
-        if not self.is_attached:
-            return
         shown, kept = self.page_region(widget), self.page_region(keeping)
         both = shown.union(kept)
         if both.height <= self.scrollable_content_region.height:
