@@ -39,10 +39,12 @@ async def test_solved_with_keys_only(book, store, exercise_id):
             await pilot.press("home", *["down"] * (exercise.buggy_line - 1), "enter")
         elif isinstance(exercise, Design):
             order = screen.query_one("#order", OrderList)
-            for target, item_id in enumerate(exercise.order):
-                await pilot.press(*["up"] * len(exercise.order))          # cursor to the top
-                await pilot.press(*["down"] * order.order.index(item_id))
-                await pilot.press("space", *["up"] * (order.order.index(item_id) - target), "space")
+            await pilot.press(*["up"] * order.cursor)                    # the cursor to the top
+            for target, item_id in enumerate(exercise.order):           # each item in turn, from the top
+                at = order.order.index(item_id)
+                if at != target:                                         # down to it, pick it up, up, drop
+                    await pilot.press(*["down"] * (at - order.cursor), "space", *["up"] * (at - target), "space")
+            assert order.order == list(exercise.order) and not order.held
             await pilot.press("enter")
         else:
             editor = screen.query_one("#editor", TextArea)
