@@ -8,7 +8,7 @@ import weakref
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
-from tests.helpers import chapter_filled_in, footer_keys, ringbook_app, wait_until
+from tests.helpers import chapter_filled_in, footer_keys, ringbook_app, settle, wait_until
 from tui.screens.chapter import ChapterScreen
 from tui.widgets.screen_frame import Footer, Header
 
@@ -153,3 +153,33 @@ async def test_a_click_on_the_header_leaves_it_one_row_and_the_screen_as_it_was(
         await pilot.click(Header, offset=(1, 0))       # the icon
         await pilot.pause()
         assert app.screen is not home and type(app.screen).__name__ == "CommandPalette"
+
+
+async def test_no_rule_styles_what_is_inside_a_focused_scroll(book, store):
+    """A Scroll (a chapter's page, an exercise's, the lab's) restyles itself alone when its focus changes
+    (tui/widgets/page.py). That is right only while no rule selects a widget by a focused ancestor that a
+    Scroll could be: here are every such rule of every screen's stylesheet, and the ancestors they name."""
+    from textual.css.model import SelectorType
+
+    from tui.screens.exercise import ExerciseScreen
+    from tui.screens.lab import LabScreen
+    from tui.screens.quiz import QuizScreen
+    from tui.widgets.page import Page, Scroll
+
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for open_screen, shown in ((lambda: app.open_chapter(book.chapters[0]), ChapterScreen),
+                                   (lambda: app.open_exercise(book.exercises[0]), ExerciseScreen),
+                                   (lambda: app.open_quiz(book.quizzes[0]), QuizScreen),
+                                   (lambda: app.open_lab(book.labs[0]), LabScreen)):
+            open_screen()
+            await wait_until(pilot, lambda shown=shown: isinstance(app.screen, shown), f"{shown.__name__} shown")
+            await settle(app, pilot)
+        ancestors = {(selector.name, selector.type) for rule in app.stylesheet.rules for chain in rule.selector_set
+                     for selector in chain.selectors[:-1] if {"focus", "focus-within"} & set(selector.pseudo_classes)}
+        scroll_names = {cls.__name__ for cls in Page.__mro__}
+        could_be_a_scroll = {(name, kind) for name, kind in ancestors
+                             if kind is not SelectorType.TYPE or name in scroll_names}
+        assert could_be_a_scroll == set(), could_be_a_scroll
+        assert ("OptionList", SelectorType.TYPE) in ancestors    # the check sees such rules: Textual's own
+        assert issubclass(Page, Scroll)

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from grader.book.model import Chapter
 from tui.screens.contents import ContentsScreen
+from tui.widgets.page import Scroll
 from tui.widgets.screen_frame import Footer, Header
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class ChapterScreen(Screen):
         first, rest = split_for_first_paint(narrative)
         self._whole = heading + narrative if rest else ""
         yield Header()
-        with VerticalScroll(id="page"):
+        with Scroll(id="page"):
             yield Markdown(heading + first, id="narrative")
         yield Footer()
 

@@ -40,6 +40,7 @@ from grader.lab.model import (
 from tui.progress.store import ProgressStore, StoreError
 from tui.screens.lab_designs import LabDesignsScreen
 from tui.widgets.choice_question import ChoiceQuestion
+from tui.widgets.page import Scroll
 from tui.widgets.plain import plain
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.stepper import Stepper
@@ -99,7 +100,7 @@ class LabScreen(Screen):
         with TabbedContent(initial=TABS[0], id="tabs"):
             for act, label in zip(self.lab.acts, ("Act I", "Act II"), strict=True):
                 with TabPane(label, id=act.id):
-                    with VerticalScroll(id=f"{act.id}-scroll", classes="act"):
+                    with Scroll(id=f"{act.id}-scroll", classes="act"):
                         yield Static(Text(act.title, "bold"), classes="act-title")
                         if act is self.lab.acts[0]:
                             yield Static(plain(self.lab.intro), classes="intro")
@@ -118,7 +119,7 @@ class LabScreen(Screen):
                             yield Static(self.plot_caption(act.id), classes="caption")
                             yield ChoiceQuestion(act.reflection, id=f"{act.id}-reflection")
             with TabPane("The model", id="model"):
-                with VerticalScroll(id="model-scroll"):
+                with Scroll(id="model-scroll"):
                     yield Markdown(self.lab.model_statement, id="model-statement")
         yield Footer(hide=self.FOOTER_HIDES, show_command_palette=False)
 
