@@ -36,6 +36,18 @@ def judge(exercise: NumericAnswer, text: str, deadline: Deadline) -> Verdict:
     return judge_number(exercise, text, exercise.value)
 
 
+def needs_proof(exercise: NumericAnswer) -> bool:
+    """Do right answers to `exercise` need the sympy proof? Yes when its answer is a formula that points cannot
+    settle (floor, min, max...): its screen starts the proof worker as it opens, since a worker's start (a
+    second or more) does not fit in the second a grade may take. Other formulas never wait for it."""
+    if not exercise.is_formula or exercise.answer is None:
+        return False
+    from grader.maths.parse import parse
+    from grader.maths.symbolic import why_points_cannot_decide
+
+    return bool(why_points_cannot_decide(parse(exercise.answer, set(exercise.symbols) | set(exercise.env))))
+
+
 def display(value: float) -> str:
     """A number as a teacher would write it: 1.75, 16,384, 2.4e-03."""
     if value == int(value) and abs(value) < 1e15:
