@@ -142,7 +142,7 @@ def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: P
     from grader.maths.symbolic import Settled, prove_equal, settle, why_points_cannot_decide
     from grader.maths.sympy_proof import Proof
 
-    settled = settle(tree, answer, agreement, points)
+    settled = settle(tree, answer, agreement, points, seconds=deadline.remaining() * 0.5)
     if settled is Settled.SAME:
         return correct("Correct.", value=typed, method="numeric")
     proof = prove_equal(tree, answer, exercise.symbols, exercise.env, agreement.points,

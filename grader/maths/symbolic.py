@@ -9,11 +9,15 @@ When the points agree, `settle` says whether that agreement is conclusive, and o
 sympy asked to prove `a - b == 0`, in a worker process that is killed at the deadline
 (grader/maths/prover.py). Agreement settles the question when all of these hold:
 - both formulas are arithmetic and smooth functions (sqrt, log, exp, powers) with every number one a float
-  holds as written (`why_points_cannot_decide` is "" for both). Then a - b is real-analytic wherever both
-  are defined, and an analytic function that is not 0 throughout a region is 0 only on a set of measure
-  zero there: a point drawn at random with a density (the typical values, the wide real values) lands on
-  it with probability 0. floor, round, min, max, abs and factorial break this: `floor(M/1e15)` is 0 at
-  any point anyone would try;
+  holds as written (`why_points_cannot_decide` is "" for both). Then a - b is real-analytic on the open
+  set where both are defined (but for a set of measure zero, such as sqrt at 0), and an analytic function
+  that is not 0 throughout a connected region is 0 there only on a set of measure zero: a point drawn
+  with a density (every typical value, and the wide values that are not whole numbers) lands on one of
+  its zeros with probability 0. So agreement at such a point means a - b is 0 throughout the region
+  around it; what is left unproven is a difference outside the range the points are drawn from
+  (`sqrt((M-1e-5)^2)` is `M-1e-5` for every M from 1e-4 up), where no exercise poses its numbers. The
+  first settling point is a typical one whenever the formulas have values there. floor, round, min, max,
+  abs and factorial are not analytic: `floor(M/1e15)` is 0 at any point anyone would try;
 - they agree, within EQUALITY_TOLERANCE, at WIDELY_TESTED points or more, spread over the whole range;
 - at SETTLING_POINTS of those points, drawn at random, they also agree in precise decimal arithmetic to all
   of the digits the arithmetic kept there but SLACK_DIGITS for rounding, and that is AGREED_DIGITS at least.
@@ -33,6 +37,7 @@ import decimal
 import math
 import os
 import random
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -189,28 +194,30 @@ class Settled(Enum):
     UNSURE = "unsure"  # the points cannot tell: a proof must
 
 
-def settle(a: Node, b: Node, agreement: Agreement, points: Points) -> Settled:
-    """Whether agreement at `points` settles a == b without a proof; `agreement` is compare(a, b, points)."""
+def settle(a: Node, b: Node, agreement: Agreement, points: Points, seconds: float) -> Settled:
+    """Whether agreement at `points` settles a == b without a proof; `agreement` is compare(a, b, points).
+    Within `seconds` (a formula of many exps at a thousand digits takes more): past them it is UNSURE."""
     if not agreement.widely_tested or why_points_cannot_decide(a) or why_points_cannot_decide(b):
         return Settled.UNSURE
     drawn = [point for point in agreement.points if point is not points.typical[0]]   # that one is fixed
     chosen = drawn[::max(1, len(drawn) // SETTLING_POINTS)][:SETTLING_POINTS]
-    verdicts = [_settled_at(a, b, point) for point in chosen]
+    until = time.monotonic() + seconds
+    verdicts = [_settled_at(a, b, point, until) for point in chosen]
     if Settled.NEAR_MISS in verdicts:
         return Settled.NEAR_MISS
     return Settled.SAME if verdicts and all(v is Settled.SAME for v in verdicts) else Settled.UNSURE
 
 
-def _settled_at(a: Node, b: Node, point: Mapping[str, float]) -> Settled:
+def _settled_at(a: Node, b: Node, point: Mapping[str, float], until: float) -> Settled:
     """Both sides in as many digits as keep every term's effect, then compared to all but SLACK_DIGITS of the
-    digits cancellation left."""
+    digits cancellation left; UNSURE once the clock passes `until`."""
     digits = max(PRECISE_DIGITS, _literal_digits(a) + KEPT_DIGITS, _literal_digits(b) + KEPT_DIGITS)
     while digits <= MOST_DIGITS:
-        rounding = _Rounding()
+        rounding = _Rounding(until)
         try:
             left = evaluate_precisely(a, point, digits, rounding.on_sum, rounding.on_call)
             right = evaluate_precisely(b, point, digits, rounding.on_sum, rounding.on_call)
-        except EvaluationError:
+        except (EvaluationError, _OutOfTime):
             return Settled.UNSURE
         if rounding.underflow or math.isinf(rounding.lost):
             return Settled.UNSURE
@@ -227,10 +234,11 @@ class _Rounding:
     """What rounding did to one precise evaluation: digits lost to cancellation (as in _precise_sides), the
     digits that would keep KEPT_DIGITS of every term's effect, and whether a value underflowed to nothing."""
 
-    def __init__(self) -> None:
+    def __init__(self, until: float) -> None:
         self.lost = 0.0
         self.needed = 0
         self.underflow = False
+        self.until = until
 
     def on_sum(self, x: Decimal, y: Decimal, total: Decimal) -> None:
         self._note_underflow()
@@ -254,7 +262,14 @@ class _Rounding:
             self.needed = max(self.needed, KEPT_DIGITS - shift.adjusted())
 
     def _note_underflow(self) -> None:
+        """Called at every sum and call: notes an underflow, and stops the evaluation once time is up."""
         self.underflow = self.underflow or decimal.getcontext().flags[decimal.Underflow]
+        if time.monotonic() > self.until:
+            raise _OutOfTime
+
+
+class _OutOfTime(Exception):
+    """A precise evaluation that ran past the time `settle` was given."""
 
 
 def _literal_digits(node: Node) -> int:

@@ -2,10 +2,10 @@
 that cannot be predicted, and formulas that only look right at them."""
 
 import random
+import sys
 
 import pytest
 
-from grader import verdict as verdicts
 from grader.book.load import exercise_from_spec
 from grader.exercise import NumericAnswer
 from grader.grade import grade
@@ -136,7 +136,8 @@ def test_near_misses_are_never_settled_by_the_points(text):
     for seed in range(30):
         points = sample_points(names, {}, random.Random(seed))
         agreement = compare(tree, answer, points)
-        assert agreement.same is not True or settle(tree, answer, agreement, points) is not Settled.SAME, seed
+        settled = settle(tree, answer, agreement, points, seconds=60) if agreement.same else None
+        assert settled is not Settled.SAME, seed
 
 
 @pytest.mark.parametrize("text", NEAR_MISSES)
@@ -146,8 +147,9 @@ def test_near_misses_are_not_correct(warm, text):
 
 
 @pytest.mark.parametrize("text", NEAR_MISSES[:2])
-def test_a_near_miss_without_a_proof_is_not_counted_and_says_why(text, monkeypatch):
-    monkeypatch.setattr(verdicts, "TIME_BOUND", 0.0)   # no time for a proof
+def test_a_near_miss_without_a_proof_is_not_counted_and_says_why(text, monkeypatch, unhurried):
+    WORKER.stop()
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")   # no worker can start: no proof comes
     verdict = grade(BOOK.exercise("0.7"), text)
     assert (verdict.status, verdict.method) == ("invalid", "numeric"), verdict.message
     assert "very close to the answer" in verdict.message
@@ -160,7 +162,7 @@ def test_piecewise_formulas_go_to_the_proof(text):
     tree, answer = parse(text, names), parse(ANSWER_07, names)
     points = sample_points(names, {})
     agreement = compare(tree, answer, points)
-    assert agreement.widely_tested and settle(tree, answer, agreement, points) is Settled.UNSURE
+    assert agreement.widely_tested and settle(tree, answer, agreement, points, seconds=60) is Settled.UNSURE
 
 
 def test_every_formula_answer_in_the_book_is_settled_by_the_points():
@@ -175,8 +177,18 @@ def test_every_formula_answer_in_the_book_is_settled_by_the_points():
             for seed in range(10):
                 points = sample_points(exercise.symbols, exercise.env, random.Random(seed))
                 tree = parse(text, names)
-                verdict = settle(tree, answer, compare(tree, answer, points), points)
+                verdict = settle(tree, answer, compare(tree, answer, points), points, seconds=60)
                 assert verdict is Settled.SAME, (exercise.id, text, seed)
+
+
+def test_settling_stops_when_its_time_is_up():
+    """Precise arithmetic at a thousand digits, over many exps, can take seconds; a grade has one."""
+    names = {"M", "N"}
+    tree, answer = parse("2M - 2M/N", names), parse(ANSWER_07, names)
+    points = sample_points(names, {})
+    agreement = compare(tree, answer, points)
+    assert settle(tree, answer, agreement, points, seconds=60) is Settled.SAME
+    assert settle(tree, answer, agreement, points, seconds=0) is Settled.UNSURE
 
 
 def test_a_formula_the_tests_cannot_settle_is_not_counted_and_says_why():

@@ -145,6 +145,16 @@ def test_a_runaway_proof_is_killed_and_the_next_proof_gets_a_fresh_worker(warm, 
     assert WORKER.pid not in (None, warm)
 
 
+# Within 1e-910 of the answer: settling it needs a thousand digits of 48 exps at each point, seconds of CPU.
+COSTLY_TO_SETTLE = f"2*M*(N-1)/N*(1+1e-290*1e-290*1e-290*1e-40*({'+'.join(['exp(1/M)'] * 48)}))"
+
+
+def test_a_formula_costly_to_settle_is_not_correct():
+    assert len(COSTLY_TO_SETTLE) <= 500   # the parser's limit
+    verdict = grade(FORMULA, COSTLY_TO_SETTLE)
+    assert verdict.status != "correct", verdict.message
+
+
 def test_no_worker_outlives_the_program(tmp_path):
     code = ("from grader.maths.prover import WORKER\n"
             "from grader.grade import grade\n"
