@@ -138,7 +138,7 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
 def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: Points, agreement: Agreement,
                     typed: str, deadline: Deadline) -> Verdict:
     """A formula that agrees with the answer at every point: settled by the points where they can settle it
-    (no sympy, no worker), else by a proof. Without either it is not counted, and the learner is told why."""
+    (no sympy, no worker), else by a proof; without one, what the points saw decides (symbolic.py's docstring)."""
     from grader.maths.symbolic import Settled, prove_equal, settle, why_points_cannot_decide
     from grader.maths.sympy_proof import Proof
 
@@ -156,10 +156,12 @@ def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: P
         return invalid("Couldn't confirm that formula. It is very close to the answer at every value tried, but "
                        "not equal to it in every digit, and the algebra could not show in time whether it is the "
                        "same formula. Check for a rounded number, and try again.", value=typed, method="numeric")
-    reason = (why_points_cannot_decide(tree) or why_points_cannot_decide(answer)
-              or (f"only {len(agreement.points)} of the values tried give it a value, too few to be sure"
-                  if not agreement.widely_tested else
-                  "terms in it cancel or vanish beyond the digits the values tried can show"))
+    doubt = why_points_cannot_decide(tree) or why_points_cannot_decide(answer)
+    if settled is Settled.UNSURE and agreement.widely_tested and not doubt:
+        return correct("Correct.", value=typed, method="numeric")   # smooth, and terms that cancel: as before
+    reason = doubt or (f"only {len(agreement.points)} of the values tried give it a value, too few to be sure"
+                       if not agreement.widely_tested else
+                       "a term in it is too small for the values tried to show a difference")
     return invalid(f"Couldn't confirm that formula. It matches the answer at every value tried, but {reason}; "
                    "and the algebra could not show that it is the same formula. Write it with plain "
                    "arithmetic and try again.", value=typed, method="numeric")

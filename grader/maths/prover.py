@@ -30,7 +30,7 @@ from typing import IO, Any
 from grader.maths.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
 
 MEMORY_BYTES = 512 * 1024 * 1024
-RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) is replaced
+RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) exits; the next proof starts one
 CPU_SECONDS_PER_PROOF = 10  # a backstop only: the app kills an overrunning proof at its deadline
 IDLE_SECONDS = 120.0  # a worker with no proof for this long is stopped; read whenever the idle watch looks
 READY = "ready"

@@ -26,9 +26,10 @@ sympy asked to prove `a - b == 0`, in a worker process that is killed at the dea
   something rounding drops: a sum whose terms are too many orders apart, exp() or a power too close to 1,
   a number with more digits than the arithmetic, a value that underflows. Where one of those happens the
   point is computed again with more digits (up to MOST_DIGITS), and it settles nothing if that is not enough.
-Anything else (a piecewise function, too few points, agreement only within the tolerance, too few digits)
-goes to the proof. A point where the sides differ in precise arithmetic is a near miss: the proof says how
-(`Settled.NEAR_MISS`).
+Anything else goes to the proof. What the points saw still counts when no proof comes in time (the worker
+still starting, a proof that overran): a near miss (`Settled.NEAR_MISS`: different in precise arithmetic)
+or a term below any precision (`Settled.BELOW_PRECISION`) is never correct without a proof; a smooth formula
+that agreed at every point but whose terms cancel beyond the digits (`Settled.UNSURE`) is, as before.
 """
 
 from __future__ import annotations
@@ -191,35 +192,42 @@ class Settled(Enum):
 
     SAME = "same"  # conclusive: the same function
     NEAR_MISS = "near miss"  # within the tolerance everywhere, but different in precise arithmetic somewhere
-    UNSURE = "unsure"  # the points cannot tell: a proof must
+    BELOW_PRECISION = "below precision"  # a term finer than MOST_DIGITS (or the time) can show: it may hide one
+    UNSURE = "unsure"  # the points cannot tell (a piecewise function, too few points, terms that cancel)
 
 
 def settle(a: Node, b: Node, agreement: Agreement, points: Points, seconds: float) -> Settled:
     """Whether agreement at `points` settles a == b without a proof; `agreement` is compare(a, b, points).
-    Within `seconds` (a formula of many exps at a thousand digits takes more): past them it is UNSURE."""
+    Within `seconds`: a formula that needs more (many exps at a thousand digits) is BELOW_PRECISION."""
     if not agreement.widely_tested or why_points_cannot_decide(a) or why_points_cannot_decide(b):
         return Settled.UNSURE
     drawn = [point for point in agreement.points if point is not points.typical[0]]   # that one is fixed
     chosen = drawn[::max(1, len(drawn) // SETTLING_POINTS)][:SETTLING_POINTS]
     until = time.monotonic() + seconds
     verdicts = [_settled_at(a, b, point, until) for point in chosen]
-    if Settled.NEAR_MISS in verdicts:
-        return Settled.NEAR_MISS
-    return Settled.SAME if verdicts and all(v is Settled.SAME for v in verdicts) else Settled.UNSURE
+    for worst in (Settled.NEAR_MISS, Settled.BELOW_PRECISION, Settled.UNSURE):
+        if worst in verdicts:
+            return worst
+    return Settled.SAME if verdicts else Settled.UNSURE
 
 
 def _settled_at(a: Node, b: Node, point: Mapping[str, float], until: float) -> Settled:
     """Both sides in as many digits as keep every term's effect, then compared to all but SLACK_DIGITS of the
-    digits cancellation left; UNSURE once the clock passes `until`."""
+    digits cancellation left. UNSURE where cancellation leaves too few; BELOW_PRECISION where a term needs
+    more than MOST_DIGITS, underflows, or the clock passes `until` first."""
     digits = max(PRECISE_DIGITS, _literal_digits(a) + KEPT_DIGITS, _literal_digits(b) + KEPT_DIGITS)
     while digits <= MOST_DIGITS:
         rounding = _Rounding(until)
         try:
             left = evaluate_precisely(a, point, digits, rounding.on_sum, rounding.on_call)
             right = evaluate_precisely(b, point, digits, rounding.on_sum, rounding.on_call)
-        except (EvaluationError, _OutOfTime):
+        except _OutOfTime:
+            return Settled.BELOW_PRECISION
+        except EvaluationError:
             return Settled.UNSURE
-        if rounding.underflow or math.isinf(rounding.lost):
+        if rounding.underflow:
+            return Settled.BELOW_PRECISION
+        if rounding.lost + SLACK_DIGITS + AGREED_DIGITS > MOST_DIGITS:  # infinite where a sum came to 0
             return Settled.UNSURE
         needed = max(rounding.needed, int(rounding.lost) + SLACK_DIGITS + AGREED_DIGITS)
         if needed <= digits:
@@ -227,7 +235,7 @@ def _settled_at(a: Node, b: Node, point: Mapping[str, float], until: float) -> S
             same = abs(left - right) <= Decimal(10) ** -accurate * max(abs(left), abs(right))
             return Settled.SAME if same else Settled.NEAR_MISS
         digits = needed
-    return Settled.UNSURE
+    return Settled.BELOW_PRECISION
 
 
 class _Rounding:
@@ -255,7 +263,8 @@ class _Rounding:
         if func == "exp":
             shift = args[0]
         elif func == "^" and args[0] and args[1]:
-            shift = args[1] * abs(args[0]).ln()
+            with decimal.localcontext():   # a copy: its Inexact flag is not the evaluation's
+                shift = args[1] * abs(args[0]).ln()
         else:
             return
         if shift and abs(shift) < 1:

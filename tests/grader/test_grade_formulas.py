@@ -146,13 +146,24 @@ def test_near_misses_are_not_correct(warm, text):
     assert verdict.status != "correct", (verdict.method, verdict.message)
 
 
-@pytest.mark.parametrize("text", NEAR_MISSES[:2])
-def test_a_near_miss_without_a_proof_is_not_counted_and_says_why(text, monkeypatch, unhurried):
+@pytest.fixture
+def no_proofs(monkeypatch, unhurried):
+    """No worker can start, so no proof comes however long a grade may take: what the points saw decides."""
     WORKER.stop()
-    monkeypatch.setattr(sys, "executable", "/nonexistent/python")   # no worker can start: no proof comes
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_a_near_miss_without_a_proof_is_not_counted_and_says_why(text, no_proofs):
     verdict = grade(BOOK.exercise("0.7"), text)
     assert (verdict.status, verdict.method) == ("invalid", "numeric"), verdict.message
-    assert "very close to the answer" in verdict.message
+    assert "very close to the answer" in verdict.message or "too small for the values tried" in verdict.message
+
+
+def test_a_right_formula_whose_big_terms_cancel_is_correct_by_the_points_without_a_proof(no_proofs):
+    """As before settling: smooth, and equal at every point, though the digits cannot show every term."""
+    verdict = grade(RING, "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40")
+    assert (verdict.status, verdict.method) == ("correct", "numeric"), verdict.message
 
 
 @pytest.mark.parametrize("text", [f"{ANSWER_07} + 0*floor(M/1e6)", "max(M, M)*2*(N-1)/N", "2*abs(M)*(N-1)/N",
@@ -188,7 +199,7 @@ def test_settling_stops_when_its_time_is_up():
     points = sample_points(names, {})
     agreement = compare(tree, answer, points)
     assert settle(tree, answer, agreement, points, seconds=60) is Settled.SAME
-    assert settle(tree, answer, agreement, points, seconds=0) is Settled.UNSURE
+    assert settle(tree, answer, agreement, points, seconds=0) is Settled.BELOW_PRECISION
 
 
 def test_a_formula_the_tests_cannot_settle_is_not_counted_and_says_why():
