@@ -93,9 +93,10 @@ class RingbookApp(App):
         worker, a process of its own) only when an exercise opens whose right answers need a proof
         (grader.kinds.derive.needs_proof), each time one does, since the worker goes when idle. Every other
         formula is settled without sympy, so reading chapters and answering never pays for it."""
-        if not self.warm or (part in self._warmed and part != "proofs"):
+        if not self.warm or part in self._warmed:
             return
-        self._warmed.add(part)
+        if part != "proofs":   # the worker goes when idle: each exercise that needs it asks again
+            self._warmed.add(part)
         self._warm_in_thread(part)
 
     @work(thread=True, group="warm-up")
