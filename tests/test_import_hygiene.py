@@ -201,3 +201,22 @@ def test_the_engine_folders_are_layers_too():
     assert upward_imports({"grader.book.load": {"grader.lab.model", "grader.kinds.registry", "grader.files"}}) == []
     graph = import_graph()
     assert "grader.kinds.registry" in graph["grader.book.load"] and "grader.files" in graph["grader.lab.load"]
+
+
+def test_formula_grading_never_imports_sympy_and_starts_a_worker_only_for_a_proof():
+    """The proof runs in a worker process; a formula the points settle starts none."""
+    code = (
+        "import sys\n"
+        "from grader import verdict\n"
+        "from grader.book.load import load_book\n"
+        "from grader.grade import grade\n"
+        "from grader.maths.prover import WORKER\n"
+        "book = load_book()\n"
+        "settled = [grade(book.exercise('0.7'), a).method for a in ('2M(N-1)/N', '2M - 2M/N', '(2MN - 2M)/N')]\n"
+        "print(settled, WORKER.pid, 'sympy' in sys.modules)\n"
+        "verdict.TIME_BOUND = 120.0\n"
+        "proven = grade(book.exercise('0.7'), 'max(M, M)*2*(N-1)/N')\n"
+        "print(proven.status, proven.method, WORKER.pid is not None, 'sympy' in sys.modules)\n"
+    )
+    assert run_python(code).splitlines() == ["['numeric', 'numeric', 'numeric'] None False",
+                                             "correct symbolic True False"]

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 THEME_KEY = "theme"
 TOAST_WIDTH, TOAST_FRAME = 60, 3   # Textual's notice: 60 columns or half the screen, less its border and padding
 WEB_SCHEMES = ("http", "https")  # what a link in a book may open
+PROOF_WORKER_START_SECONDS = 30.0  # how long a warm-up waits for the proof worker to load sympy
 
 
 class RingbookApp(App):
@@ -87,26 +88,32 @@ class RingbookApp(App):
             event.prevent_default()
 
     def warm_up(self, part: str) -> None:
-        """Get a grader part ready in the background, after a frame is painted, so the first answer of its
-        kind is quick: "units" (pint, ~6 MB) once the home screen shows, "formulas" (the sympy proof worker,
-        a process of its own) once an exercise screen does. Reading chapters never pays for sympy."""
-        if self.warm and part not in self._warmed:
+        """Get a grader part ready in the background, after a frame is painted, so the first answer that needs
+        it is quick: "units" (pint, ~6 MB and ~0.3 s) once the home screen shows; "proofs" (the sympy proof
+        worker, a process of its own) only when an exercise opens whose right answers need a proof
+        (grader.kinds.derive.needs_proof), each time one does, since the worker goes when idle. Every other
+        formula is settled without sympy, so reading chapters and answering never pays for it."""
+        if not self.warm or part in self._warmed:
+            return
+        if part != "proofs":   # the worker goes when idle: each exercise that needs it asks again
             self._warmed.add(part)
-            self._warm_in_thread(part)
+        self._warm_in_thread(part)
 
     @work(thread=True, group="warm-up")
     def _warm_in_thread(self, part: str) -> None:
+        if part == "proofs":
+            from grader.maths.prover import WORKER
+
+            WORKER.wait_until_ready(PROOF_WORKER_START_SECONDS)
+            return
         from grader.book.load import exercise_from_spec
         from grader.grade import grade
 
-        spec, answer = (({"answer": "1.75", "unit": "GB"}, "1750 MB") if part == "units" else
-                        ({"answer": "2*M*(N-1)/N", "symbols": ["M", "N"]}, "(2*M*N - 2*M)/N"))
-        exercise = exercise_from_spec(spec)[0]
+        exercise = exercise_from_spec({"answer": "1.75", "unit": "GB"})[0]
         assert exercise is not None, "the warm-up's own spec is valid"
-        grade(exercise, answer)
-        if part == "units":
-            import tui.screens.chapter
-            import tui.screens.exercise  # noqa: F401
+        grade(exercise, "1750 MB")
+        import tui.screens.chapter
+        import tui.screens.exercise  # noqa: F401
         gc.freeze()  # what was just loaded lives for the whole session: keep it out of every GC pass
 
     # --- what screens ask of the app ------------------------------------------------------------

@@ -7,12 +7,16 @@ The judges load the formula code on first use: a start from the book cache reads
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grader.kinds.numeric as numeric
 from grader.exercise import NumericAnswer
 from grader.kinds.registry import Hardware, Kind, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
+
+if TYPE_CHECKING:
+    from grader.maths.parse import Node
+    from grader.maths.symbolic import Agreement, Points
 
 
 @dataclass(kw_only=True, repr=False)
@@ -30,6 +34,18 @@ def judge(exercise: NumericAnswer, text: str, deadline: Deadline) -> Verdict:
     if exercise.is_formula:
         return judge_formula(exercise, text, deadline)
     return judge_number(exercise, text, exercise.value)
+
+
+def needs_proof(exercise: NumericAnswer) -> bool:
+    """Do right answers to `exercise` need the sympy proof? Yes when its answer is a formula that points cannot
+    settle (floor, min, max...): its screen starts the proof worker as it opens, since a worker's start (a
+    second or more) does not fit in the second a grade may take. Other formulas never wait for it."""
+    if not exercise.is_formula or exercise.answer is None:
+        return False
+    from grader.maths.parse import parse
+    from grader.maths.symbolic import why_points_cannot_decide
+
+    return bool(why_points_cannot_decide(parse(exercise.answer, set(exercise.symbols) | set(exercise.env))))
 
 
 def display(value: float) -> str:
@@ -84,10 +100,10 @@ def judge_number(exercise: NumericAnswer, text: str, answer: float) -> Verdict:
 
 
 def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Verdict:
-    """Points first (fast, and they cannot hang), then a proof; `method` says which decided."""
+    """Points first (fast, and they cannot hang), then a proof only where the points cannot settle it;
+    `method` says which decided."""
     from grader.maths.parse import ParseError, names_in, parse
-    from grader.maths.symbolic import compare, prove_equal, same_function, sample_points, why_points_cannot_decide
-    from grader.maths.sympy_proof import Proof
+    from grader.maths.symbolic import compare, same_function, sample_points
 
     symbols = exercise.symbols
     known = set(symbols) | set(exercise.env)
@@ -108,19 +124,7 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
     if agreement.same is None:
         return invalid(f"That formula cannot be evaluated for typical positive values of {listed}.")
     if agreement.same:
-        proof = prove_equal(tree, answer, symbols, exercise.env, agreement.points, budget=deadline.remaining() * 0.8)
-        if proof is Proof.PROVEN:
-            return correct("Correct.", value=typed, method="symbolic")
-        if proof is Proof.DIFFERENT:
-            return incorrect("Not quite: that formula is very close to the answer at every value tried, but it is "
-                             "not the same formula.", value=typed, method="symbolic")
-        doubt = why_points_cannot_decide(tree)
-        if agreement.widely_tested and not doubt:
-            return correct("Correct.", value=typed, method="numeric")
-        reason = doubt or f"only {len(agreement.points)} of the values tried give it a value, too few to be sure"
-        return invalid(f"Couldn't confirm that formula. It matches the answer at every value tried, but {reason}; "
-                       "and the algebra could not show that it is the same formula. Write it with plain "
-                       "arithmetic and try again.", value=typed, method="numeric")
+        return _judge_agreeing(exercise, tree, answer, points, agreement, typed, deadline)
     for mistake in exercise.applicable_mistakes:
         if same_function(tree, parse(mistake.answer, known), points):
             return incorrect("Not quite: that is a common slip.", feedback=mistake.feedback, value=typed,
@@ -129,6 +133,38 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
         return incorrect(f"That is a single number; the answer is a formula in terms of {listed}.", value=typed,
                          method="numeric")
     return incorrect("That formula is not equivalent to the answer.", value=typed, method="numeric")
+
+
+def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: Points, agreement: Agreement,
+                    typed: str, deadline: Deadline) -> Verdict:
+    """A formula that agrees with the answer at every point: settled by the points where they can settle it
+    (no sympy, no worker), else by a proof; without one, what the points saw decides (symbolic.py's docstring)."""
+    from grader.maths.symbolic import Settled, prove_equal, settle, why_points_cannot_decide
+    from grader.maths.sympy_proof import Proof
+
+    settled = settle(tree, answer, agreement, points, seconds=deadline.remaining() * 0.5)
+    if settled is Settled.SAME:
+        return correct("Correct.", value=typed, method="numeric")
+    proof = prove_equal(tree, answer, exercise.symbols, exercise.env, agreement.points,
+                        budget=deadline.remaining() * 0.8)
+    if proof is Proof.PROVEN:
+        return correct("Correct.", value=typed, method="symbolic")
+    if proof is Proof.DIFFERENT:
+        return incorrect("Not quite: that formula is very close to the answer at every value tried, but it is "
+                         "not the same formula.", value=typed, method="symbolic")
+    if settled is Settled.NEAR_MISS:
+        return invalid("Couldn't confirm that formula. It is very close to the answer at every value tried, but "
+                       "not equal to it in every digit, and the algebra could not show in time whether it is the "
+                       "same formula. Check for a rounded number, and try again.", value=typed, method="numeric")
+    doubt = why_points_cannot_decide(tree) or why_points_cannot_decide(answer)
+    if settled is Settled.UNSURE and agreement.widely_tested and not doubt:
+        return correct("Correct.", value=typed, method="numeric")   # smooth, and terms that cancel: as before
+    reason = doubt or (f"only {len(agreement.points)} of the values tried give it a value, too few to be sure"
+                       if not agreement.widely_tested else
+                       "a term in it is too small for the values tried to show a difference")
+    return invalid(f"Couldn't confirm that formula. It matches the answer at every value tried, but {reason}; "
+                   "and the algebra could not show that it is the same formula. Write it with plain "
+                   "arithmetic and try again.", value=typed, method="numeric")
 
 
 KIND = Kind(

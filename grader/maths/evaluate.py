@@ -114,12 +114,19 @@ def _eval(node: Node, env: Mapping[str, float], a: _Arithmetic[Real]) -> Real:
                 return _bounded(x * y)
             if op == "/":
                 return _bounded(x / y)
-            return _power(x, y)
+            power = _power(x, y)
+            if a.on_call is not None:
+                a.on_call("^", (x, y), power)
+            return power
         case Call(func, args):
             low, high, _ = _FUNCTIONS[func]
             if not low <= len(args) <= high:
                 raise EvaluationError(f"{func} takes {low if low == high else f'{low} to {high}'} argument(s).")
-            return _bounded(a.functions[func](*(_eval(arg, env, a) for arg in args)))
+            values = tuple(_eval(arg, env, a) for arg in args)
+            result = _bounded(a.functions[func](*values))
+            if a.on_call is not None:
+                a.on_call(func, values, result)
+            return result
     raise EvaluationError("Unsupported expression.")  # unreachable for trees from parse()
 
 
@@ -145,16 +152,18 @@ _PI = Decimal("3.141592653589793238462643383279502884197169399375105820974944592
 
 
 def evaluate_precisely(node: Node, env: Mapping[str, float], digits: int = PRECISE_DIGITS,
-                       on_sum: Callable[[Decimal, Decimal, Decimal], None] | None = None) -> Decimal:
+                       on_sum: Callable[[Decimal, Decimal, Decimal], None] | None = None,
+                       on_call: Callable[[str, tuple[Decimal, ...], Decimal], None] | None = None) -> Decimal:
     """The value of `node` in `digits`-digit decimal arithmetic (100 by default), at the same point (floats
     are exact in Decimal); raises EvaluationError (or TooComplex) where `evaluate` would. pi and e carry
     100 digits whatever `digits` is: an identity holds for their values as written as much as for the
-    true ones. `on_sum` is told each sum and difference as it is computed, in this context."""
+    true ones. `on_sum` is told each sum and difference as it is computed, and `on_call` each function
+    and power ("^") with its arguments and result, in this context."""
     context = decimal.Context(prec=digits, Emax=10**6, Emin=-(10**6),
                               traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow])
     try:
         with decimal.localcontext(context):
-            value = _eval(node, env, _DECIMALS if on_sum is None else replace(_DECIMALS, on_sum=on_sum))
+            value = _eval(node, env, replace(_DECIMALS, on_sum=on_sum, on_call=on_call))
     except decimal.Overflow:
         raise TooComplex() from None
     except ZeroDivisionError:  # decimal's DivisionByZero is one too
@@ -212,6 +221,8 @@ class _Arithmetic(Generic[Real]):
     constants: Mapping[str, Real]
     functions: Mapping[str, Callable[..., Real]]
     on_sum: Callable[[Real, Real, Real], None] | None = None  # told each (x, y, x ± y), to see what cancels
+    on_call: Callable[[str, tuple[Real, ...], Real], None] | None = None  # each function and power, to see
+                                                                          # what rounding drops
 
 
 _FLOATS: _Arithmetic[float] = _Arithmetic(float, _CONSTANTS, {name: fn for name, (_, _, fn) in _FUNCTIONS.items()})

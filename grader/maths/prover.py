@@ -1,9 +1,12 @@
 """The sympy proof, run in a worker process that can be stopped.
 
 A simplification can run for minutes and take gigabytes, and a thread cannot be stopped; a process
-can. So the proof runs in one warm worker: started on the first formula that needs a proof (importing
-sympy takes a second or more, so it is kept and reused), killed when a proof overruns its deadline and
-replaced at once, and stopped at exit. Its address space is limited (`MEMORY_BYTES`), and its CPU time
+can. So the proof runs in one worker, started only when a formula needs a proof (most are settled by
+grader/maths/symbolic.py's points, and a learner who never needs a proof never pays for sympy's import,
+~57 MB and a second or more of CPU). It is kept for the next proof, and goes when no proof has come for
+IDLE_SECONDS: the app stops it, under the lock every request takes, so no request meets a worker on its
+way out. It is killed when a proof overruns its deadline, and the next proof starts a fresh one.
+It is stopped at exit. Its address space is limited (`MEMORY_BYTES`), and its CPU time
 per proof too, in case the app that should kill it is gone. The worker never sees learner text: it gets
 our own parsed tree (grader/maths/parse.py's nodes) as JSON and rebuilds it with sympy constructors
 (symbolic.to_sympy); nothing is parsed by sympy or evaluated as Python.
@@ -27,8 +30,9 @@ from typing import IO, Any
 from grader.maths.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
 
 MEMORY_BYTES = 512 * 1024 * 1024
-RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) is replaced
+RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) exits; the next proof starts one
 CPU_SECONDS_PER_PROOF = 10  # a backstop only: the app kills an overrunning proof at its deadline
+IDLE_SECONDS = 120.0  # a worker with no proof for this long is stopped; read whenever the idle watch looks
 READY = "ready"
 
 _ROOT = str(Path(__file__).resolve().parent.parent)  # the folder that holds the grader package
@@ -78,9 +82,12 @@ class ProofWorker:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # a worker started or gone: the idle watch looks again
         self._process: subprocess.Popen[bytes] | None = None
         self._ready = False
         self._pending = b""
+        self._last_used = 0.0
+        self._idle_watch: threading.Thread | None = None
 
     @property
     def pid(self) -> int | None:
@@ -97,11 +104,13 @@ class ProofWorker:
             process = self._ensure_started()
             return process is not None and self._await_ready(process, deadline)
         finally:
+            self._last_used = time.monotonic()
             self._lock.release()
 
     def ask(self, request: Mapping[str, Any], budget: float) -> str | None:
         """The worker's answer to `request`, or None when it cannot give one within `budget` seconds
-        (still starting, busy past the deadline and so killed and replaced, or dead)."""
+        (still starting, busy past the deadline and so killed, or dead). A worker that is still starting
+        goes on starting for the next request; one that was killed is started again by the next request."""
         deadline = time.monotonic() + budget
         if not self._lock.acquire(timeout=max(budget, 0.0)):
             return None
@@ -112,11 +121,11 @@ class ProofWorker:
             try:
                 os.write(_fd(process.stdin), json.dumps(request).encode() + b"\n")
             except OSError:  # it died since it said it was ready
-                self._replace()
+                self._discard()
                 return None
             line = self._read_line(process, deadline)
             if not line:  # past the deadline (None): stop it where it stands; or it died mid-proof ("")
-                self._replace()
+                self._discard()
                 return None
             try:
                 reply = json.loads(line)
@@ -124,9 +133,10 @@ class ProofWorker:
             except (ValueError, KeyError, TypeError):
                 return None
             if reply.get("retire"):  # it grew large and is exiting
-                self._replace()
+                self._discard()
             return verdict
         finally:
+            self._last_used = time.monotonic()
             self._lock.release()
 
     def stop(self) -> None:
@@ -134,10 +144,19 @@ class ProofWorker:
         with self._lock:
             self._discard()
 
-    def _replace(self) -> None:
-        """Kill this worker and start its successor at once, so that it is warm for the next proof."""
-        self._discard()
-        self._ensure_started()
+    def _watch_idle(self) -> None:
+        """The idle watch, a daemon thread started with the first worker: it stops a worker that has had no
+        request for IDLE_SECONDS, holding the lock (released while it waits), and sleeps while there is none."""
+        with self._changed:
+            while True:
+                if self._process is None:
+                    self._changed.wait()
+                    continue
+                idle = time.monotonic() - self._last_used
+                if idle >= IDLE_SECONDS:
+                    self._discard()
+                else:
+                    self._changed.wait(IDLE_SECONDS - idle)
 
     def _ensure_started(self) -> subprocess.Popen[bytes] | None:
         """The running worker, started now if there was none; None when none can be started."""
@@ -152,6 +171,11 @@ class ProofWorker:
             )
         except OSError:  # no processes or memory to spare: grading goes on without proofs
             return None
+        self._last_used = time.monotonic()
+        if self._idle_watch is None:
+            self._idle_watch = threading.Thread(target=self._watch_idle, name="proof worker idle watch", daemon=True)
+            self._idle_watch.start()
+        self._changed.notify_all()
         return self._process
 
     def _await_ready(self, process: subprocess.Popen[bytes], deadline: float) -> bool:
@@ -181,11 +205,13 @@ class ProofWorker:
         return line.decode("utf-8", errors="replace")
 
     def _discard(self) -> None:
+        """Kill the worker and reap it (the lock is held)."""
         process, self._process = self._process, None
         self._ready = False
         self._pending = b""
         if process is None:
             return
+        self._changed.notify_all()
         if process.poll() is None:
             process.kill()
         try:

@@ -3,11 +3,33 @@
 Evaluating both trees at random points decides fast and cannot hang, so it runs first: a wrong formula
 is rejected without touching sympy. The points are drawn afresh for every grade, from os.urandom, over
 the symbols' whole plausible range (tiny to huge, whole numbers and not), so no formula can be tuned to
-the points. When the points agree, sympy is asked to prove `a - b == 0` in a worker process that is
-killed at the deadline (grader/maths/prover.py). Agreement at points alone is trusted only for formulas made
-of arithmetic and smooth functions, which cannot agree at many random points by accident; floor, round,
-min, max, abs and factorial can (`floor(M/1e15)` is 0 at any point anyone would try), so a formula that
-uses them is correct only when proven.
+the points.
+
+When the points agree, `settle` says whether that agreement is conclusive, and only when it is not is
+sympy asked to prove `a - b == 0`, in a worker process that is killed at the deadline
+(grader/maths/prover.py). Agreement settles the question when all of these hold:
+- both formulas are arithmetic and smooth functions (sqrt, log, exp, powers) with every number one a float
+  holds as written (`why_points_cannot_decide` is "" for both). Then a - b is real-analytic on the open
+  set where both are defined (but for a set of measure zero, such as sqrt at 0), and an analytic function
+  that is not 0 throughout a connected region is 0 there only on a set of measure zero: a point drawn
+  with a density (every typical value, and the wide values that are not whole numbers) lands on one of
+  its zeros with probability 0. So agreement at such a point means a - b is 0 throughout the region
+  around it; what is left unproven is a difference outside the range the points are drawn from
+  (`sqrt((M-1e-5)^2)` is `M-1e-5` for every M from 1e-4 up), where no exercise poses its numbers. The
+  first settling point is a typical one whenever the formulas have values there. floor, round, min, max,
+  abs and factorial are not analytic: `floor(M/1e15)` is 0 at any point anyone would try;
+- they agree, within EQUALITY_TOLERANCE, at WIDELY_TESTED points or more, spread over the whole range;
+- at SETTLING_POINTS of those points, drawn at random, they also agree in precise decimal arithmetic to all
+  of the digits the arithmetic kept there but SLACK_DIGITS for rounding, and that is AGREED_DIGITS at least.
+  Agreement within a tolerance is not equality: `M*(1+10^-15)` is within 1e-9 of `M` everywhere, and is
+  not `M`. A difference too small for any precision to see (`M*(1+(10^-60)^20)`) can only come from
+  something rounding drops: a sum whose terms are too many orders apart, exp() or a power too close to 1,
+  a number with more digits than the arithmetic, a value that underflows. Where one of those happens the
+  point is computed again with more digits (up to MOST_DIGITS), and it settles nothing if that is not enough.
+Anything else goes to the proof. What the points saw still counts when no proof comes in time (the worker
+still starting, a proof that overran): a near miss (`Settled.NEAR_MISS`: different in precise arithmetic)
+or a term below any precision (`Settled.BELOW_PRECISION`) is never correct without a proof; a smooth formula
+that agreed at every point but whose terms cancel beyond the digits (`Settled.UNSURE`) is, as before.
 """
 
 from __future__ import annotations
@@ -16,9 +38,11 @@ import decimal
 import math
 import os
 import random
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import Enum
 
 from grader.maths.evaluate import PRECISE_DIGITS, EvaluationError, Real, TooComplex, evaluate, evaluate_precisely
 from grader.maths.parse import BinOp, Call, Neg, Node, Num
@@ -35,6 +59,9 @@ TINY = 1e-250  # values this small have lost precision (or underflowed); they de
 KEPT_DIGITS = 30  # digits a value must keep through every sum for a difference in it to count
 MOST_DIGITS = 1000  # values are at most 1e300 (grader.maths.evaluate.MAX_MAGNITUDE), results that decide at least TINY
 POINTS_TO_DISPROVE = 3
+SETTLING_POINTS = 4  # agreeing points computed again in precise arithmetic before agreement settles anything
+AGREED_DIGITS = 40  # precise agreement that settles: far beyond the float tolerance's 9 digits
+SLACK_DIGITS = 20  # what rounding may take from the last digits of a long formula's value
 TYPICAL_LOW, TYPICAL_HIGH = 1.5, 9.5   # where typical values are drawn
 PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial"})
 
@@ -158,6 +185,114 @@ def _close(left: Real, right: Real) -> bool:
 def same_function(a: Node, b: Node, points: Points) -> bool | None:
     """True/False when a and b agree/differ where both can be evaluated; None when too few points can be."""
     return compare(a, b, points).same
+
+
+class Settled(Enum):
+    """What agreement at the points says, before any proof (see the module's docstring)."""
+
+    SAME = "same"  # conclusive: the same function
+    NEAR_MISS = "near miss"  # within the tolerance everywhere, but different in precise arithmetic somewhere
+    BELOW_PRECISION = "below precision"  # a term finer than MOST_DIGITS (or the time) can show: it may hide one
+    UNSURE = "unsure"  # the points cannot tell (a piecewise function, too few points, terms that cancel)
+
+
+def settle(a: Node, b: Node, agreement: Agreement, points: Points, seconds: float) -> Settled:
+    """Whether agreement at `points` settles a == b without a proof; `agreement` is compare(a, b, points).
+    Within `seconds`: a formula that needs more (many exps at a thousand digits) is BELOW_PRECISION."""
+    if not agreement.widely_tested or why_points_cannot_decide(a) or why_points_cannot_decide(b):
+        return Settled.UNSURE
+    drawn = [point for point in agreement.points if point is not points.typical[0]]   # that one is fixed
+    chosen = drawn[::max(1, len(drawn) // SETTLING_POINTS)][:SETTLING_POINTS]
+    until = time.monotonic() + seconds
+    verdicts = [_settled_at(a, b, point, until) for point in chosen]
+    for worst in (Settled.NEAR_MISS, Settled.BELOW_PRECISION, Settled.UNSURE):
+        if worst in verdicts:
+            return worst
+    return Settled.SAME if verdicts else Settled.UNSURE
+
+
+def _settled_at(a: Node, b: Node, point: Mapping[str, float], until: float) -> Settled:
+    """Both sides in as many digits as keep every term's effect, then compared to all but SLACK_DIGITS of the
+    digits cancellation left. UNSURE where cancellation leaves too few; BELOW_PRECISION where a term needs
+    more than MOST_DIGITS, underflows, or the clock passes `until` first."""
+    digits = max(PRECISE_DIGITS, _literal_digits(a) + KEPT_DIGITS, _literal_digits(b) + KEPT_DIGITS)
+    while digits <= MOST_DIGITS:
+        rounding = _Rounding(until)
+        try:
+            left = evaluate_precisely(a, point, digits, rounding.on_sum, rounding.on_call)
+            right = evaluate_precisely(b, point, digits, rounding.on_sum, rounding.on_call)
+        except _OutOfTime:
+            return Settled.BELOW_PRECISION
+        except EvaluationError:
+            return Settled.UNSURE
+        if rounding.underflow:
+            return Settled.BELOW_PRECISION
+        if rounding.lost + SLACK_DIGITS + AGREED_DIGITS > MOST_DIGITS:  # infinite where a sum came to 0
+            return Settled.UNSURE
+        needed = max(rounding.needed, int(rounding.lost) + SLACK_DIGITS + AGREED_DIGITS)
+        if needed <= digits:
+            accurate = digits - int(rounding.lost) - SLACK_DIGITS
+            same = abs(left - right) <= Decimal(10) ** -accurate * max(abs(left), abs(right))
+            return Settled.SAME if same else Settled.NEAR_MISS
+        digits = needed
+    return Settled.BELOW_PRECISION
+
+
+class _Rounding:
+    """What rounding did to one precise evaluation: digits lost to cancellation (as in _precise_sides), the
+    digits that would keep KEPT_DIGITS of every term's effect, and whether a value underflowed to nothing."""
+
+    def __init__(self, until: float) -> None:
+        self.lost = 0.0
+        self.needed = 0
+        self.underflow = False
+        self.until = until
+
+    def on_sum(self, x: Decimal, y: Decimal, total: Decimal) -> None:
+        self._note_underflow()
+        if not x or not y:
+            return
+        big, small = max(abs(x), abs(y)), min(abs(x), abs(y))
+        self.needed = max(self.needed, big.adjusted() - small.adjusted() + KEPT_DIGITS)
+        if decimal.getcontext().flags[decimal.Inexact]:
+            self.lost += math.inf if not total else max(0, big.adjusted() - total.adjusted())
+
+    def on_call(self, func: str, args: tuple[Decimal, ...], result: Decimal) -> None:
+        """exp(y) is 1 + y, and x^y is 1 + y*ln(x), near 1: there a tiny y is a term that rounding drops."""
+        self._note_underflow()
+        if func == "exp":
+            shift = args[0]
+        elif func == "^" and args[0] and args[1]:
+            with decimal.localcontext():   # a copy: its Inexact flag is not the evaluation's
+                shift = args[1] * abs(args[0]).ln()
+        else:
+            return
+        if shift and abs(shift) < 1:
+            self.needed = max(self.needed, KEPT_DIGITS - shift.adjusted())
+
+    def _note_underflow(self) -> None:
+        """Called at every sum and call: notes an underflow, and stops the evaluation once time is up."""
+        self.underflow = self.underflow or decimal.getcontext().flags[decimal.Underflow]
+        if time.monotonic() > self.until:
+            raise _OutOfTime
+
+
+class _OutOfTime(Exception):
+    """A precise evaluation that ran past the time `settle` was given."""
+
+
+def _literal_digits(node: Node) -> int:
+    """The most significant digits of any number written in `node`: the arithmetic must carry them all."""
+    match node:
+        case Num(text):
+            return len("".join(map(str, Decimal(text).as_tuple().digits)).strip("0"))  # exact: no context
+        case Neg(operand):
+            return _literal_digits(operand)
+        case BinOp(_, left, right):
+            return max(_literal_digits(left), _literal_digits(right))
+        case Call(_, args):
+            return max(_literal_digits(arg) for arg in args)
+    return 0
 
 
 def why_points_cannot_decide(node: Node) -> str:

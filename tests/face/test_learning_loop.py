@@ -356,3 +356,28 @@ async def test_new_numbers_on_a_solved_exercise_are_practice_with_their_own_answ
         await pilot.press("n")                                          # next is the book's next exercise
         await pilot.pause()
         assert app.screen.exercise.id == "0.2" and app.screen.seed == 0
+
+
+async def test_an_exercise_starts_the_proof_worker_only_when_its_answers_need_proofs(book, book_copy, store):
+    """A formula the points settle never waits for sympy, so opening one starts no worker; an answer such as
+    max(...) needs a proof for every right attempt, and the worker's start does not fit in a grade's second,
+    so opening that exercise starts it."""
+    from grader.book.load import load_book
+    from grader.maths.prover import WORKER
+    from tests.helpers import wait_until
+    from tui.app import RingbookApp
+
+    exercises = book_copy / "00-ring-allreduce" / "exercises.yaml"
+    before, answer, after = exercises.read_text().rpartition("answer: 2*M*(N-1)/N")   # 0.7's, the last
+    exercises.write_text(f"{before}answer: max(M, 0)*2*(N-1)/N{after}")
+    for on, exercise_id, started in [(book, "0.7", False), (load_book(book_copy), "0.7", True)]:
+        WORKER.stop()
+        app = RingbookApp(on, store, warm=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await open_exercise(app, pilot, exercise_id)
+            if started:
+                await wait_until(pilot, lambda: WORKER.pid is not None, "the proof worker's start")
+            else:
+                await settle(app, pilot)
+                assert WORKER.pid is None
+    WORKER.stop()

@@ -2,14 +2,16 @@
 that cannot be predicted, and formulas that only look right at them."""
 
 import random
+import sys
 
 import pytest
 
 from grader.book.load import exercise_from_spec
+from grader.exercise import NumericAnswer
 from grader.grade import grade
 from grader.maths.parse import parse
 from grader.maths.prover import WORKER
-from grader.maths.symbolic import LARGEST, LARGEST_COUNT, SMALLEST, compare, sample_points
+from grader.maths.symbolic import LARGEST, LARGEST_COUNT, SMALLEST, Settled, compare, sample_points, settle
 from tests.built_in import builtin_book
 
 BOOK = builtin_book()
@@ -66,8 +68,18 @@ def test_names_sympy_reserves_are_plain_symbols(name):
     assert grade(case, f"{name}M").status == "incorrect"
 
 
-def test_symbolic_proof_is_used_when_warm(warm, unhurried):
-    assert grade(RING, "(2*M*N-2*M)/N").method == "symbolic"
+def test_a_smooth_right_formula_is_settled_by_the_points_without_a_worker():
+    WORKER.stop()
+    for text in ["2M(N-1)/N", "2M - 2M/N", "(2*M*N-2*M)/N", "2*M*(N-1)*N^-1", "2*exp(ln(M))*(N-1)/N"]:
+        verdict = grade(RING, text)
+        assert (verdict.status, verdict.method) == ("correct", "numeric"), (text, verdict.message)
+    assert WORKER.pid is None, "a formula the points settle started the proof worker"
+
+
+def test_a_right_formula_whose_big_terms_cancel_is_proven(warm, unhurried):
+    """Beyond the digits the points can show, so the proof decides."""
+    verdict = grade(RING, "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40")
+    assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
 
 
 def test_functions_and_constants():
@@ -105,6 +117,89 @@ def test_formulas_that_only_agree_at_some_values_are_not_correct(warm, text):
     verdict = grade(BOOK.exercise("0.7"), text)
     assert verdict.status != "correct", (verdict.method, verdict.message)
     assert verdict.method in ("numeric", "symbolic")
+
+
+NEAR_MISSES = [
+    f"{ANSWER_07}*(1+10^-15)",  # within the float tolerance at every point
+    f"{ANSWER_07}*1.{'0' * 100}1",  # more digits than 100-digit arithmetic carries
+    f"{ANSWER_07}*(1+(10^-60)^20)",  # a term no precision shows, dropped by a sum,
+    f"{ANSWER_07}*exp((10^-60)^20)",  # by exp,
+    f"{ANSWER_07}*M^(1e-250)",  # and by a power
+    f"{ANSWER_07} + exp(-1e6*M)",  # underflows at most points
+]
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES + CHEATS[-2:])
+def test_near_misses_are_never_settled_by_the_points(text):
+    names = {"M", "N"}
+    tree, answer = parse(text, names), parse(ANSWER_07, names)
+    for seed in range(30):
+        points = sample_points(names, {}, random.Random(seed))
+        agreement = compare(tree, answer, points)
+        settled = settle(tree, answer, agreement, points, seconds=60) if agreement.same else None
+        assert settled is not Settled.SAME, seed
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_near_misses_are_not_correct(warm, text):
+    verdict = grade(BOOK.exercise("0.7"), text)
+    assert verdict.status != "correct", (verdict.method, verdict.message)
+
+
+@pytest.fixture
+def no_proofs(monkeypatch, unhurried):
+    """No worker can start, so no proof comes however long a grade may take: what the points saw decides."""
+    WORKER.stop()
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_a_near_miss_without_a_proof_is_not_counted_and_says_why(text, no_proofs):
+    verdict = grade(BOOK.exercise("0.7"), text)
+    assert (verdict.status, verdict.method) == ("invalid", "numeric"), verdict.message
+    assert "very close to the answer" in verdict.message or "too small for the values tried" in verdict.message
+
+
+def test_a_right_formula_whose_big_terms_cancel_is_correct_by_the_points_without_a_proof(no_proofs):
+    """As before settling: smooth, and equal at every point, though the digits cannot show every term."""
+    verdict = grade(RING, "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40")
+    assert (verdict.status, verdict.method) == ("correct", "numeric"), verdict.message
+
+
+@pytest.mark.parametrize("text", [f"{ANSWER_07} + 0*floor(M/1e6)", "max(M, M)*2*(N-1)/N", "2*abs(M)*(N-1)/N",
+                                  f"{ANSWER_07} + round(M/1e15)", "min(M, M)*2*(N-1)/N"])
+def test_piecewise_formulas_go_to_the_proof(text):
+    names = {"M", "N"}
+    tree, answer = parse(text, names), parse(ANSWER_07, names)
+    points = sample_points(names, {})
+    agreement = compare(tree, answer, points)
+    assert agreement.widely_tested and settle(tree, answer, agreement, points, seconds=60) is Settled.UNSURE
+
+
+def test_every_formula_answer_in_the_book_is_settled_by_the_points():
+    """A learner who writes the book's answer, or a form of it, never waits for sympy."""
+    formulas = [e for c in BOOK.chapters for e in c.exercises if isinstance(e, NumericAnswer) and e.is_formula]
+    assert len(formulas) >= 10
+    for exercise in formulas:
+        names = set(exercise.symbols) | set(exercise.env)
+        answer = parse(exercise.answer, names)
+        symbol = exercise.symbols[0]
+        for text in (exercise.answer, f"2*({exercise.answer})/2", f"({exercise.answer})*{symbol}^3/{symbol}^3"):
+            for seed in range(10):
+                points = sample_points(exercise.symbols, exercise.env, random.Random(seed))
+                tree = parse(text, names)
+                verdict = settle(tree, answer, compare(tree, answer, points), points, seconds=60)
+                assert verdict is Settled.SAME, (exercise.id, text, seed)
+
+
+def test_settling_stops_when_its_time_is_up():
+    """Precise arithmetic at a thousand digits, over many exps, can take seconds; a grade has one."""
+    names = {"M", "N"}
+    tree, answer = parse("2M - 2M/N", names), parse(ANSWER_07, names)
+    points = sample_points(names, {})
+    agreement = compare(tree, answer, points)
+    assert settle(tree, answer, agreement, points, seconds=60) is Settled.SAME
+    assert settle(tree, answer, agreement, points, seconds=0) is Settled.BELOW_PRECISION
 
 
 def test_a_formula_the_tests_cannot_settle_is_not_counted_and_says_why():
@@ -150,3 +245,11 @@ def test_right_forms_that_cancel_in_floats_agree_at_every_point(exercise_id, tex
                             sample_points(exercise.symbols, exercise.env, random.Random(seed)))
         assert agreement.same and agreement.widely_tested, (seed, len(agreement.points))
 
+
+
+def test_an_exercise_needs_proofs_only_when_its_answer_is_piecewise():
+    from grader.kinds.derive import needs_proof
+
+    assert not needs_proof(RING) and not needs_proof(BOOK.exercise("0.1"))
+    assert needs_proof(formula("max(M, N)*2", ["M", "N"]))
+    assert not any(needs_proof(e) for e in BOOK.exercises if isinstance(e, NumericAnswer))

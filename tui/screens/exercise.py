@@ -36,6 +36,7 @@ from textual.widgets import Input, Markdown, Static, TextArea
 from grader.book.variants import VariantError, pose
 from grader.exercise import Exercise, NumericAnswer
 from grader.grade import grade
+from grader.kinds.derive import needs_proof
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
 from tui.progress.store import StoreError
@@ -143,7 +144,8 @@ class ExerciseScreen(Screen):
         return self.query_one("#answer-panel", AnswerPanel)
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self.app.warm_up, "formulas")
+        if isinstance(self.exercise, NumericAnswer) and needs_proof(self.exercise):
+            self.call_after_refresh(self.app.warm_up, "proofs")
         self.title = f"Exercise {self.exercise.id}"
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False
