@@ -10,7 +10,7 @@ before), open chapter 0 and its exercises, answer 0.1 wrong then right (a number
 given, answer 0.7 wrong (a formula), then all N submit the right formula at the same moment; stay idle
 (memory and CPU are read then); quit, and start again a month later (RINGBOOK_NOW) for a review card.
 Each verdict is timed from the key that submits it to the read after which the verdict is on the screen.
-`--short` leaves out the wrong answers and shortens the waits (for the test that keeps this script
+`--short` leaves out the wrong number and shortens the waits (for the test that keeps this script
 running). Figures only: nothing here asserts a time. Every process it starts is ended when it stops,
 Ctrl+C and failures included.
 """
@@ -23,7 +23,6 @@ import math
 import os
 import re
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -60,7 +59,7 @@ export TZ
 export RINGBOOK_SANDBOX=required
 exec {program}
 """
-VERDICT_KINDS = ("number", "formula", f"formula, all at once", "build run", "review card")
+VERDICT_KINDS = ("number", "formula", "formula, N at once", "build run", "review card")
 
 
 @dataclass
@@ -147,10 +146,27 @@ async def submit(session: Session, answer: str, verdict: str, times: list[float]
     times.append(await session.wait_for(verdict) - sent)
 
 
-async def next_exercise(session: Session, exercise: str, *, leave_box: bool = True) -> None:
-    if leave_box:                                    # the page, not the box, must have the next key
+def footer(screen: str) -> str:
+    return screen.splitlines()[-1]
+
+
+def answer_focused(screen: str) -> bool:
+    return "⏎ Submit" in footer(screen) or "Leave" in footer(screen)
+
+
+def page_focused(screen: str) -> bool:
+    return "n Next" in footer(screen) and not answer_focused(screen)
+
+
+async def next_exercise(session: Session, exercise: str, *, leave_answer: bool = True) -> None:
+    """Go on to `exercise` with `n`, which the page (not the answer) must have. A screen's footer is drawn
+    after the rest, so each wait names a footer the screen before could not have shown."""
+    if leave_answer:
+        await session.wait_until(answer_focused, "the answer focused")
         await session.press(ESCAPE)
-        await session.wait_for("n Next")
+        await session.wait_until(lambda screen: "i Answer" in footer(screen), "the page focused")
+    else:
+        await session.wait_until(page_focused, "the page focused")
     await session.press("n")
     await session.wait_for(f"Exercise {exercise} —")
 
@@ -162,11 +178,12 @@ async def lesson(session: Session, figures: Figures, short: bool) -> None:
     await session.press("e")
     await session.wait_for("(Enter opens one)")
     await session.press(ENTER)
-    await session.wait_for("Exercise 0.1 —", "⏎ Submit")
+    await session.wait_for("Exercise 0.1 —")
+    await session.wait_until(answer_focused, "the answer focused")
     if not short:
         await submit(session, "2", WRONG, figures.verdicts["number"])
     await submit(session, "7/4", RIGHT, figures.verdicts["number"], replacing=None if short else "2")
-    await next_exercise(session, "0.2", leave_box=False)
+    await next_exercise(session, "0.2", leave_answer=False)
     for exercise in ("0.3", "0.4", "0.5"):
         await next_exercise(session, exercise)
     await session.wait_for("^r Run")
@@ -174,17 +191,16 @@ async def lesson(session: Session, figures: Figures, short: bool) -> None:
     figures.verdicts["build run"].append(await session.wait_for("tests pass") - sent)
     for exercise in ("0.6", "0.7"):
         await next_exercise(session, exercise)
-    await session.wait_for("⏎ Submit")
-    if not short:
-        await submit(session, "M(N-1)/N", WRONG, figures.verdicts["formula"])
-    await type_answer(session, "2M(N-1)/N", replacing=None if short else "M(N-1)/N")
+    await session.wait_until(answer_focused, "the answer focused")
+    await submit(session, "M(N-1)/N", WRONG, figures.verdicts["formula"])
+    await type_answer(session, "2M(N-1)/N", replacing="M(N-1)/N")
 
 
 async def all_at_once(sessions: list[Session], figures: Figures) -> None:
     """Every learner presses Enter on the same formula in the same instant (one write after another)."""
     sent = [s.write(ENTER) for s in sessions]
     shown = await asyncio.gather(*(s.wait_for(RIGHT) for s in sessions))
-    figures.verdicts["formula, all at once"] += [at - t for at, t in zip(shown, sent, strict=True)]
+    figures.verdicts["formula, N at once"] += [at - t for at, t in zip(shown, sent, strict=True)]
 
 
 def review_answer(screen: str) -> str:
@@ -200,8 +216,9 @@ def review_answer(screen: str) -> str:
 async def review(session: Session, figures: Figures) -> None:
     await session.press("r")
     await session.wait_for("review 1 of")
+    await session.wait_until(lambda screen: "i Answer" in footer(screen), "the card's page focused")
     await session.press("i")
-    await session.wait_for("⏎ Submit")
+    await session.wait_until(answer_focused, "the answer focused")
     answer = review_answer(session.text())
     await type_answer(session, answer)
     await asyncio.sleep(0.2)
@@ -236,11 +253,12 @@ async def one_class(classroom: Classroom, learners: int) -> Figures:
     await all_at_once(sessions, figures)
     await asyncio.sleep(1 if short else 3)
     figures.memory_idle = [tree_memory(s.pid) for s in sessions]
-    figures.idle_cpu = idle_cpu(sessions, 1 if short else 5)
+    figures.idle_cpu = idle_cpu(sessions, 1 if short else 10)
 
-    for session in sessions:
+    for session in sessions:                         # from the page back to the chapter, and quit
+        await session.wait_until(page_focused, "the page focused")
         await session.press(ESCAPE)
-        await session.wait_for("q Quit")
+        await session.wait_until(lambda screen: "q Quit" in footer(screen), "the chapter")
         await session.press("q")
     await asyncio.gather(*(s.wait_exit() for s in sessions))
     later = datetime.now().astimezone() + timedelta(days=30)
@@ -268,7 +286,8 @@ async def warm_up(classroom: Classroom) -> None:
     """One start builds the book cache that every learner's folder starts with, and fills the OS's file cache."""
     cache = classroom.root / "cache"
     cache.mkdir()
-    ringbook = classroom.login("warm-login", f"env RINGBOOK_DATA_DIR={cache} {Path(sys.executable).parent / 'ringbook'}")
+    program = Path(sys.executable).parent / "ringbook"
+    ringbook = classroom.login("warm-login", f"env RINGBOOK_DATA_DIR={cache} {program}")
     classroom.home_of(99).mkdir()
     session = classroom.start(ringbook, 99)
     await session.wait_for(*HOME)
@@ -277,7 +296,9 @@ async def warm_up(classroom: Classroom) -> None:
 
 # --- the table ----------------------------------------------------------------------------------------------
 
-LABEL = 36
+LABEL = 38
+LEGEND = ("Times and memory are p50 / p99 over the learners (memory and CPU: p50 / max). Time to home runs from\n"
+          "the login to the home screen drawn; a verdict from the key that submits to the verdict drawn.")
 
 
 def pair(values: Sequence[float], scale: float = 1, digits: int = 2) -> str:
@@ -291,32 +312,33 @@ def rows(figures: Figures) -> list[tuple[str, str]]:
     ratio = ([percentile(f.home, p) / percentile(f.hello_home, p) for p in (50, 99)]
              if f.home and f.hello_home else [])
     found: list[tuple[str, str]] = [
-        ("time to home, p50 / p99 (s)", pair(f.home)),
-        ("N hello worlds, p50 / p99 (s)", pair(f.hello_home)),
-        ("ratio to hello world, p50 / p99", " / ".join(f"{r:.2f}" for r in ratio) or "-"),
+        ("time to home (s)", pair(f.home)),
+        ("N hello worlds started alike (s)", pair(f.hello_home)),
+        ("time to home / hello world", " / ".join(f"{r:.2f}" for r in ratio) or "-"),
     ]
-    found += [(f"verdict {kind}, p50 / p99 (ms)", pair(times, 1000, 0)) for kind, times in f.verdicts.items()]
+    found += [(f"verdict: {kind} (ms)", pair(times, 1000, 0)) for kind, times in f.verdicts.items()]
     found += [
-        ("PSS at home per learner, p50 / max", pair([m.total for m in f.memory_at_home], digits=0)),
-        ("PSS after lesson: app, p50 / max", pair([m.app for m in f.memory_idle], digits=0)),
-        ("  its children (workers), p50 / max", pair([m.children for m in f.memory_idle], digits=0)),
-        ("  per learner in all, p50 / max", pair([m.total for m in f.memory_idle], digits=0)),
+        ("PSS per learner at home (MB)", pair([m.total for m in f.memory_at_home], digits=0)),
+        ("PSS per learner after lesson (MB)", pair([m.total for m in f.memory_idle], digits=0)),
+        ("  of which the app (MB)", pair([m.app for m in f.memory_idle], digits=0)),
+        ("  of which its workers (MB)", pair([m.children for m in f.memory_idle], digits=0)),
         ("PSS of the whole class (MB)", f"{sum(m.total for m in f.memory_idle):.0f}"),
-        ("idle CPU per learner, p50 / max (%)", pair(f.idle_cpu, digits=1)),
+        ("idle CPU per learner (% of a core)", pair(f.idle_cpu, digits=1)),
     ]
     serve = f.serve
     found += [
-        ("serve: tab's first frame, p50 / p99 (s)", pair(serve.first_frame) if serve else "-"),
-        ("serve: tab's home, p50 / p99 (s)", pair(serve.home) if serve else "-"),
-        ("serve: PSS per tab, p50 / max (MB)", pair(serve.tab_memory, digits=0) if serve else "-"),
-        ("serve: the server's own PSS (MB)", f"{serve.server_memory:.0f}" if serve else "-"),
+        ("serve: tab's first frame (s)", pair(serve.first_frame) if serve else "-"),
+        ("serve: tab's home screen (s)", pair(serve.home) if serve else "-"),
+        ("serve: PSS per tab (MB)", pair(serve.tab_memory, digits=0) if serve else "-"),
+        ("serve: the server itself (MB)", f"{serve.server_memory:.0f}" if serve else "-"),
     ]
     return found
 
 
 def table(classes: list[Figures]) -> str:
-    width = max(15, *(len(value) + 2 for f in classes for _, value in rows(f)))
-    lines = [f"{'N learners':<{LABEL}}" + "".join(f"{f.learners:>{width}}" for f in classes)]
+    width = max(14, *(len(value) + 2 for f in classes for _, value in rows(f)))
+    heading = f"{'N learners (N tabs for serve)':<{LABEL}}" + "".join(f"{f.learners:>{width}}" for f in classes)
+    lines = [LEGEND, "", heading]
     columns = [rows(f) for f in classes]
     for index, (label, _) in enumerate(columns[0]):
         lines.append(f"{label:<{LABEL}}" + "".join(f"{column[index][1]:>{width}}" for column in columns))

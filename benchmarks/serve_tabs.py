@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
-
 from process_tree import children, tree_memory
 
 ESCAPE_SEQUENCE = re.compile(rb"\x1b(\[[0-9;?$<>=]*[a-zA-Z~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>])")

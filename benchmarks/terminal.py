@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyte
-
 from process_tree import descendants
 
 WIDTH, HEIGHT = 80, 24
