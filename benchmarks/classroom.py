@@ -350,9 +350,9 @@ def load_average() -> str:
 
 
 async def run(counts: list[int], short: bool) -> list[Figures]:
-    terminals = Terminals()
-    try:
-        with tempfile.TemporaryDirectory(prefix="ringbook-classroom-") as root:
+    with tempfile.TemporaryDirectory(prefix="ringbook-classroom-") as root:
+        terminals = Terminals()
+        try:                                         # every process ends before its folders are removed
             classroom = Classroom(Path(root), short, terminals)
             (classroom.root / "hello.py").write_text(HELLO_APP)
             await warm_up(classroom)
@@ -362,8 +362,8 @@ async def run(counts: list[int], short: bool) -> list[Figures]:
                       file=sys.stderr, flush=True)
                 classes.append(await one_class(classroom, count))
             return classes
-    finally:
-        terminals.close()
+        finally:
+            terminals.close()
 
 
 def main() -> None:
