@@ -45,7 +45,8 @@ class Session:
         self.first_byte: float | None = None
         self.screen = pyte.Screen(WIDTH, HEIGHT)
         self.stream = pyte.ByteStream(self.screen)
-        self.ended = False
+        self.ended = False       # its terminal has closed
+        self.closed = False      # ended here: killed, waited for, its terminal closed
         self._waiters: list[tuple[Callable[[str], bool], asyncio.Future[float]]] = []
 
     def text(self) -> str:
@@ -144,15 +145,22 @@ class Terminals:
         return session
 
     def end(self, session: Session) -> None:
-        """Kill one program and everything it started (not a learner's quit: its teardown is not timed)."""
+        """Kill one program and everything it started (not a learner's quit: its teardown is not timed).
+
+        Its pid stays this process's until waited for here (a zombie keeps it), so the kill can never reach
+        a stranger that was given a reused pid."""
+        if session.closed:
+            return
+        session.closed = True
         kill_tree(session.pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(session.pid, 0)
         if not session.ended:
             with contextlib.suppress(ValueError, RuntimeError):
                 asyncio.get_running_loop().remove_reader(session.fd)
             session.ended = True
         with contextlib.suppress(OSError):
             os.close(session.fd)
-        reap()
 
     def close(self) -> None:
         for session in self.sessions:
@@ -161,7 +169,7 @@ class Terminals:
 
 
 def kill_tree(pid: int) -> None:
-    """SIGKILL `pid` and every process below it, children first found, then the process itself."""
+    """SIGKILL `pid` and every process below it."""
     for child in descendants(pid):
         with contextlib.suppress(ProcessLookupError):
             os.kill(child, signal.SIGKILL)
@@ -170,7 +178,7 @@ def kill_tree(pid: int) -> None:
 
 
 def reap() -> None:
-    """Collect every child that has ended, so none stays a zombie (and its pid is not reused under us)."""
+    """Collect every child that has ended (orphans re-parented to this process), so none stays a zombie."""
     with contextlib.suppress(ChildProcessError):
         while os.waitpid(-1, os.WNOHANG)[0] != 0:
             pass
