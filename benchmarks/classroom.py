@@ -72,6 +72,8 @@ class Figures:
     verdicts: dict[str, list[float]] = field(default_factory=lambda: {kind: [] for kind in VERDICT_KINDS})
     memory_at_home: list[TreeMemory] = field(default_factory=list)
     memory_idle: list[TreeMemory] = field(default_factory=list)
+    cpu_to_home: list[float] = field(default_factory=list)
+    cpu_lesson: list[float] = field(default_factory=list)
     idle_cpu: list[float] = field(default_factory=list)
     serve: ServeFigures | None = None
 
@@ -247,12 +249,14 @@ async def one_class(classroom: Classroom, learners: int) -> Figures:
         classroom.terminals.end(session)
     sessions, figures.home = await start_together(classroom, ringbook, learners, HOME)
     figures.memory_at_home = [tree_memory(s.pid) for s in sessions]
+    figures.cpu_to_home = [tree_cpu_seconds(s.pid) for s in sessions]
 
     await asyncio.gather(*(lesson(s, figures, short) for s in sessions))
     await asyncio.sleep(1 if short else 3)           # the class waits for everyone, then submits together
     await all_at_once(sessions, figures)
     await asyncio.sleep(1 if short else 3)
     figures.memory_idle = [tree_memory(s.pid) for s in sessions]
+    figures.cpu_lesson = [tree_cpu_seconds(s.pid) for s in sessions]
     figures.idle_cpu = idle_cpu(sessions, 1 if short else 10)
 
     for session in sessions:                         # from the page back to the chapter, and quit
@@ -325,6 +329,8 @@ def rows(figures: Figures) -> list[tuple[str, str]]:
         ("  of which the app (MB)", pair([m.app for m in f.memory_idle], digits=0)),
         ("  of which its workers (MB)", pair([m.children for m in f.memory_idle], digits=0)),
         ("PSS of the whole class (MB)", f"{sum(m.total for m in f.memory_idle):.0f}"),
+        ("CPU per learner to home (s)", pair(f.cpu_to_home, digits=1)),
+        ("CPU per learner, whole lesson (s)", pair(f.cpu_lesson, digits=1)),
         ("idle CPU per learner (% of a core)", pair(f.idle_cpu, digits=1)),
     ]
     serve = f.serve

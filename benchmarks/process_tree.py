@@ -41,10 +41,11 @@ def pss_kb(pid: int) -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time the process has used so far (0 once it has gone)."""
+    """User plus system CPU time the process, and the children it has waited for (a sandboxed run), have
+    used so far (0 once it has gone)."""
     with contextlib.suppress(OSError):
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS   # utime, stime: fields 14 and 15 of stat
+        return sum(int(f) for f in fields[11:15]) / CLOCK_TICKS   # utime, stime, cutime, cstime: stat's 14-17
     return 0.0
 
 

@@ -19,7 +19,8 @@ ROWS = [
     "verdict: number (ms)", "verdict: formula (ms)", "verdict: formula, N at once (ms)", "verdict: build run (ms)",
     "verdict: review card (ms)",
     "PSS per learner at home (MB)", "PSS per learner after lesson (MB)", "  of which the app (MB)",
-    "  of which its workers (MB)", "PSS of the whole class (MB)", "idle CPU per learner (% of a core)",
+    "  of which its workers (MB)", "PSS of the whole class (MB)", "CPU per learner to home (s)",
+    "CPU per learner, whole lesson (s)", "idle CPU per learner (% of a core)",
     "serve: tab's first frame (s)", "serve: tab's home screen (s)", "serve: PSS per tab (MB)",
     "serve: the server itself (MB)",
 ]
