@@ -1,0 +1,211 @@
+"""Programs in real pseudo-terminals, read as a person reads them: each one's output feeds a pyte terminal
+emulator, so a wait ends when the text is on the emulated 80x24 screen (not merely somewhere in the byte
+stream, where Textual may have written it before a later frame covers it).
+
+The benchmarks start every program through `Terminals`, which keeps them all in one asyncio loop and ends
+every process it started, and any process those started, when it closes, however the benchmark stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import fcntl
+import os
+import signal
+import struct
+import termios
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pyte
+from process_tree import descendants
+
+WIDTH, HEIGHT = 80, 24
+PR_SET_CHILD_SUBREAPER = 36
+
+ENTER, ESCAPE, CTRL_R, CTRL_U = "\r", "\x1b", "\x12", "\x15"
+# Textual reads a lone Escape followed within ESCDELAY (100 ms) by another key as Alt+key.
+ESCAPE_PAUSE = 0.3
+
+
+class Ended(Exception):
+    """The program ended (or the wait ran out) before the screen showed what was awaited."""
+
+
+class Session:
+    """One program in its own pseudo-terminal (its own session, with the terminal as its controlling one)."""
+
+    def __init__(self, pid: int, fd: int, started: float):
+        self.pid = pid
+        self.fd = fd
+        self.started = started
+        self.first_byte: float | None = None
+        self.screen = pyte.Screen(WIDTH, HEIGHT)
+        self.stream = pyte.ByteStream(self.screen)
+        self.ended = False       # its terminal has closed
+        self.closed = False      # ended here: killed, waited for, its terminal closed
+        self._waiters: list[tuple[Callable[[str], bool], asyncio.Future[float]]] = []
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def _read(self) -> None:
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:      # EIO: every process holding the terminal's other end has gone
+            data = b""
+        now = time.monotonic()
+        if not data:
+            self._end()
+            return
+        if self.first_byte is None:
+            self.first_byte = now
+        self.stream.feed(data)
+        if self._waiters:
+            shown = self.text()
+            for waiter in [w for w in self._waiters if w[0](shown)]:
+                self._waiters.remove(waiter)
+                if not waiter[1].done():
+                    waiter[1].set_result(now)
+
+    def _end(self) -> None:
+        self.ended = True
+        asyncio.get_running_loop().remove_reader(self.fd)
+        for _, future in self._waiters:
+            if not future.done():
+                future.set_exception(Ended(f"the program ended; its screen:\n{self.text()}"))
+        self._waiters.clear()
+
+    async def wait_for(self, *texts: str, timeout: float = 120) -> float:
+        """The monotonic time of the read after which every one of `texts` was on the screen."""
+        return await self.wait_until(lambda screen: all(text in screen for text in texts), repr(texts), timeout)
+
+    async def wait_until(self, shown: Callable[[str], bool], what: str, timeout: float = 120) -> float:
+        """The monotonic time of the read after which the screen's text first satisfied `shown`."""
+        if shown(self.text()):
+            return time.monotonic()
+        if self.ended:
+            raise Ended(f"the program ended before {what}; its screen:\n{self.text()}")
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        waiter = (shown, future)
+        self._waiters.append(waiter)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise Ended(f"{what} not shown within {timeout:.0f} s; the screen:\n{self.text()}") from None
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+    def write(self, keys: str) -> float:
+        """Type `keys` (as the terminal would send them); the monotonic time they were sent."""
+        os.write(self.fd, keys.encode())
+        return time.monotonic()
+
+    async def press(self, *keys: str) -> None:
+        for key in keys:
+            self.write(key)
+            if key == ESCAPE:
+                await asyncio.sleep(ESCAPE_PAUSE)
+
+    async def wait_exit(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.ended and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        if not self.ended:
+            raise Ended(f"the program did not end within {timeout:.0f} s; its screen:\n{self.text()}")
+
+
+class Terminals:
+    """Starts programs in pseudo-terminals and, on close, ends every process it started and their children.
+
+    The benchmark becomes a child subreaper, so a process whose parent dies (a proof worker, a sandboxed
+    run) is re-parented to it rather than to init, and the last sweep still finds it."""
+
+    def __init__(self) -> None:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        self.sessions: list[Session] = []
+
+    def start(self, argv: list[str], env: dict[str, str], cwd: Path) -> Session:
+        started = time.monotonic()
+        pid, fd = os.forkpty()
+        if pid == 0:   # the child: size its terminal as an 80x24 one, then become the program
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
+                os.chdir(cwd)
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        session = Session(pid, fd, started)
+        self.sessions.append(session)
+        asyncio.get_running_loop().add_reader(fd, session._read)
+        return session
+
+    def end(self, session: Session) -> None:
+        """Kill one program and everything it started (not a learner's quit: its teardown is not timed).
+
+        Its pid stays this process's until waited for here (a zombie keeps it), so the kill can never reach
+        a stranger that was given a reused pid."""
+        if session.closed:
+            return
+        session.closed = True
+        kill_tree(session.pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(session.pid, 0)
+        if not session.ended:
+            with contextlib.suppress(ValueError, RuntimeError):
+                asyncio.get_running_loop().remove_reader(session.fd)
+            session.ended = True
+        with contextlib.suppress(OSError):
+            os.close(session.fd)
+
+    def close(self) -> None:
+        for session in self.sessions:
+            self.end(session)
+        sweep()
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL `pid` and every process below it."""
+    for child in descendants(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def reap() -> None:
+    """Collect every child that has ended (orphans re-parented to this process), so none stays a zombie."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] != 0:
+            pass
+
+
+def sweep() -> None:
+    """Kill whatever is still below this process (orphans re-parented to it as the subreaper)."""
+    for _ in range(20):
+        left = descendants(os.getpid())
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+        reap()
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm_too() -> Iterator[None]:
+    """SIGTERM (and SIGHUP) stop the benchmark as Ctrl+C does, so its clean-up runs."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = {s: signal.signal(s, interrupt) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)

@@ -1,0 +1,77 @@
+"""The classroom benchmark keeps working: one learner through a shortened lesson in a real pseudo-terminal,
+and `ringbook serve` with one tab, end to end. Only that it completes, prints a figure in every row and
+leaves no process behind, even when stopped with Ctrl+C: its times are figures, never asserted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.helpers import ROOT
+
+CLASSROOM = [sys.executable, str(ROOT / "benchmarks" / "classroom.py")]
+ROWS = [
+    "time to home (s)", "N hello worlds started alike (s)", "time to home / hello world",
+    "verdict: number (ms)", "verdict: formula (ms)", "verdict: formula, N at once (ms)", "verdict: build run (ms)",
+    "verdict: review card (ms)",
+    "PSS per learner at home (MB)", "PSS per learner after lesson (MB)", "  of which the app (MB)",
+    "  of which its workers (MB)", "PSS of the whole class (MB)", "CPU per learner to home (s)",
+    "CPU per learner, whole lesson (s)", "idle CPU per learner (% of a core)",
+    "serve: tab's first frame (s)", "serve: tab's home screen (s)", "serve: PSS per tab (MB)",
+    "serve: the server itself (MB)",
+]
+
+
+def processes_under(folder: Path) -> list[str]:
+    """Processes working in `folder` or naming it on their command line: the benchmark's learners, their
+    workers and sandboxed runs (in the learners' homes, under TMPDIR) and the server (its --data-dir)."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            cwd = os.readlink(proc / "cwd")
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if cwd.startswith(str(folder)) or str(folder) in command:
+            found.append(f"{proc.name} {command}")
+    return found
+
+
+def benchmark_env(folder: Path) -> dict[str, str]:
+    return {**os.environ, "TMPDIR": str(folder)}
+
+
+def test_the_classroom_benchmark_runs_a_short_lesson_and_prints_every_row(tmp_path: Path):
+    done = subprocess.run([*CLASSROOM, "--learners", "1", "--short"], capture_output=True, text=True, cwd=ROOT,
+                          env=benchmark_env(tmp_path), timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for row in ROWS:
+        [line] = [line for line in lines if line.startswith(row + "  ")]
+        figure = line[len(row):].strip()
+        assert figure and figure != "-", f"{row!r} has no figure:\n{done.stdout}"
+    assert processes_under(tmp_path) == []
+
+
+def test_ctrl_c_ends_every_process_the_benchmark_started(tmp_path: Path):
+    benchmark = subprocess.Popen([*CLASSROOM, "--learners", "1", "--short"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True, cwd=ROOT, env=benchmark_env(tmp_path))
+    try:
+        deadline = time.monotonic() + 120
+        while not any("ringbook" in found for found in processes_under(tmp_path)):   # a learner has started
+            assert benchmark.poll() is None, benchmark.communicate()[1]
+            assert time.monotonic() < deadline, "no ringbook started within 120 s"
+            time.sleep(0.05)
+        benchmark.send_signal(signal.SIGINT)
+        _, stderr = benchmark.communicate(timeout=60)
+    finally:
+        if benchmark.poll() is None:
+            benchmark.kill()
+            benchmark.wait()
+    assert benchmark.returncode == 130, stderr
+    assert "every process it started has been ended" in stderr
+    assert processes_under(tmp_path) == []
