@@ -260,7 +260,6 @@ def serve() -> None:
     out.write(READY + "\n")
     out.flush()
     _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
-    kilobytes = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is in bytes on macOS
     for line in sys.stdin.buffer:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         soft = int(usage.ru_utime + usage.ru_stime) + CPU_SECONDS_PER_PROOF
@@ -271,8 +270,22 @@ def serve() -> None:
             verdict = sympy_verdict(decode(job["a"]), decode(job["b"]), job["symbols"], job["env"], job["points"])
         except Exception:  # MemoryError, RecursionError, a tree sympy cannot build: no verdict
             verdict = "undecided"
-        retire = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kilobytes > RETIRE_BYTES
+        retire = _resident_bytes() > RETIRE_BYTES
         out.write(json.dumps({"verdict": verdict, "retire": retire}) + "\n")
         out.flush()
         if retire:
             return
+
+
+def _resident_bytes() -> int:
+    """The worker's memory now: its resident pages (/proc/self/statm), or where there is no /proc its peak,
+    which macOS gives in bytes. Not the peak on Linux: a process started from a large one (a test run's worker,
+    a class report re-grading hundreds of files) inherits that one's peak at exec, and retired after every proof."""
+    import resource
+
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024

@@ -68,3 +68,24 @@ def test_a_worker_stopped_as_soon_as_it_is_idle_never_fails_a_proof(monkeypatch,
         verdict = grade(RING, NEEDS_PROOF)
         assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
     wait_for(lambda: WORKER.pid is None, "the stop after the last proof")
+
+
+def test_a_worker_started_from_a_large_process_is_kept_after_its_proof():
+    """The worker retires once it has grown past RETIRE_BYTES, and it judged that by its peak memory, which on
+    Linux a process inherits from the one that started it: from a test run's worker of 300 MB, every worker
+    retired after its first proof (seen only in the full suite). A process of its own, to hold the 300 MB."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = ("big = bytearray(300 * 2**20)\n"
+              "for i in range(0, len(big), 4096): big[i] = 1\n"
+              "import grader.verdict; grader.verdict.TIME_BOUND = 60\n"
+              "from grader.book.load import exercise_from_spec\n"
+              "from grader.grade import grade\n"
+              "from grader.maths.prover import WORKER\n"
+              "ring, _ = exercise_from_spec({'answer': '2*M*(N-1)/N', 'symbols': ['M', 'N']})\n"
+              f"print(grade(ring, {NEEDS_PROOF!r}).method, WORKER.pid is not None)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                            cwd=Path(__file__).resolve().parents[2], check=False)
+    assert result.stdout.split() == ["symbolic", "True"], result.stderr[-2000:]
