@@ -19,7 +19,10 @@ BOOK = builtin_book()
 
 @pytest.fixture
 def warm():
-    """A proof worker with sympy loaded, as the app has one once a learner is answering."""
+    """A fresh proof worker with sympy loaded, as the app has one once a learner is answering: fresh, so that
+    nothing an earlier test in this process did to the last one decides a proof here (a full run once saw a
+    proof here come back undecided)."""
+    WORKER.stop()
     assert WORKER.wait_until_ready(120), "the proof worker did not start"
 
 
