@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import OptionList
 
-from tests.helpers import offered_keys, ringbook_app, settle
+from tests.helpers import offered_keys, ringbook_app, settle, wait_until
 from tui.screens.practice_offer import PracticeOfferScreen
 
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -42,7 +42,8 @@ async def test_r_is_offered_as_what_it_does(book, store):
     store.record_attempt("0.1", "7/4", "correct", now=SOLVED)
     app = ringbook_app(book, store, clock=lambda: SOLVED + timedelta(hours=1))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await wait_until(pilot, lambda: app.screen.query_one("#review").display,
+                         "the review line, which loads once the footer's keys show")
         assert offered_keys(app)["r"] == "Practise"                     # solved, not due yet
         assert "(r: practise)" in str(app.screen.query_one("#review").render())
         await pilot.press("r")

@@ -20,6 +20,7 @@ from textual import events, widgets
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.widgets._footer import FooterKey
@@ -73,6 +74,10 @@ class Footer(widgets.Footer):
     home screen's under it. A covered screen's footer is rebuilt when the screen shows again (its bindings
     change then too), and changes that come together make one rebuild."""
 
+    class KeysShown(Message):
+        """The footer has new keys, to be drawn with the next frame. The first (Textual builds a footer's keys
+        after the screen's first frame) is when a screen is ready to use: work that can wait waits for it."""
+
     _rebuild_due = False
     _shown: tuple[object, ...] = ()   # what decided the keys last composed (_keys_to_show)
 
@@ -95,6 +100,7 @@ class Footer(widgets.Footer):
         to draw what was already drawn."""
         if self.is_attached and self.screen is self.app.screen and self._keys_to_show() != self._shown:
             await self.recompose()
+            self.post_message(self.KeysShown())
         else:
             self._rebuild_due = False
 
