@@ -66,6 +66,15 @@ async def wait_until(pilot: Pilot[object], condition: Callable[[], object], what
         await pilot.pause()
 
 
+async def home_ready(app: App[object], pilot: Pilot[object]) -> None:
+    """Wait for the home screen's review line, which it reads once its footer's keys show, and a frame after."""
+    from tui.screens.home import HomeScreen
+
+    await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.review_loaded,
+                     "the home screen's review line")
+    await settle(app, pilot)
+
+
 async def wait_until_still(pilot: Pilot[object], reading: Callable[[], object], what: str, frames: int = 3) -> None:
     """Let the app run a frame at a time until `reading()` has given the same value over `frames` frames in a
     row (None means "not ready yet" and never counts): a page laid out, a screen done scrolling."""

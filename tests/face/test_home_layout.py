@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import OptionList
 
-from tests.helpers import offered_keys, ringbook_app, settle, wait_until
+from tests.helpers import home_ready, offered_keys, ringbook_app, settle
 from tui.screens.practice_offer import PracticeOfferScreen
 
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -16,7 +16,7 @@ async def test_home_at_80x24_shows_every_chapter_the_quiz_and_the_lab_without_sc
     store.record_attempt("0.1", "7/4", "correct", now=SOLVED)     # so the review line shows too
     app = ringbook_app(book, store, clock=lambda: SOLVED + timedelta(hours=1))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await home_ready(app, pilot)
         home = app.screen
         assert home.query_one("#review").display
         rows = home.query_one("#chapters", OptionList)
@@ -37,13 +37,12 @@ async def test_home_at_80x24_shows_every_chapter_the_quiz_and_the_lab_without_sc
 async def test_r_is_offered_as_what_it_does(book, store):
     app = ringbook_app(book, store, clock=lambda: SOLVED)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await home_ready(app, pilot)
         assert "r" not in offered_keys(app)                             # nothing solved: nothing to review
     store.record_attempt("0.1", "7/4", "correct", now=SOLVED)
     app = ringbook_app(book, store, clock=lambda: SOLVED + timedelta(hours=1))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: app.screen.query_one("#review").display,
-                         "the review line, which loads once the footer's keys show")
+        await home_ready(app, pilot)
         assert offered_keys(app)["r"] == "Practise"                     # solved, not due yet
         assert "(r: practise)" in str(app.screen.query_one("#review").render())
         await pilot.press("r")

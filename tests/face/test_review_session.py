@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import Input
 
-from tests.helpers import ringbook_app, settle, text_of
+from tests.helpers import home_ready, ringbook_app, settle, text_of
 from tui.progress.review import due_cards
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
@@ -20,7 +20,7 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
     later = SOLVED + timedelta(days=3)
     app = ringbook_app(book, store, clock=lambda: later)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await home_ready(app, pilot)
         home = app.screen
         assert "Review · 1 due" in text_of(home.query_one("#review"))
         await pilot.press("r")
@@ -57,7 +57,7 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
 async def test_r_with_nothing_solved_says_nothing_is_due(book, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await home_ready(app, pilot)
         assert not app.screen.query_one("#review").display       # nothing solved: no review line
         await pilot.press("r")
         await pilot.pause()

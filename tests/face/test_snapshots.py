@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from textual.widgets import Input
 
-from tests.helpers import chapter_filled_in, ringbook_app, wait_until_still
+from tests.helpers import chapter_filled_in, home_ready, ringbook_app, wait_until_still
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 
@@ -60,14 +60,19 @@ def open_and_answer(exercise_id: str, text: str | None = None):
 
 
 async def settled(pilot) -> None:
-    """The home screen's review line is filled in after the first frame: wait for it."""
+    """The app's workers done, and a frame after them."""
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 
+async def home_shown(pilot) -> None:
+    """The home screen's review line is filled in once its footer's keys show: wait for it."""
+    await home_ready(pilot.app, pilot)
+
+
 @SIZES
 def test_home(snap_compare, book, seeded, size):
-    assert snap_compare(make_app(book, seeded), run_before=settled, terminal_size=size)
+    assert snap_compare(make_app(book, seeded), run_before=home_shown, terminal_size=size)
 
 
 @SIZES
@@ -127,7 +132,7 @@ def test_step_table(snap_compare, book, seeded):
 
 def test_home_without_colour(snap_compare, book, seeded, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    assert snap_compare(make_app(book, seeded), run_before=settled)
+    assert snap_compare(make_app(book, seeded), run_before=home_shown)
 
 
 def test_light_theme(snap_compare, book, seeded):
@@ -287,7 +292,7 @@ def test_quiz_results(snap_compare, book, seeded):
 
 async def review_started(pilot) -> None:
     """`r` on the home screen: the first due card, posed with new numbers."""
-    await settled(pilot)
+    await home_shown(pilot)
     await pilot.press("r")
     await pilot.pause()
     for box in pilot.app.screen.query("Input"):

@@ -63,7 +63,7 @@ class HomeScreen(Screen):
             yield OptionList(*rows, id="chapters")
         yield Footer()
 
-    _review_loaded = False
+    review_loaded = False   # the review line is read once the footer's keys show (on_footer_keys_shown)
 
     def on_mount(self) -> None:
         self.query_one("#review").display = False
@@ -75,8 +75,8 @@ class HomeScreen(Screen):
         self.call_after_refresh(self._load_review)
 
     def _load_review(self) -> None:
-        if not self._review_loaded:
-            self._review_loaded = True
+        if not self.review_loaded:
+            self.review_loaded = True
             self.refresh_review()
 
     def refresh_review(self) -> None:
