@@ -3,6 +3,7 @@ whatever happens (tui/cli/main.py run_app)."""
 
 import gc
 
+from tests.helpers import footer_keys, wait_until
 from tui.app import RingbookApp
 from tui.cli.main import main
 from tui.screens.home import HomeScreen
@@ -10,13 +11,13 @@ from tui.screens.home import HomeScreen
 HEADLESS = "textual.drivers.headless_driver:HeadlessDriver"  # as textual-serve names its driver
 
 
-def test_collection_is_paused_for_the_start_and_on_once_home_is_painted(tmp_path, monkeypatch):
+def test_collection_is_paused_for_the_start_and_on_once_homes_keys_are_painted(tmp_path, monkeypatch):
     seen = {}
 
     async def learner(pilot):
-        await pilot.pause()
+        await wait_until(pilot, gc.isenabled, "garbage collection on again")
         seen["home"] = isinstance(pilot.app.screen, HomeScreen)
-        seen["after first frame"] = gc.isenabled()
+        seen["home's keys shown by then"] = bool(footer_keys(pilot.app.screen))
         pilot.app.exit()
 
     start = RingbookApp.run
@@ -28,7 +29,7 @@ def test_collection_is_paused_for_the_start_and_on_once_home_is_painted(tmp_path
     monkeypatch.setattr(RingbookApp, "run", run_headless)
     monkeypatch.setenv("TEXTUAL_DRIVER", HEADLESS)
     assert main(["--data-dir", str(tmp_path / "data")]) == 0
-    assert seen == {"while starting": False, "home": True, "after first frame": True}
+    assert seen == {"while starting": False, "home": True, "home's keys shown by then": True}
     assert gc.isenabled()
 
 
