@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import OptionList
 
-from tests.helpers import home_ready, offered_keys, ringbook_app, settle
+from tests.helpers import home_ready, offered_keys, ringbook_app
 from tui.screens.practice_offer import PracticeOfferScreen
 
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -50,5 +50,5 @@ async def test_r_is_offered_as_what_it_does(book, store):
         assert isinstance(app.screen, PracticeOfferScreen)
     app = ringbook_app(book, store, clock=lambda: SOLVED + timedelta(days=60))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
+        await home_ready(app, pilot)
         assert offered_keys(app)["r"] == "Review"                       # due
