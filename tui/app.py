@@ -58,7 +58,6 @@ class RingbookApp(App):
         self.clock = clock or now
         self.warm = warm
         self._warmed: set[str] = set()
-        self._home_shown = False   # see on_footer_keys_shown
         self._start_blur_ignored = False   # see on_app_blur
         self.review_cards: list[Card] = []  # the review session under way, and where
         self.review_at = 0
@@ -72,21 +71,14 @@ class RingbookApp(App):
         return HomeScreen()
 
     def on_mount(self) -> None:
-        self.set_timer(2.0, self._after_home_shows)   # in case no footer ever shows keys (see below)
         self.theme_changed_signal.subscribe(self, self.keep_theme)
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
 
-    def on_footer_keys_shown(self) -> None:
-        """After the frame that shows home's keys, which Textual builds after the first frame: garbage collection
+    def home_shown(self) -> None:
+        """What waits for the frame that shows home's keys (HomeScreen calls this once): garbage collection
         (paused since start, cli.app.run_app; its first pass over start-up's objects takes ~30 ms) and the units
         warm-up (a thread that competes for the GIL) held those keys back 90 ms before."""
-        self.call_after_refresh(self._after_home_shows)
-
-    def _after_home_shows(self) -> None:
-        if self._home_shown:
-            return
-        self._home_shown = True
         gc.enable()
         if self.warm:
             self.warm_up("units")

@@ -15,7 +15,6 @@ from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 _LINE = re.compile(r"^\s*(?:line\s*|l)?(\d{1,6})\s*$", re.IGNORECASE | re.ASCII)
 
 
-
 @dataclass(kw_only=True, repr=False)
 class Debug(Exercise):
     """Find the one wrong line of `code` (1-based `buggy_line`); `fixed_line` is what it should say."""

@@ -17,7 +17,6 @@ _POSITION = re.compile(r"\d+", re.ASCII)
 _TOKEN = re.compile(r"[^,;\n>→]*")
 
 
-
 @dataclass(repr=False)
 class DesignItem:
     """One thing to put in order, with what to say when it is out of place."""

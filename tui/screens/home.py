@@ -67,17 +67,19 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#review").display = False
-        self.set_timer(2.0, self._load_review)   # in case no footer ever shows keys
+        self.set_timer(2.0, self._keys_shown)   # in case no footer ever shows keys
 
     def on_footer_keys_shown(self, event: Footer.KeysShown) -> None:
-        """The review line (the scheduler, FSRS) waits for the frame that shows the footer's first keys: loaded
-        before it, it held them back 50 ms of a start that hello world's keys take 36 ms to reach."""
-        self.call_after_refresh(self._load_review)
+        """The review line (the scheduler, FSRS) and the app's own start-up work wait for the frame that shows
+        the footer's first keys: loaded before it, the review line held them back 50 ms of a start that hello
+        world's keys take 36 ms to reach."""
+        self.call_after_refresh(self._keys_shown)
 
-    def _load_review(self) -> None:
+    def _keys_shown(self) -> None:
         if not self.review_loaded:
             self.review_loaded = True
             self.refresh_review()
+            self.app.home_shown()
 
     def refresh_review(self) -> None:
         """"Review · 6 due" (or when the next is due), from the log through FSRS. On the UI thread: the store's
