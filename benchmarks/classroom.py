@@ -5,8 +5,10 @@ with N browser tabs.
 
 Run: uv run python benchmarks/classroom.py [--learners 1,10,30] [--short]
 
-The lesson: start (timed to the home screen, against N Textual hello-world apps started the same way just
-before), open chapter 0 and its exercises, answer 0.1 wrong then right (a number), run the build 0.5 as
+Before the lesson the book is checked once (`ringbook content check`), as docs/classroom.md has an instructor
+do. The lesson: start (timed to the home screen, against N Textual hello-world apps started the same way just
+before, which then each show a line when Enter is pressed in their box, all at once: the floor for answers
+sent together), open chapter 0 and its exercises, answer 0.1 wrong then right (a number), run the build 0.5 as
 given, answer 0.7 wrong (a formula), then all N submit the right formula at the same moment; stay idle
 (memory and CPU are read then); quit, and start again a month later (RINGBOOK_NOW) for a review card.
 Each verdict is timed from the key that submits it to the read after which the verdict is on the screen.
@@ -23,6 +25,7 @@ import math
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,13 +44,18 @@ RIGHT, WRONG = "✓ Correct", "✗ Not quite"
 ANSWER_BOX = re.compile(r"^ *▊  (.*?) *▎", re.MULTILINE)   # the answer box's middle row
 HELLO_APP = """\
 from textual.app import App
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header, Input, Static
 
 class Hello(App):
     def compose(self):
         yield Header()
         yield Static("Hello, world")
+        yield Input(placeholder="an answer")
+        yield Static(id="verdict")
         yield Footer()
+
+    def on_input_submitted(self):
+        self.query_one("#verdict").update("✓ Correct")
 
 Hello().run()
 """
@@ -69,6 +77,7 @@ class Figures:
     learners: int
     home: list[float] = field(default_factory=list)
     hello_home: list[float] = field(default_factory=list)
+    hello_verdict: list[float] = field(default_factory=list)   # N hello worlds' one line on Enter, all at once
     verdicts: dict[str, list[float]] = field(default_factory=lambda: {kind: [] for kind in VERDICT_KINDS})
     memory_at_home: list[TreeMemory] = field(default_factory=list)
     memory_idle: list[TreeMemory] = field(default_factory=list)
@@ -80,7 +89,7 @@ class Figures:
 
 @dataclass
 class Classroom:
-    """The host's folders: one home per learner, the login wrappers, and a book cache to copy in."""
+    """The host's folders: one home per learner and the login wrappers."""
 
     root: Path
     short: bool
@@ -205,6 +214,18 @@ async def all_at_once(sessions: list[Session], figures: Figures) -> None:
     figures.verdicts["formula, N at once"] += [at - t for at, t in zip(shown, sent, strict=True)]
 
 
+async def hello_at_once(sessions: list[Session]) -> list[float]:
+    """The floor for answers sent together: hello-world apps that each show one line when Enter is pressed
+    in their box, all in the same instant."""
+    for session in sessions:
+        await session.press("2M(N-1)/N")
+    await asyncio.gather(*(s.wait_for("2M(N-1)/N") for s in sessions))
+    await asyncio.sleep(1)
+    sent = [s.write(ENTER) for s in sessions]
+    shown = await asyncio.gather(*(s.wait_for(RIGHT) for s in sessions))
+    return [at - t for at, t in zip(shown, sent, strict=True)]
+
+
 def review_answer(screen: str) -> str:
     """The card's answer, worked out from its numbers (0.1: each GPU sends 2M(N-1)/N), or the law (0.7)."""
     text = " ".join(line.strip() for line in screen.splitlines())
@@ -245,6 +266,7 @@ async def one_class(classroom: Classroom, learners: int) -> Figures:
         prepare_home(classroom, learner)
 
     sessions, figures.hello_home = await start_together(classroom, hello, learners, HELLO_HOME)
+    figures.hello_verdict = await hello_at_once(sessions)
     for session in sessions:
         classroom.terminals.end(session)
     sessions, figures.home = await start_together(classroom, ringbook, learners, HOME)
@@ -273,26 +295,26 @@ async def one_class(classroom: Classroom, learners: int) -> Figures:
     for session in sessions:
         classroom.terminals.end(session)
 
-    figures.serve = await serve_with_tabs(classroom.root / f"serve-{learners}", learners, classroom.root / "cache")
+    figures.serve = await serve_with_tabs(classroom.root / f"serve-{learners}", learners)
     return figures
 
 
 def prepare_home(classroom: Classroom, learner: int) -> None:
-    """A fresh home whose data folder holds the book cache, as after the learner's first start."""
+    """A fresh home, its data folder empty: the learner's first start reads the book from the copy that
+    `ringbook content check` keeps beside it (warm_up)."""
     home = classroom.home_of(learner)
     if home.exists():
         shutil.rmtree(home)
-    data = home / ".local" / "share" / "ringbook"
-    data.mkdir(parents=True)
-    for cached in (classroom.root / "cache").glob("book-cache-*"):
-        shutil.copy(cached, data / cached.name)
+    (home / ".local" / "share" / "ringbook").mkdir(parents=True)
 
 
 async def warm_up(classroom: Classroom) -> None:
-    """One start builds the book cache that every learner's folder starts with, and fills the OS's file cache."""
+    """What an instructor does after installing (docs/classroom.md): check the book, which keeps its checked
+    copy beside it for every learner; then one start, which fills the OS's file cache."""
+    program = Path(sys.executable).parent / "ringbook"
+    subprocess.run([str(program), "content", "check"], check=True, capture_output=True)
     cache = classroom.root / "cache"
     cache.mkdir()
-    program = Path(sys.executable).parent / "ringbook"
     ringbook = classroom.login("warm-login", f"env RINGBOOK_DATA_DIR={cache} {program}")
     classroom.home_of(99).mkdir()
     session = classroom.start(ringbook, 99)
@@ -323,6 +345,12 @@ def rows(figures: Figures) -> list[tuple[str, str]]:
         ("time to home / hello world", " / ".join(f"{r:.2f}" for r in ratio) or "-"),
     ]
     found += [(f"verdict: {kind} (ms)", pair(times, 1000, 0)) for kind, times in f.verdicts.items()]
+    at_once = f.verdicts["formula, N at once"]
+    found += [
+        ("hello worlds: a line at once (ms)", pair(f.hello_verdict, 1000, 0)),
+        ("formula at once / hello world", " / ".join(f"{percentile(at_once, p) / percentile(f.hello_verdict, p):.2f}"
+                                                     for p in (50, 99)) if at_once and f.hello_verdict else "-"),
+    ]
     found += [
         ("PSS per learner at home (MB)", pair([m.total for m in f.memory_at_home], digits=0)),
         ("PSS per learner after lesson (MB)", pair([m.total for m in f.memory_idle], digits=0)),

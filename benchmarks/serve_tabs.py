@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -71,12 +70,11 @@ async def open_tab(http: aiohttp.ClientSession, url: str, origin: str,
     return websocket
 
 
-async def serve_with_tabs(folder: Path, tabs: int, book_cache: Path) -> ServeFigures:
-    """Start the server on a data folder holding the book cache, open `tabs` tabs at once, read memory."""
+async def serve_with_tabs(folder: Path, tabs: int) -> ServeFigures:
+    """Start the server on a fresh data folder (the book is read from the copy beside it), open `tabs` tabs at
+    once, read memory."""
     data = folder / "data"
     data.mkdir(parents=True)
-    for cached in book_cache.glob("book-cache-*"):
-        shutil.copy(cached, data / cached.name)
     log = folder / "serve.log"
     port = free_port()
     with log.open("w") as output:

@@ -15,7 +15,7 @@ CLASSROOM = [sys.executable, str(ROOT / "benchmarks" / "classroom.py")]
 ROWS = [
     "time to home (s)", "N hello worlds started alike (s)", "time to home / hello world",
     "verdict: number (ms)", "verdict: formula (ms)", "verdict: formula, N at once (ms)", "verdict: build run (ms)",
-    "verdict: review card (ms)",
+    "verdict: review card (ms)", "hello worlds: a line at once (ms)", "formula at once / hello world",
     "PSS per learner at home (MB)", "PSS per learner after lesson (MB)", "  of which the app (MB)",
     "  of which its workers (MB)", "PSS of the whole class (MB)", "CPU per learner to home (s)",
     "CPU per learner, whole lesson (s)", "idle CPU per learner (% of a core)",

@@ -77,11 +77,10 @@ class RingbookApp(App):
 
     def home_shown(self) -> None:
         """What waits for the frame that shows home's keys (HomeScreen calls this once): garbage collection
-        (paused since start, cli.app.run_app; its first pass over start-up's objects takes ~30 ms) and the units
-        warm-up (a thread that competes for the GIL) held those keys back 90 ms before."""
+        (paused since start, cli.app.run_app; its first pass over start-up's objects takes ~30 ms) and the
+        screens' warm-up (a thread that competes for the GIL) held those keys back 90 ms before."""
         gc.enable()
-        if self.warm:
-            self.warm_up("units")
+        self.warm_up("screens")
 
     def on_app_blur(self, event: events.AppBlur) -> None:
         """In a browser, Textual's web driver blurs the app as it starts, to wait for the page to report focus.
@@ -93,11 +92,13 @@ class RingbookApp(App):
             event.prevent_default()
 
     def warm_up(self, part: str) -> None:
-        """Get a grader part ready in the background, after a frame is painted, so the first answer that needs
-        it is quick: "units" (pint, ~6 MB and ~0.3 s) once the home screen shows; "proofs" (the sympy proof
-        worker, a process of its own) only when an exercise opens whose right answers need a proof
-        (grader.kinds.derive.needs_proof), each time one does, since the worker goes when idle. Every other
-        formula is settled without sympy, so reading chapters and answering never pays for it."""
+        """Get a part ready in the background, after a frame is painted, so what first needs it is quick:
+        "screens" (the chapter and exercise screens and numeric grading, ~0.25 s) once the home screen shows;
+        "units" (pint, ~6 MB and ~0.5 s) once a unit is typed into an answer, since only such an answer needs it
+        (thirty learners warming it at home slowed one another's starts by seconds);
+        "proofs" (the sympy proof worker, a process of its own) only when an exercise opens whose right answers
+        need a proof (grader.kinds.derive.needs_proof), each time one does, since the worker goes when idle.
+        Every other formula is settled without sympy, so reading chapters and answering never pays for it."""
         if not self.warm or part in self._warmed:
             return
         if part != "proofs":   # the worker goes when idle: each exercise that needs it asks again
@@ -116,9 +117,10 @@ class RingbookApp(App):
 
         exercise = exercise_from_spec({"answer": "1.75", "unit": "GB"})[0]
         assert exercise is not None, "the warm-up's own spec is valid"
-        grade(exercise, "1750 MB")
-        import tui.screens.chapter
-        import tui.screens.exercise  # noqa: F401
+        grade(exercise, "1750 MB" if part == "units" else "1.75")
+        if part == "screens":
+            import tui.screens.chapter
+            import tui.screens.exercise  # noqa: F401
         gc.freeze()  # what was just loaded lives for the whole session: keep it out of every GC pass
 
     # --- what screens ask of the app ------------------------------------------------------------

@@ -381,3 +381,23 @@ async def test_an_exercise_starts_the_proof_worker_only_when_its_answers_need_pr
                 await settle(app, pilot)
                 assert WORKER.pid is None
     WORKER.stop()
+
+
+async def test_unit_conversion_is_made_ready_only_once_a_unit_is_typed(book, store):
+    """pint costs ~0.5 s of CPU: a class of thirty that loaded it at every start slowed one another's starts.
+    Home gets the screens ready; only a unit typed after a number ("1750 M") gets conversion ready."""
+    from tests.helpers import home_ready
+    from tui.app import RingbookApp
+
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        await settle(app, pilot)
+        assert app._warmed == {"screens"}
+        await open_exercise(app, pilot, "0.1")
+        await pilot.press("7", "/", "4")
+        await settle(app, pilot)
+        assert app._warmed == {"screens"}
+        await pilot.press("ctrl+u", *"1750 M")
+        await settle(app, pilot)
+        assert app._warmed == {"screens", "units"}

@@ -1,8 +1,10 @@
 """The book cache makes starting faster, never different."""
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +78,58 @@ def test_a_cache_in_the_order_of_format_5_is_read_again(chapters_copy, tmp_path)
     next(e for e in chapter["exercises"] if e["id"] == "6.4")["_canonical_texts"] = old_order
     cache.write_text(json.dumps({**data, "format": 5}))
     assert load_book(book_copy, cache_dir=tmp_path) == fresh
+
+
+# --- the copy `content check` keeps beside the book, for every reader of an installed book ------------------
+
+
+def checked_beside(ringbook, book_copy) -> Path:
+    """Check `book_copy` as an instructor does after installing it; the copy kept beside it."""
+    assert ringbook("content", "check", "--content", str(book_copy)).returncode == 0
+    [kept] = (book_copy / "__pycache__").glob("book-cache-*.json")
+    return kept
+
+
+def test_a_checked_book_serves_every_reader_from_the_copy_beside_it(chapters_copy, ringbook, tmp_path):
+    book_copy = chapters_copy("00-ring-allreduce")
+    checked_beside(ringbook, book_copy)
+    learner = tmp_path / "learner"
+    learner.mkdir()
+    assert load_book(book_copy, cache_dir=learner) == load_book(book_copy)
+    assert list(learner.iterdir()) == []          # read from the copy beside the book: nothing of their own to keep
+    code = ("import sys; from pathlib import Path; from grader.book.load import load_book; "
+            f"load_book(Path({str(book_copy)!r}), cache_dir=Path({str(learner)!r})); print('yaml' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def tampered(kept: Path) -> None:
+    data = json.loads(kept.read_text())
+    data["raw"]["chapters"]["00-ring-allreduce"]["exercises"][0]["title"] = "[link=https://evil]Traffic[/link]"
+    kept.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("who", ["others may write it", "others may write its folder", "another user's"])
+def test_a_shared_copy_someone_else_could_have_written_is_not_trusted(chapters_copy, ringbook, tmp_path, who):
+    """Loading a cached book skips its checks: a copy beside the book that another user wrote, or could
+    have, is read past, and the book comes from its files (or the reader's own copy) instead."""
+    book_copy = chapters_copy("00-ring-allreduce")
+    kept = checked_beside(ringbook, book_copy)
+    tampered(kept)
+    if who == "others may write it":
+        kept.chmod(0o666)
+    elif who == "others may write its folder":
+        kept.parent.chmod(0o777)
+    else:
+        if os.geteuid() != 0:
+            pytest.skip("only root can give a file to another user")
+        os.chown(kept, 4242, 4242)
+    learner = tmp_path / "learner"
+    learner.mkdir()
+    assert load_book(book_copy, cache_dir=learner).exercise("0.1").title == "Traffic per GPU on a ring"
+    assert list(learner.glob("book-cache-*.json"))   # read and checked from its files, so kept as the reader's own
+
+
+def test_a_book_whose_folder_cannot_be_written_still_checks(chapters_copy, ringbook):
+    book_copy = chapters_copy("00-ring-allreduce")
+    (book_copy / "__pycache__").write_text("a file where the cache folder would go")
+    assert ringbook("content", "check", "--content", str(book_copy)).returncode == 0

@@ -14,6 +14,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grader.book import cache as book_cache
 from grader.book.load import check_book
 from grader.safe_text import printable
 from tui.cli.common import counted, folder_problem, load_or_report, relative
@@ -50,7 +51,8 @@ def content_check(content: Path | None) -> int:
     if problem:
         print(f"ringbook: {problem}", file=sys.stderr)
         return 1
-    book, problems = check_book(content)
+    raw: dict[str, Any] = {}
+    book, problems = check_book(content, collect=raw)
     for found in problems:
         print(f"{relative(found.path)}:{found.line}: {'warning: ' if found.warning else ''}{found.message}")
     errors = sum(not p.warning for p in problems)
@@ -61,6 +63,7 @@ def content_check(content: Path | None) -> int:
         return 1
     if warnings:
         print(f"{counted(warnings, 'warning')}; warnings do not fail the check.", file=sys.stderr)
+    book_cache.write(book.root, book_cache.beside(book.root), raw)   # for every reader, where it may be written
     extras = "".join([f", {len(q)}-question quiz {q.id!r}" for q in book.quizzes]
                      + [f", lab {lab.id!r}" for lab in book.labs])
     print(f"ok: {book.title!r}: {counted(len(book.chapters), 'chapter')}, "

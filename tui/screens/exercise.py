@@ -23,6 +23,7 @@ its starter code), and v is not offered; once a counted attempt is on it, all of
 
 from __future__ import annotations
 
+import re
 import time
 from typing import TYPE_CHECKING
 
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
+PENDING_DELAY = 0.2   # a grade slower than this (a proof) clears the last verdict while it runs: one frame less
+UNIT_TYPED = re.compile(r"\d\s*[^\W\d_]")   # a letter after a digit: "1750 M", "2GB"; not "2*M" or "7/4"
 # At 80 columns the exercise's own keys come first; `?` (shown) lists these with the rest, and Ctrl+P works.
 FOOTER_HIDES = ("q", "ctrl+s")
 
@@ -93,6 +96,7 @@ class ExerciseScreen(Screen):
         self.submitted_text: str | None = None
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
+        self._pending_timer: Timer | None = None
 
     @property
     def recalls(self) -> bool:
@@ -179,11 +183,18 @@ class ExerciseScreen(Screen):
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
         if event.text.strip():
-            self.query_one("#verdict", VerdictPanel).clear()   # the last verdict is about other text
-            self.query_one("#verdict-details", Static).update(Text(event.pending))
+            if event.pending:
+                self.show_pending(event.pending)
+            else:   # most grades take milliseconds: the verdict replaces the last one in the same frame
+                self._pending_timer = self.set_timer(PENDING_DELAY, self.show_pending)
             self.grade_answer(event.text)
         else:
             self.query_one("#verdict", VerdictPanel).show(Verdict("invalid", "Type an answer first."))
+
+    def show_pending(self, pending: str = "") -> None:
+        """Clear the last verdict, which is about other text, and say what is under way."""
+        self.query_one("#verdict", VerdictPanel).clear()
+        self.query_one("#verdict-details", Static).update(Text(pending))
 
     @work(thread=True, exclusive=True, group="grade")
     def grade_answer(self, text: str) -> None:
@@ -191,6 +202,8 @@ class ExerciseScreen(Screen):
         self.app.call_from_thread(self.show_verdict, text, verdict)
 
     def show_verdict(self, text: str, verdict: Verdict) -> None:
+        if self._pending_timer is not None:
+            self._pending_timer.stop()
         if not self.is_attached:
             return
         saved = True
@@ -354,10 +367,15 @@ class ExerciseScreen(Screen):
             pass  # a draft is a convenience; the store has already said it is read-only
 
     def on_input_changed(self, event: Input.Changed | TextArea.Changed) -> None:
-        """Keep the draft as it is typed (debounced), so even a killed terminal loses little."""
+        """Keep the draft as it is typed (debounced), so even a killed terminal loses little. A unit typed
+        after a number ("1750 M") gets unit conversion ready while the learner finishes it: only such an
+        answer needs pint (~0.5 s of CPU), which a class paid thirty times over when every start loaded it."""
         if self._draft_timer is not None:
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(DRAFT_DELAY, self.save_draft)
+        unit = isinstance(self.exercise, NumericAnswer) and self.exercise.unit
+        if unit and isinstance(event, Input.Changed) and UNIT_TYPED.search(event.value):
+            self.app.warm_up("units")
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.on_input_changed(event)
