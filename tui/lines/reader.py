@@ -95,7 +95,7 @@ def plain_lines(markdown: str) -> list[str]:
             gap()
             lines.append(f"code ({about}{len(code)} line{'s' if len(code) != 1 else ''}):")
             lines.extend(BOOK_INDENT * 2 + line for line in code)
-            lines.append("end of code")
+            lines.append("end of code:")
         elif kind == "tr_open":
             row = []
         elif kind in ("th_open", "td_open") and row is not None:
@@ -123,5 +123,5 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     for number, cells in enumerate(body, 1):
         named = "; ".join(f"{name}: {cell}" if name else cell for name, cell in zip(head, cells, strict=False))
         out.append(f"{BOOK_INDENT}row {number}: {named}")
-    out.append("end of table")
+    out.append("end of table:")
     return out
