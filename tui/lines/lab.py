@@ -238,7 +238,8 @@ def show_plot(ctx: Context, lab: Lab, act: Act, design: LabDesign) -> None:
     if act.id == "data-parallel":
         curve = mfu_curve(design.data_parallel, lab.hardware)
         say("plot", "MFU in % against GPU count, for your model, micro-batch and fabric")
-        say("model", "; ".join(f"{p.gpus} GPU{"s" if p.gpus != 1 else ""} {p.mfu_pct:.1f}" + (" out of memory" if p.oom else "") for p in curve))
+        say("model", "; ".join(f"{p.gpus} GPU{'s' if p.gpus != 1 else ''} {p.mfu_pct:.1f}"
+                               + (" out of memory" if p.oom else "") for p in curve))
         if act.measured_mfu:
             say("measured", "; ".join(f"{n} GPUs {v:g}" for n, v in act.measured_mfu))
         say("your setting", f"{design.data_parallel.gpus} GPUs, "
