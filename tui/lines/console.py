@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from grader.safe_text import printable
+from tui.lines.reader import plain_lines
 
-BOOK_INDENT = "  "
 PAGE_LINES = 20     # book lines between two `more:` prompts
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help", "?")
@@ -76,8 +76,6 @@ class Console:
 
     def book(self, text: str) -> None:
         """Markdown from the book (a chapter, a prompt, an explanation) as plain labelled lines, paged."""
-        from tui.lines.reader import plain_lines
-
         self.page(plain_lines(text))
 
     # --- input ----------------------------------------------------------------------------------

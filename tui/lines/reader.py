@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from tui.lines.console import BOOK_INDENT
+BOOK_INDENT = "  "   # book text is indented; every other line starts with its label
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
