@@ -33,7 +33,7 @@ def one_of_each_way(book) -> list[tuple[str, list[str]]]:
     return [
         ("0.1", [str(3 * ch0.NUMERIC["0.1"]), str(ch0.NUMERIC["0.1"])]),
         ("0.4", [letter_of(ex["0.4"], wrong), letter_of(ex["0.4"], ch0.CHOICES["0.4"])]),
-        ("6.4", [*(str(v + 1) for v in steps), *(f"{v:g}" for v in steps)]),
+        ("6.4", ["", *(str(v + 1) for v in steps), "; ".join(f"{v:g}" for v in steps)]),
         ("0.6", [str(ch0.BUGGY_LINES["0.6"] - 1), str(ch0.BUGGY_LINES["0.6"])]),
         ("0.8", [positions_of(ex["0.8"], order[1:] + order[:1]), *(f"move {n} up" for n in (6, 5, 4, 3, 2)), "send"]),
         ("0.5", ["def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):", "    return 1.0", ".",

@@ -47,8 +47,11 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
 
 
 def run_lines(book: Book, store: ProgressStore, why: str) -> int:
+    import shutil
+
     from tui.lines.session import run_session
     from tui.progress.clock import now
 
-    return run_session(book, store, sys.stdin, sys.stdout, why=why, clock=now,
-                       echo=not sys.stdin.isatty())
+    size = shutil.get_terminal_size()
+    return run_session(book, store, sys.stdin, sys.stdout, why=why, clock=now, echo=not sys.stdin.isatty(),
+                       screen=(size.columns, size.lines) if sys.stdout.isatty() else None)

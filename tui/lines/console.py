@@ -36,11 +36,15 @@ def clean(text: str) -> str:
 class Console:
     """Labelled lines out, typed lines in."""
 
-    def __init__(self, stdin: TextIO, stdout: TextIO, *, echo: bool = False, page_lines: int = PAGE_LINES):
+    def __init__(self, stdin: TextIO, stdout: TextIO, *, echo: bool = False, page_lines: int = PAGE_LINES,
+                 width: int | None = None):
+        """`page_lines` and `width`: a terminal's rows (less the prompt's) and columns, so a page fills the
+        screen once its lines wrap; with no width (a pipe, a braille display's own paging) a line is a line."""
         self.stdin = stdin
         self.stdout = stdout
         self.echo = echo
         self.page_lines = page_lines
+        self.width = width
         self.prompts: list[str] = []   # every prompt asked, in order: what a transcript's labels are checked against
 
     # --- output ---------------------------------------------------------------------------------
@@ -60,19 +64,21 @@ class Console:
         self.write()
 
     def page(self, lines: Iterable[str]) -> None:
-        """Lines as given (book text already indented, tui.lines.reader), paged: after every `page_lines`
-        lines a `more` prompt (Enter goes on, a reads the rest without stopping, q stops here)."""
+        """Lines as given (book text already indented, tui.lines.reader), paged: after `page_lines` lines
+        (screen rows, in a terminal) a `more` prompt: Enter goes on, a reads the rest without stopping, q
+        stops here."""
         shown, paging = 0, True
         for line in lines:
-            if paging and shown and shown % self.page_lines == 0 and line.strip():
+            rows = max(1, -(-len(line) // self.width)) if self.width else 1
+            if paging and shown and shown + rows > self.page_lines and line.strip():
                 reply = self.ask("more", "Enter, a for all, q to stop",
                                  "Enter reads the next page; a reads the rest without stopping; q stops reading.")
                 if reply.lower() in ("q", "stop"):
                     self.say("stopped", "the rest is not read")
                     return
-                paging = reply.lower() not in ("a", "all")
+                paging, shown = reply.lower() not in ("a", "all"), 0
             self.write(line)
-            shown += 1
+            shown += rows
 
     def book(self, text: str) -> None:
         """Markdown from the book (a chapter, a prompt, an explanation) as plain labelled lines, paged."""

@@ -23,9 +23,11 @@ HELP = ("Type the number of what you want. Every prompt takes help, which says w
 
 
 def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO, *, why: str,
-                clock: Callable[[], datetime], echo: bool = False) -> int:
-    """Run until quit or the end of input; the exit status (0)."""
-    console = Console(stdin, stdout, echo=echo)
+                clock: Callable[[], datetime], echo: bool = False, screen: tuple[int, int] | None = None) -> int:
+    """Run until quit or the end of input; the exit status (0). `screen`: a terminal's (columns, rows), for
+    pages that fill it."""
+    console = Console(stdin, stdout, echo=echo) if screen is None else \
+        Console(stdin, stdout, echo=echo, page_lines=max(4, screen[1] - 2), width=max(20, screen[0]))
     ctx = Context(book, store, console, clock)
     console.say("ringbook", f"screen-reader mode is on: {why}. Plain lines, no colour; help at any prompt.")
     console.say("book", f"{book.title}" + (f", {book.subtitle}" if book.subtitle else ""))

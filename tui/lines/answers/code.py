@@ -62,7 +62,7 @@ class CodeWay(Way):
         if first.lower() == EDIT:
             return self.edit(ctx, exercise, draft_key)
         if first == END:
-            return Command("again")
+            return Command("")
         lines = [first]
         while True:
             line = ctx.console.raw_line(f"line {len(lines) + 1}")
@@ -76,17 +76,17 @@ class CodeWay(Way):
         if command is None:
             ctx.console.say("editor", "none is set: set VISUAL or EDITOR (for example EDITOR=nano), or type "
                                       "the code here, ended by a line holding only a dot.")
-            return Command("again")
+            return Command("")
         with tempfile.TemporaryDirectory(prefix="ringbook-") as folder:
             path = Path(folder) / f"{exercise.function or 'answer'}.py"
             path.write_text(ctx.store.draft(draft_key) or exercise.starter, encoding="utf-8")
-            ctx.console.say("editor", f"opening {command[0]}; save and quit it to run your code.")
+            ctx.console.say("editor", f"opening {Path(command[0]).name}; save and quit it to run your code.")
             try:
                 subprocess.run([*command, str(path)], check=False)
                 code = path.read_text(encoding="utf-8", errors="replace")
             except OSError as exc:
                 ctx.console.say("editor", f"{command[0]} could not start: {exc.strerror or exc}.")
-                return Command("again")
+                return Command("")
         ctx.console.say("editor", f"read {len(code.splitlines())} lines")
         return self.kept(ctx, draft_key, code)
 

@@ -13,15 +13,19 @@ class StepsWay(Way):
 
     def how_to(self, exercise: Trace) -> str:
         unit = f" in {exercise.unit}" if exercise.unit else ""
-        return (f"the table has {len(exercise.steps)} rows; type each row's value{unit} at its prompt. "
-                "A command at any row (hint, explain, back) stops the table.")
+        return (f"the table has {len(exercise.steps)} rows. Press Enter and type each row's value{unit} at "
+                "its own prompt, or type every row at once, separated by semicolons. A command at any row (hint, "
+                "explain, back) stops the table.")
 
     def read(self, ctx: Context, exercise: Trace, label: str, draft_key: str) -> str | Command:
+        help_text = f"{self.how_to(exercise)} Commands: {', '.join(COMMANDS[:5])}."
+        first = ctx.console.ask(label, "Enter for the table", help_text)
+        if first:
+            return command_in(first) or first   # every row on one line, or a command
         values = []
         count = len(exercise.steps)
         for number, step in enumerate(exercise.steps, 1):
-            reply = ctx.console.ask(f"step {number} of {count}, {step.label}", "",
-                                    f"{self.how_to(exercise)} Commands: {', '.join(COMMANDS[:5])}.")
+            reply = ctx.console.ask(f"step {number} of {count}, {step.label}", "", help_text)
             command = command_in(reply)
             if command is not None:
                 return command

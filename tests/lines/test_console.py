@@ -1,0 +1,72 @@
+"""The plain-line console and the build's editor: paging by lines or by a terminal's rows, help and quit at
+every prompt, and code written in $VISUAL/$EDITOR or typed when neither is set."""
+
+from __future__ import annotations
+
+import io
+import shlex
+import sys
+
+import pytest
+
+from tests.expected import ch0
+from tui.lines.console import Console, Quit
+from tui.lines.context import Context
+from tui.lines.exercise import work_on
+from tui.progress.clock import now
+
+
+def console(replies: str, **options) -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(io.StringIO(replies), out, echo=True, **options), out
+
+
+def test_paging_by_lines_and_by_a_terminals_rows():
+    lines = [f"  line {n}" for n in range(1, 8)]
+    reader, out = console("\nq\n", page_lines=3)
+    reader.page(lines)
+    shown = out.getvalue().splitlines()
+    assert shown == ["  line 1", "  line 2", "  line 3", "more (Enter, a for all, q to stop): ",
+                     "  line 4", "  line 5", "  line 6", "more (Enter, a for all, q to stop): q",
+                     "stopped: the rest is not read"]
+    reader, out = console("\n", page_lines=4, width=10)   # a 10-column terminal: each line takes two rows
+    reader.page(["  " + "x" * 15] * 3)
+    assert out.getvalue().count("more (") == 1 and out.getvalue().count("x" * 15) == 3
+    reader, out = console("a\n", page_lines=2)
+    reader.page(lines)
+    assert out.getvalue().count("more (") == 1 and "  line 7" in out.getvalue()
+
+
+def test_help_and_quit_at_any_prompt_and_the_end_of_input():
+    reader, out = console("help\n3\n")
+    assert reader.choose("choose", ["one", "two", "three"], "Pick one.") == 2
+    assert "help: Pick one. This prompt takes 1 to 3, b back." in out.getvalue()
+    reader, _ = console("quit\n")
+    with pytest.raises(Quit):
+        reader.ask("answer 0.1", "", "Type it.")
+    reader, _ = console("")
+    with pytest.raises(Quit):
+        reader.ask("answer 0.1", "", "Type it.")
+
+
+def test_a_build_written_in_the_editor_or_typed_when_none_is_set(book, store, monkeypatch):
+    """`edit` opens $VISUAL or $EDITOR on a file holding the starter code; what it saves is run. With neither
+    set, ringbook says how to set one and the code is typed instead."""
+    body = "    return 2 * (n - 1) * (latency_us / 1000 + m_gb / n / bw_gbs * 1000)"
+    editor = (f"{shlex.quote(sys.executable)} -c \"import sys, pathlib; p = pathlib.Path(sys.argv[1]); "
+              f"p.write_text(p.read_text().replace('    raise NotImplementedError', {body!r}))\"")
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", editor)
+    reader, out = console("edit\nback\n")
+    assert work_on(Context(book, store, reader, now), book.exercise("0.5")) == "back"
+    assert "editor: read 8 lines" in out.getvalue() and "verdict: correct. All 5 tests pass." in out.getvalue()
+    assert store.attempts()[-1].answer.startswith("def ring_allreduce_time(m_gb: float")
+
+    monkeypatch.delenv("EDITOR")
+    code = f"def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n{body}\n"
+    reader, out = console(f"edit\n{code}.\nback\n")
+    work_on(Context(book, store, reader, now), book.exercise("0.5"))
+    assert "editor: none is set: set VISUAL or EDITOR" in out.getvalue()
+    assert out.getvalue().count("exercise 0.5: ") == 1   # the prompt comes back, not the whole exercise
+    assert [a.status for a in store.attempts()] == ["correct", "correct"]
+    assert ch0.BUILDS["0.5"](2, 8, 50, 5) == pytest.approx(70.07)   # the figure the tests' second case checks
