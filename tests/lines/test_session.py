@@ -108,7 +108,8 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store, monkeypatch):
             replies += ["next"]
     second, prompts = session(book, store, [*replies, "quit"])
     assert_plain(second, prompts)
-    assert f"review 1 of {len(due)}: review, exercise {due[0].exercise_id}" in second
+    assert f"review 1 of {len(due)}: exercise {due[0].exercise_id}" in second
+    assert "next review: 5 cards still due now: choose review again" in second
     assert "review done: 2 of 7 reviewed, 1 right first time" in second
     reviews = [a for a in store.attempts() if a.purpose == "review"]
     seeds = {c.exercise_id: c.seed for c in due}

@@ -73,7 +73,7 @@ def work_on(ctx: Context, book_exercise: Exercise, *, seed: int = 0, purpose: st
 def introduce(ctx: Context, run: Attempting, card: str) -> None:
     exercise, console = run.exercise, ctx.console
     if card:
-        console.say(card, f"{run.purpose}, exercise {exercise.id}")
+        console.say(card, f"exercise {exercise.id}")
     state = ctx.store.exercise_states().get(exercise.id)
     mark = "solved" if state and state.solved else "tried" if state and state.attempts else "new"
     numbers = ", new numbers" if run.purpose != "learn" and run.varies else ""

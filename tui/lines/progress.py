@@ -20,7 +20,8 @@ def show_progress(ctx: Context) -> None:
     console.say("streak", f"{streak.current} day{'s' if streak.current != 1 else ''} (best {streak.best})")
     summary = review_summary(ctx.store, now, kinds_of(ctx.book))
     retention = "" if summary.retention is None else f", about {100 * summary.retention:.0f}% remembered"
-    console.say("review", f"{len(summary.due)} due now; next {when(summary.next_due)}{retention}")
+    due = f"{len(summary.due)} due now" if summary.due else "nothing due now"
+    console.say("review", f"{due}; next {when(summary.next_due)}{retention}")
     for chapter in solved.chapters:
         console.say(f"chapter {chapter.chapter_id}", f"{chapter.title}, {chapter.solved} of {chapter.total} solved")
     for quiz in ctx.book.quizzes:
@@ -28,4 +29,5 @@ def show_progress(ctx: Context) -> None:
         taken = f"last score {scores[-1]:g} of {len(quiz)}" if scores else "not taken yet"
         console.say("quiz", f"{quiz.title}, {taken}")
     for lab in ctx.book.labs:
-        console.say("lab", f"{lab.title}, {designs_saved(ctx.store, lab.id)} designs saved")
+        saved = designs_saved(ctx.store, lab.id)
+        console.say("lab", f"{lab.title}, {saved} design{'s' if saved != 1 else ''} saved")

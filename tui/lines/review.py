@@ -69,4 +69,9 @@ def summary(ctx: Context) -> None:
         ctx.console.say(f"card {result.exercise_id}", f"{title}: {outcome}{back}")
     if practice:
         ctx.console.say("practice", "kept with your attempts; your review schedule stays as it was")
-    ctx.console.say("next review", when(next_due(ctx.store, now, kinds)))
+    still_due = sum(1 for r in results if r.due is not None and r.due <= now)
+    if still_due:
+        ctx.console.say("next review", f"{still_due} card{'s' if still_due != 1 else ''} still due now: choose "
+                                       "review again")
+    else:
+        ctx.console.say("next review", when(next_due(ctx.store, now, kinds)))
