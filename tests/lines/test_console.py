@@ -70,3 +70,20 @@ def test_a_build_written_in_the_editor_or_typed_when_none_is_set(book, store, mo
     assert out.getvalue().count("exercise 0.5: ") == 1   # the prompt comes back, not the whole exercise
     assert [a.status for a in store.attempts()] == ["correct", "correct"]
     assert ch0.BUILDS["0.5"](2, 8, 50, 5) == pytest.approx(70.07)   # the figure the tests' second case checks
+
+
+def test_new_numbers_practice_early_and_continue(book, store):
+    """Once solved, `numbers` poses new numbers, kept as practice; with nothing due, review offers the cards that
+    come due soonest as practice; continue opens the exercise last opened, in either face."""
+    from tests.lines.transcript import assert_plain, session
+
+    transcript, prompts = session(book, store, ["2", "1", "2", str(ch0.NUMERIC["0.1"]), "numbers", "0", "back",
+                                                "b", "b", "3", "y", "0", "next", "1", "back", "quit"])
+    assert_plain(transcript, prompts)
+    assert "numbers: new numbers to practise on; kept with your attempts, your review schedule stays" in transcript
+    assert "review: nothing is due now; the next is due " in transcript
+    assert "practice 1 of 1: exercise 0.1" in transcript and "practice done: 1 of 1 practised" in transcript
+    assert "continue: chapter 0, exercise 0.1" in transcript
+    practice = [a for a in store.attempts() if a.purpose == "practice"]
+    assert len(practice) == 2 and len({a.seed for a in practice}) == 2 and all(a.seed for a in practice)
+    assert transcript.count("exercise 0.1: Traffic per GPU on a ring.") == 4

@@ -35,8 +35,8 @@ def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO,
         console.say("progress", store.notice)
     try:
         main_menu(ctx)
-    except Quit:
-        pass
+    except (Quit, KeyboardInterrupt):   # quit, the end of input, or Ctrl+C: what was answered is kept already
+        console.write()
     console.say("bye", "your progress is kept" if not store.read_only else "progress was not saved (read-only)")
     return 0
 
