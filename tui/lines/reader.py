@@ -71,13 +71,8 @@ def plain_lines(markdown: str) -> list[str]:
         elif kind == "paragraph_open" and not token.hidden:
             gap()
             book(inline_text(tokens[index + 1]))
-        elif kind == "paragraph_open":    # a tight list's item
-            pass
         elif kind == "inline" and index and tokens[index - 1].type == "paragraph_open" and tokens[index - 1].hidden:
-            marker = f"{lists[-1][0]}." if lists and lists[-1] else "-"
-            if lists and lists[-1]:
-                lists[-1][0] += 1
-            book(f"{'  ' * (len(lists) - 1)}{marker} {inline_text(token)}")
+            book(f"{'  ' * (len(lists) - 1)}{list_marker(lists)} {inline_text(token)}")
         elif kind == "bullet_list_open":
             lists.append([])
         elif kind == "ordered_list_open":
@@ -89,13 +84,8 @@ def plain_lines(markdown: str) -> list[str]:
         elif kind == "blockquote_close":
             quote -= 1
         elif kind in ("fence", "code_block"):
-            code = token.content.rstrip("\n").split("\n")
-            language = token.info.strip().split(" ")[0] if kind == "fence" else ""
-            about = f"{language}, " if language else ""
             gap()
-            lines.append(f"code ({about}{len(code)} line{'s' if len(code) != 1 else ''}):")
-            lines.extend(BOOK_INDENT * 2 + line for line in code)
-            lines.append("end of code:")
+            lines.extend(code_lines(token))
         elif kind == "tr_open":
             row = []
         elif kind in ("th_open", "td_open") and row is not None:
@@ -112,6 +102,23 @@ def plain_lines(markdown: str) -> list[str]:
         elif kind == "html_block":
             book(token.content.strip())
     return lines
+
+
+def list_marker(lists: list[list[int]]) -> str:
+    """An item's mark: `-`, or its number in the ordered list it is in (which then counts on)."""
+    if not lists or not lists[-1]:
+        return "-"
+    lists[-1][0] += 1
+    return f"{lists[-1][0] - 1}."
+
+
+def code_lines(token: Token) -> list[str]:
+    """A code block: a line saying its language and length, its lines indented, and where it ends."""
+    code = token.content.rstrip("\n").split("\n")
+    language = token.info.strip().split(" ")[0] if token.type == "fence" else ""
+    about = f"{language}, " if language else ""
+    return [f"code ({about}{len(code)} line{'s' if len(code) != 1 else ''}):",
+            *(BOOK_INDENT * 2 + line for line in code), "end of code:"]
 
 
 def table_lines(rows: list[list[str]]) -> list[str]:
