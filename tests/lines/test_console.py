@@ -87,3 +87,16 @@ def test_new_numbers_practice_early_and_continue(book, store):
     practice = [a for a in store.attempts() if a.purpose == "practice"]
     assert len(practice) == 2 and len({a.seed for a in practice}) == 2 and all(a.seed for a in practice)
     assert transcript.count("exercise 0.1: Traffic per GPU on a ring.") == 4
+
+
+def test_markdown_becomes_labelled_words():
+    from tui.lines.reader import plain_lines
+
+    lines = plain_lines("## Head *it*\n\nSome **bold** and `code`, a [link](https://x.org).\n\n1. one\n2. two\n"
+                        "   - inner\n\n> Key **insight**.\n\n```python\nx = 1\n```\n\n| N | t |\n|---|---|\n| 8 | 2 |\n"
+                        "\n![a ring](ring.png)\n\n#### Small\n")
+    assert lines == [
+        "heading: Head it", "", "  Some bold and code, a link (link: https://x.org).", "  1. one", "  2. two",
+        "    - inner", "", "  quote: Key insight.", "", "code (python, 1 line):", "    x = 1", "end of code:", "",
+        "table (1 row, columns: N, t):", "  row 1: N: 8; t: 2", "end of table:", "", "  image: a ring", "",
+        "subheading: Small"]

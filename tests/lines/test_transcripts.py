@@ -80,5 +80,5 @@ def test_hostile_book_and_learner_text_reach_the_transcript_inert(chapters_copy,
     assert "answer 0.1: \\x1b[2J" in transcript   # the learner's own reply, echoed inert
     lines = transcript.splitlines()
     assert any(line.startswith("  \\x1b[2J") and line.endswith(" bold code") for line in lines)   # a paragraph
-    assert any(line.startswith("table (1 rows, columns: a \\x1b[2J") for line in lines)
+    assert any(line.startswith("table (1 row, columns: a \\x1b[2J") for line in lines)
     assert "    \\x1b[2J\\x1b]0;pwned\\x07" in transcript and " **bold** `code`" in transcript   # code, as written

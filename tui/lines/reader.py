@@ -126,7 +126,7 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     if not rows:
         return []
     head, body = rows[0], rows[1:]
-    out = [f"table ({len(body)} rows, columns: {', '.join(head)}):"]
+    out = [f"table ({len(body)} row{'s' if len(body) != 1 else ''}, columns: {', '.join(head)}):"]
     for number, cells in enumerate(body, 1):
         named = "; ".join(f"{name}: {cell}" if name else cell for name, cell in zip(head, cells, strict=False))
         out.append(f"{BOOK_INDENT}row {number}: {named}")
