@@ -100,3 +100,23 @@ def test_markdown_becomes_labelled_words():
         "    - inner", "", "  quote: Key insight.", "", "code (python, 1 line):", "    x = 1", "end of code:", "",
         "table (1 row, columns: N, t):", "  row 1: N: 8; t: 2", "end of table:", "", "  image: a ring", "",
         "subheading: Small"]
+
+
+def test_the_whole_lab_both_acts_a_saved_design_restored(book, store):
+    """Act I and Act II in lines: predictions, controls by typed values, a design saved, changed, and restored
+    from the list of saved designs; the store holds the design as the app's lab screen reads it."""
+    from grader.lab.design import kept_design, lab_state_key
+    from grader.lab.load import load_lab
+    from tests.lines.transcript import assert_plain, session
+
+    lab = load_lab(book.labs[0].path)
+    transcript, prompts = session(book, store, ["5", "2", "set model 13B", "next", "1", "set tp 4", "save", "set tp 8",
+                                                "designs", "1", "set m 99", "reflect", "1", "back", "quit"])
+    assert_plain(transcript, prompts)
+    assert "act 2: " in transcript and "control tp: set to 4" in transcript and "saved: TP 4 x PP 4" in transcript
+    assert "restored: TP 4 x PP 4" in transcript and "sorry: m takes 1, 2, 4, 8" in transcript
+    [entry] = store.entries("lab")
+    assert entry.payload["three-d"]["config"]["tp"] == 4
+    kept = kept_design(store.state(lab_state_key(lab.id)), lab)
+    assert kept.three_d.tp == 4 and kept.data_parallel.model.name == "13B"
+    assert set(kept.answers) == {("data-parallel", "prediction"), ("three-d", "prediction"), ("three-d", "reflection")}

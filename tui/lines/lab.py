@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from grader.lab.design import LabDesign, kept_design, lab_state_key
+from grader.lab.design import LabDesign, design_from, kept_design, lab_state_key
 from grader.lab.model import (
     FABRICS,
     GPU_COUNTS,
@@ -65,8 +65,9 @@ CONTROLS = {
     ),
 }
 HELP = ("set NAME VALUE changes a control (controls lists them and their values); figures and plot read the "
-        "results again; reflect answers the act's closing question; save keeps your design; next goes to the "
-        "other act; model reads how the figures are computed; back leaves the lab, which keeps its state.")
+        "results again; reflect answers the act's closing question; save keeps your design, designs lists the "
+        "saved ones to restore; next goes to the other act; model reads how the figures are computed; back "
+        "leaves the lab, which keeps its state.")
 
 
 def open_lab(ctx: Context, lab: Lab) -> None:
@@ -123,6 +124,9 @@ def run_act(ctx: Context, lab: Lab, act: Act, design: LabDesign) -> LabDesign | 
             design = reflect(ctx, lab, act, design)
         elif word == "save":
             save(ctx, lab, design)
+        elif word == "designs":
+            design = restore(ctx, lab, design)
+            show_controls(ctx, act.id, design)
         elif word == "model":
             console.book(lab.model_statement)
         elif reply:
@@ -272,3 +276,22 @@ def save(ctx: Context, lab: Lab, design: LabDesign) -> None:
         return
     ctx.console.say("saved", f"{design.summary(lab)}; design {count} of this lab")
 
+
+def restore(ctx: Context, lab: Lab, design: LabDesign) -> LabDesign:
+    """The saved designs, oldest first, numbered as `save` counted them; one picked sets every control, and
+    answers still open take its answers (those given stay: each is given once)."""
+    entries = [entry for entry in ctx.store.entries("lab") if entry.name == lab.id]
+    if not entries:
+        ctx.console.say("designs", "none yet: commit your act 2 prediction, set a layout, and save it")
+        return design
+    saved = [design_from(entry.payload, lab) for entry in entries]
+    picked = ctx.console.choose("restore", [f"{entry.local_date}, {one.summary(lab)}"
+                                            for entry, one in zip(entries, saved, strict=True)],
+                                "Type a design's number to set every control to it, or b to keep yours.")
+    if picked is None:
+        return design
+    chosen = saved[picked]
+    restored = LabDesign(chosen.data_parallel, chosen.three_d, {**chosen.answers, **design.answers})
+    keep(ctx, lab, restored)
+    ctx.console.say("restored", chosen.summary(lab))
+    return restored
