@@ -22,10 +22,6 @@ from tui.lines.context import Context
 from tui.progress.answering import record_answer, record_explanation_opened
 from tui.progress.store import StoreError
 
-HELP = ("Type your answer at the answer prompt. Commands: hint gives a hint, explain shows the explanation, "
-        "next and previous move on, back leaves, numbers gives new numbers to practise once it is solved, "
-        "again reads the exercise again.")
-
 
 @dataclass
 class Attempting:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grader.exercise import Exercise
 from grader.verdict import Verdict
 from tui.lines.context import Context
 
 COMMANDS = ("hint", "explain", "next", "previous", "back", "numbers", "allow", "again")
+COMMAND_HELP = ("Commands: hint gives a hint, explain the explanation, next and previous move on, back leaves, "
+                "again reads the exercise again, numbers gives new numbers once it is solved.")
 
 
 @dataclass(frozen=True)
@@ -29,18 +30,21 @@ class Way:
     """One way of answering: number, choice, steps, lines, order or code (as grader.kinds declare them)."""
 
     name = ""
-    how = ""   # the `how to answer` line, when it does not depend on the exercise
 
     def show(self, ctx: Context, exercise: Any) -> None:
         """What is answered, after the prompt: options, a listing, items, the starter code."""
         ctx.console.say("how to answer", self.how_to(exercise))
 
     def how_to(self, exercise: Any) -> str:
-        return self.how
+        """The `how to answer` line: what this way takes, for this exercise."""
+        raise NotImplementedError
+
+    def help(self, exercise: Any) -> str:
+        return f"{self.how_to(exercise)} {COMMAND_HELP}"
 
     def read(self, ctx: Context, exercise: Any, label: str, draft_key: str) -> str | Command:
         """One answer as the text the grader takes, or a command."""
-        reply = ctx.console.ask(label, "", f"{self.how_to(exercise)} Commands: {', '.join(COMMANDS[:5])}.")
+        reply = ctx.console.ask(label, "", self.help(exercise))
         return command_in(reply) or reply
 
     def after(self, ctx: Context, exercise: Any, verdict: Verdict) -> None:
@@ -49,8 +53,3 @@ class Way:
     def reveal(self, ctx: Context, exercise: Any) -> None:
         """The right answer where the explanation gives it away in place (a choice's option)."""
 
-
-def label_of(exercise: Exercise, answer: str) -> str:
-    from grader.kinds.registry import label
-
-    return label(exercise, answer)

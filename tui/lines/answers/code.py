@@ -13,7 +13,7 @@ from pathlib import Path
 
 from grader.kinds.build import Build
 from grader.verdict import Verdict
-from tui.lines.answers.base import COMMANDS, Command, Way, command_in
+from tui.lines.answers.base import Command, Way, command_in
 from tui.lines.context import Context
 from tui.progress.store import StoreError
 
@@ -55,7 +55,7 @@ class CodeWay(Way):
                 "a dot; or type edit to write it in your editor.")
 
     def read(self, ctx: Context, exercise: Build, label: str, draft_key: str) -> str | Command:
-        first = ctx.console.ask(label, "", f"{self.how_to(exercise)} Commands: {', '.join(COMMANDS[:5])}, allow.")
+        first = ctx.console.ask(label, "", f"{self.help(exercise)} allow runs code where no sandbox can start.")
         command = command_in(first)
         if command is not None:
             return command

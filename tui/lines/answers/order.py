@@ -7,7 +7,7 @@ import re
 
 from grader.kinds.design import Design, first_wrong
 from grader.verdict import Verdict
-from tui.lines.answers.base import COMMANDS, Command, Way, command_in
+from tui.lines.answers.base import Command, Way, command_in
 from tui.lines.context import Context
 
 _MOVE = re.compile(r"^move\s+(\d+)\s+(up|down|to\s+(\d+))$", re.IGNORECASE)
@@ -39,7 +39,7 @@ class OrderWay(Way):
 
     def read(self, ctx: Context, exercise: Design, label: str, draft_key: str) -> str | Command:
         while True:
-            reply = ctx.console.ask(label, "", f"{self.how_to(exercise)} Commands: {', '.join(COMMANDS[:5])}.")
+            reply = ctx.console.ask(label, "", self.help(exercise))
             command = command_in(reply)
             if command is not None:
                 return command

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grader.kinds.trace import Trace
 from grader.verdict import Verdict
-from tui.lines.answers.base import COMMANDS, Command, Way, command_in
+from tui.lines.answers.base import Command, Way, command_in
 from tui.lines.context import Context
 
 
@@ -18,7 +18,7 @@ class StepsWay(Way):
                 "explain, back) stops the table.")
 
     def read(self, ctx: Context, exercise: Trace, label: str, draft_key: str) -> str | Command:
-        help_text = f"{self.how_to(exercise)} Commands: {', '.join(COMMANDS[:5])}."
+        help_text = self.help(exercise)
         first = ctx.console.ask(label, "Enter for the table", help_text)
         if first:
             return command_in(first) or first   # every row on one line, or a command
