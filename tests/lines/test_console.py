@@ -120,3 +120,15 @@ def test_the_whole_lab_both_acts_a_saved_design_restored(book, store):
     kept = kept_design(store.state(lab_state_key(lab.id)), lab)
     assert kept.three_d.tp == 4 and kept.data_parallel.model.name == "13B"
     assert set(kept.answers) == {("data-parallel", "prediction"), ("three-d", "prediction"), ("three-d", "reflection")}
+
+
+def test_a_chapter_read_from_one_of_its_headings(book, store):
+    from tests.lines.transcript import assert_plain, session
+
+    chapter = book.chapters[0]
+    transcript, prompts = session(book, store, ["2", "1", str(len(chapter.exercises) + 2), "3", "a", "quit"])
+    assert_plain(transcript, prompts)
+    assert "1: The problem: every GPU needs the same sum" in transcript
+    read = transcript.split("chapter text: chapter 0, Ring AllReduce\n")[1]
+    assert read.startswith("heading: Ring AllReduce in two phases\n") and "end of chapter text: " in read
+    assert "The obvious way" not in read

@@ -5,8 +5,10 @@ from __future__ import annotations
 from grader.book.model import Chapter
 from tui.lines.context import Context
 from tui.lines.exercise import work_on
+from tui.lines.reader import plain_lines
 
-HELP = "Choose 1 to read the chapter's text, or an exercise by its number in this list."
+HELP = ("Choose 1 to read the chapter's text, an exercise by its number in this list, or the last entry to read "
+        "from one of the chapter's headings.")
 
 
 def open_chapter(ctx: Context, chapter: Chapter, *, exercise_id: str = "") -> None:
@@ -22,21 +24,37 @@ def open_chapter(ctx: Context, chapter: Chapter, *, exercise_id: str = "") -> No
         console.say(f"chapter {chapter.id}", f"{chapter.title}. {solved} of {len(chapter.exercises)} solved.")
         items = ["read the text"] + [
             f"exercise {e.id}, {e.title}, {e.kind}{', solved' if (s := states.get(e.id)) and s.solved else ''}"
-            for e in chapter.exercises]
+            for e in chapter.exercises] + ["read from one of its headings"]
         picked = console.choose("choose", items, HELP)
         if picked is None:
             return
         if picked == 0:
             read_text(ctx, chapter)
+        elif picked == len(items) - 1:
+            read_from_heading(ctx, chapter)
         elif not work_through(ctx, chapter, picked - 1):
             return
 
 
-def read_text(ctx: Context, chapter: Chapter) -> None:
+def read_text(ctx: Context, chapter: Chapter, start: int = 0) -> None:
+    """The chapter's text, from its `start`-th line (a heading's) on."""
     ctx.store_position(chapter.id, at_opening=True)
     ctx.console.say("chapter text", f"chapter {chapter.id}, {chapter.title}")
-    ctx.console.book(chapter.narrative())
+    ctx.console.page(plain_lines(chapter.narrative())[start:])
     ctx.console.say("end of chapter text", f"{len(chapter.exercises)} exercises follow")
+
+
+def read_from_heading(ctx: Context, chapter: Chapter) -> None:
+    """The chapter's headings, numbered; the text read from the one picked."""
+    lines = plain_lines(chapter.narrative())
+    headings = [at for at, line in enumerate(lines) if line.startswith(("heading: ", "subheading: "))]
+    if not headings:
+        ctx.console.say("headings", "this chapter has none")
+        return
+    picked = ctx.console.choose("from heading", [lines[at].partition(": ")[2] for at in headings],
+                                "Type a heading's number to read the chapter from there, or b.")
+    if picked is not None:
+        read_text(ctx, chapter, headings[picked])
 
 
 def work_through(ctx: Context, chapter: Chapter, index: int) -> bool:
