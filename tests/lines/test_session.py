@@ -55,7 +55,7 @@ def quiz_replies(book) -> list[str]:
     replies = ["4"]
     for question in quiz:
         replies += ["a"] if question.style == "choice" else ["", "2"]
-    return replies
+    return [*replies, "1", "b", "b"]   # the first question's chapter, opened from the results and left
 
 
 def lab_replies() -> list[str]:
@@ -76,6 +76,8 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store, monkeypatch):
     assert "moved: item 1 is now number 2" in first
     assert "test 1: correct" in first
     assert "score: " in first and "question 20: " in first
+    results = first.split("score: ")[1]
+    assert f"chapter {book.chapter(book.quizzes[0].questions[0].chapter).id}: " in results.split("open (")[1]
     assert "mfu: " in first and "model: 1 GPU " in first and "measured: " in first
 
     attempts = store.attempts()

@@ -6,6 +6,7 @@ never graded), then the model answer is read and you rate yourself. The run is k
 from __future__ import annotations
 
 from grader.book.quiz import RATINGS, Quiz, QuizQuestion, Response, score
+from tui.lines.chapter import open_chapter
 from tui.lines.context import Context
 from tui.progress.store import StoreError
 
@@ -98,3 +99,14 @@ def results(ctx: Context, quiz: Quiz, responses: dict[str, Response]) -> None:
         points = response.points(question) if response else 0.0
         console.say(f"question {number}", f"{question.topic}: {points:g} point{'s' if points != 1 else ''}, "
                                           f"taught in chapter {question.chapter}")
+    while True:   # as the results' rows in the app: each opens the chapter that teaches it
+        reply = console.ask("open", "a question's number for its chapter, or b", "Type a question's number "
+                            "to open the chapter that teaches it; b goes back to the main menu.")
+        if reply.lower() in ("b", "back"):
+            return
+        chapter = ctx.book.chapter(quiz.questions[int(reply) - 1].chapter) \
+            if reply.isdigit() and 1 <= int(reply) <= len(quiz) else None
+        if chapter is None:
+            console.say("sorry", f"type a number from 1 to {len(quiz)}, or b")
+        else:
+            open_chapter(ctx, chapter)
