@@ -72,6 +72,7 @@ GRADER_LAYERS = [
 LAYERS = [
     *GRADER_LAYERS,
     ("tui.progress",),
+    ("tui.lines",),      # the plain-line face: the engine and the store, none of the Textual faces
     ("tui.widgets",),
     ("tui.answers",),
     ("tui.screens",),
@@ -166,6 +167,32 @@ def test_grader_and_progress_never_import_textual():
                  if name.split(".")[0] in ("textual", "rich", "textual_plotext", "textual_serve")]
     assert offenders == []
     assert len(headless) > 20  # the walk found the engine and the progress package
+
+
+def test_the_plain_line_face_never_imports_textual_or_the_apps_faces():
+    """tui/lines is a face of its own for screen readers and dumb terminals: no Textual, Rich, widget, answer
+    panel, screen or app, statically (every import in it) and when a session really runs."""
+    modules = our_modules()
+    lines = [m for m in modules if m == "tui.lines" or m.startswith("tui.lines.")]
+    offenders = [f"{m} imports {name}" for m in lines for name in imports_of(modules[m])
+                 if name.split(".")[0] in ("textual", "rich", "textual_plotext")
+                 or name.startswith(("tui.widgets", "tui.answers", "tui.screens", "tui.app"))]
+    assert offenders == [] and len(lines) > 10
+    code = (
+        "import io, sys, tempfile\n"
+        "from pathlib import Path\n"
+        "from grader.book.load import load_book\n"
+        "from tui.lines.session import run_session\n"
+        "from tui.progress.clock import now\n"
+        "from tui.progress.store import ProgressStore\n"
+        "store = ProgressStore.open(Path(tempfile.mkdtemp()))\n"
+        "out = io.StringIO()\n"
+        "run_session(load_book(), store, io.StringIO('2\\n1\\n2\\n1.75\\nback\\nb\\nb\\n6\\n5\\n1\\nplot\\n'),"
+        " out, why='test', clock=now)\n"
+        "assert 'verdict: correct' in out.getvalue() and 'plot: ' in out.getvalue(), out.getvalue()[-2000:]\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'textual_plotext')))\n"
+    )
+    assert run_python(code) == "[]"
 
 
 def test_there_is_no_import_circle():

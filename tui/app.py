@@ -207,13 +207,12 @@ class RingbookApp(App):
         """Pose every due card with its new numbers, oldest due first, each on its own exercise screen.
         With nothing due, offer to practise the cards that come due soonest instead. A session left with
         Escape goes on at the card it was left on."""
-        from tui.progress.review import due_cards, kinds_of
+        from tui.progress.review import due_in_book
 
         if self.review_cards:
             self._show_card(replace=False)
             return
-        due = [c for c in due_cards(self.store, self.clock(), kinds_of(self.book))
-               if self.book.exercise(c.exercise_id) is not None]
+        due = due_in_book(self.store, self.book, self.clock())
         if due:
             self._start_session(due, "review")
         else:

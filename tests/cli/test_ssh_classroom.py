@@ -37,7 +37,7 @@ def program(name: str) -> str | None:
 
 def sshd_config(folder: Path, port: int, data_dir: Path) -> Path:
     """The docs/classroom.md recipe, shrunk to one user on loopback: ForceCommand runs ringbook whatever
-    the client asks for, and TZ, LANG and COLORTERM are accepted from the client."""
+    the client asks for, and TZ, LANG, COLORTERM and RINGBOOK_SCREEN_READER are accepted from the client."""
     ringbook = shlex.join(["env", f"RINGBOOK_DATA_DIR={data_dir}", *RINGBOOK])
     config = folder / "sshd_config"
     config.write_text(f"""\
@@ -59,7 +59,7 @@ X11Forwarding no
 PermitTTY yes
 PrintMotd no
 PrintLastLog no
-AcceptEnv TZ LANG LC_* COLORTERM
+AcceptEnv TZ LANG LC_* COLORTERM RINGBOOK_SCREEN_READER
 ForceCommand {ringbook}
 """)
     return config
@@ -140,13 +140,24 @@ def test_student_answers_an_exercise_over_ssh(classroom, tmp_path: Path):
     assert attempts[0].utc_offset_minutes == STUDENT_OFFSET_MINUTES
 
 
-def test_ssh_without_a_terminal_says_so_plainly(classroom):
-    """A script running `ssh host` without -t gets one plain sentence and a non-zero exit, not a hang;
-    the command it asked for is ignored (ForceCommand)."""
+def test_ssh_without_a_terminal_gets_plain_lines(classroom):
+    """A script running `ssh host` without -t gets the plain-line face (there is no terminal for the app), which
+    ends cleanly at the end of its input, not a hang; the command it asked for is ignored (ForceCommand)."""
     ssh, _ = classroom
     done = subprocess.run([*ssh, "-T", "cat /etc/passwd"], capture_output=True, text=True, timeout=60,
                           stdin=subprocess.DEVNULL, check=False)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert done.stderr.strip() == ("ringbook needs an interactive terminal "
-                                   "(run it in a terminal; over ssh use `ssh -t`).")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ringbook: screen-reader mode is on: input or output is not a terminal.")
+    assert "root:" not in done.stdout and "\x1b" not in done.stdout
+    assert done.stdout.endswith("bye: your progress is kept\n")
+
+
+def test_a_screen_reader_user_asks_for_lines_over_ssh_with_accept_env(classroom):
+    """RINGBOOK_SCREEN_READER=1 sent by the client (SendEnv) and accepted by sshd (AcceptEnv) chooses the lines."""
+    ssh, _ = classroom
+    done = subprocess.run([ssh[0], "-o", "SendEnv=RINGBOOK_SCREEN_READER", *ssh[1:], "-T"], input="6\nquit\n",
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "RINGBOOK_SCREEN_READER": "1"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ringbook: screen-reader mode is on: RINGBOOK_SCREEN_READER is set.")
+    assert "mastery: 0 / " in done.stdout

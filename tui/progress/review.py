@@ -325,6 +325,11 @@ def session_results(store: ProgressStore, session: list[Card], kinds: Mapping[st
     return results
 
 
+def due_in_book(store: ProgressStore, book: Book, now: datetime) -> list[Card]:
+    """The cards due at `now` whose exercises the book still has, oldest due first: a review session's."""
+    return [c for c in due_cards(store, now, kinds_of(book)) if book.exercise(c.exercise_id) is not None]
+
+
 def kinds_of(book: Book) -> dict[str, str]:
     """Each of a book's exercise ids with its kind, for the quick-answer bound."""
     return {e.id: e.kind for e in book.exercises}

@@ -40,6 +40,7 @@ from grader.grade import grade
 from grader.kinds.derive import needs_proof
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
+from tui.progress.answering import record_answer, record_explanation_opened
 from tui.progress.store import StoreError
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.page import Page
@@ -209,12 +210,10 @@ class ExerciseScreen(Screen):
         saved = True
         if verdict.counts_as_attempt:
             try:
-                self.app.store.record_attempt(
-                    self.exercise.id, text, verdict.status, message=verdict.message, feedback=verdict.feedback,
-                    hints_used=self.hints_shown, seconds_taken=round(time.monotonic() - self.started, 1),
-                    seed=self.seed, purpose=self.purpose,
-                    revealed=None if self.purpose == "learn" else self.explanation_shown, now=self.app.clock(),
-                    draft_key=self.draft_key)
+                record_answer(self.app.store, self.exercise.id, text, verdict, hints_used=self.hints_shown,
+                              seconds_taken=time.monotonic() - self.started, seed=self.seed, purpose=self.purpose,
+                              explanation_shown=self.explanation_shown, now=self.app.clock(),
+                              draft_key=self.draft_key)
             except StoreError as exc:
                 saved = False
                 self.notify(str(exc), title="Not saved", severity="error")
@@ -303,12 +302,10 @@ class ExerciseScreen(Screen):
     def reveal_explanation(self, *, record: bool, scroll: bool = True) -> None:
         explanation = self.query_one("#explanation", Markdown)
         if record and not self.explanation_shown:
-            state = self.app.store.exercise_states().get(self.exercise.id)
-            if not (state and state.solved):
-                try:
-                    self.app.store.record_reveal(self.exercise.id, now=self.app.clock())
-                except StoreError as exc:
-                    self.notify(str(exc), title="Not saved", severity="warning")
+            try:
+                record_explanation_opened(self.app.store, self.exercise.id, self.app.clock())
+            except StoreError as exc:
+                self.notify(str(exc), title="Not saved", severity="warning")
         self.explanation_shown = True
         explanation.display = True
         self.panel.show_answer()

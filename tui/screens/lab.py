@@ -9,7 +9,6 @@ and restores one.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from rich.text import Text
@@ -37,6 +36,7 @@ from grader.lab.model import (
     mfu_curve,
     three_d_figures,
 )
+from tui.progress.runs import keep_lab_design, record_lab_design
 from tui.progress.store import ProgressStore, StoreError
 from tui.screens.lab_designs import LabDesignsScreen
 from tui.widgets.choice_question import ChoiceQuestion
@@ -370,12 +370,7 @@ class LabScreen(Screen):
 
     def keep_design(self) -> None:
         """Keep the design on screen in the store; a read-only store just means it is not kept."""
-        if self.store.read_only:
-            return
-        try:
-            self.store.set_state(lab_state_key(self.lab.id), json.dumps(self.design().payload(self.lab)))
-        except StoreError:
-            pass
+        keep_lab_design(self.store, self.lab, self.design())
 
     def action_save(self) -> None:
         if not self.unlocked("three-d"):
@@ -384,8 +379,7 @@ class LabScreen(Screen):
             return
         design = self.design()
         try:
-            self.store.record_entry("lab", self.lab.id, design.payload(self.lab))
-            count = sum(entry.name == self.lab.id for entry in self.store.entries("lab"))
+            count = record_lab_design(self.store, self.lab, design)
         except StoreError as exc:
             self.notify(str(exc), title="Design not saved", severity="error")
             return

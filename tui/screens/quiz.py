@@ -8,7 +8,6 @@ run becomes a ledger entry.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -21,7 +20,8 @@ from textual.widgets import Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from grader.book.quiz import RATINGS, Quiz, QuizQuestion, Response, score
-from tui.progress.mastery import quiz_run_key, unfinished_run
+from tui.progress.mastery import unfinished_run
+from tui.progress.runs import keep_quiz_run, record_quiz_run
 from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
@@ -100,13 +100,7 @@ class QuizScreen(Screen):
 
     def save_run(self) -> None:
         """Keep the unfinished run; a read-only store just means it is not kept."""
-        if self.app.store.read_only:
-            return
-        payload = {"responses": [vars(r) for r in self.responses.values()]}
-        try:
-            self.app.store.set_state(quiz_run_key(self.quiz.id), json.dumps(payload))
-        except StoreError:
-            pass
+        keep_quiz_run(self.app.store, self.quiz, self.responses)
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -322,15 +316,8 @@ class QuizScreen(Screen):
 
     def finish(self) -> None:
         """Keep the finished run as a ledger entry and forget the run in progress."""
-        result = score(self.quiz, self.responses)
-        payload = {
-            "score": result.points, "out_of": result.out_of,
-            "responses": {q.id: {"choice": r.choice, "rating": r.rating, "points": r.points(q)}
-                          for q in self.quiz if (r := self.responses.get(q.id))},
-        }
         try:
-            self.app.store.record_entry("quiz", self.quiz.id, payload, now=self.app.clock())
-            self.app.store.set_state(quiz_run_key(self.quiz.id), "")
+            record_quiz_run(self.app.store, self.quiz, self.responses, self.app.clock())
         except StoreError as exc:
             self.notify(str(exc), title="Result not saved", severity="error")
 

@@ -1,4 +1,4 @@
-"""`ringbook [--content DIR] [--data-dir DIR]`: the command itself, which opens the app."""
+"""`ringbook [--content DIR] [--data-dir DIR] [--screen-reader]`: the command itself, which opens the app."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ def app_parser() -> CommandParser:
     parser = CommandParser(prog="ringbook", description="A terminal textbook and quiz on distributed training.")
     content_option(parser)
     data_option(parser)
+    parser.add_argument("--screen-reader", action="store_true",
+                        help="plain labelled lines for screen readers and braille displays, not the full-screen app "
+                             "(also RINGBOOK_SCREEN_READER=1; automatic with TERM=dumb or without a terminal)")
     parser.set_defaults(run=run)
     return parser
 
@@ -19,4 +22,4 @@ def app_parser() -> CommandParser:
 def run(args: argparse.Namespace) -> int:
     from tui.cli.app import run_app
 
-    return run_app(content_of(args), data_dir_of(args))
+    return run_app(content_of(args), data_dir_of(args), screen_reader=args.screen_reader)

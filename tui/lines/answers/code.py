@@ -1,0 +1,104 @@
+"""A Python function typed line by line and ended by a line holding only a dot, or written in the learner's
+own editor ($VISUAL or $EDITOR, on a temporary file); run against the exercise's tests as the app runs it.
+
+Before any code runs, the way says if it cannot run in a sandbox here, and how to allow it (`allow`)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+from grader.kinds.build import Build
+from grader.verdict import Verdict
+from tui.lines.answers.base import Command, Way, command_in
+from tui.lines.context import Context
+from tui.progress.store import StoreError
+
+END = "."
+EDIT = "edit"
+
+
+def editor_command() -> list[str] | None:
+    """The learner's editor, as $VISUAL or else $EDITOR says (a command with its arguments), or None."""
+    for name in ("VISUAL", "EDITOR"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            try:
+                return shlex.split(value)
+            except ValueError:
+                return None
+    return None
+
+
+class CodeWay(Way):
+    name = "code"
+
+    def show(self, ctx: Context, exercise: Build) -> None:
+        from grader.sandbox.runner import sandbox_status
+
+        ctx.console.say("function", f"def {exercise.signature}")
+        starter = exercise.starter.rstrip("\n").split("\n")
+        ctx.console.say("starter code", f"{len(starter)} lines")
+        for number, line in enumerate(starter, 1):
+            ctx.console.say(f"line {number}", line)
+        ctx.console.say("end of starter code")
+        notice = sandbox_status().notice("Type allow to run it anyway, for this session.")
+        if notice:
+            ctx.console.say("sandbox", notice)
+        super().show(ctx, exercise)
+
+    def how_to(self, exercise: Build) -> str:
+        return ("type the whole function, line by line with its indents, and end it with a line holding only "
+                "a dot; or type edit to write it in your editor.")
+
+    def read(self, ctx: Context, exercise: Build, label: str, draft_key: str) -> str | Command:
+        first = ctx.console.ask(label, "", f"{self.help(exercise)} allow runs code where no sandbox can start.")
+        command = command_in(first)
+        if command is not None:
+            return command
+        if first.lower() == EDIT:
+            return self.edit(ctx, exercise, draft_key)
+        if first == END:
+            return Command("")
+        lines = [first]
+        while True:
+            line = ctx.console.raw_line(f"line {len(lines) + 1}")
+            if line is None or line.strip() == END:
+                break
+            lines.append(line)
+        return self.kept(ctx, draft_key, "\n".join(lines) + "\n")
+
+    def edit(self, ctx: Context, exercise: Build, draft_key: str) -> str | Command:
+        command = editor_command()
+        if command is None:
+            ctx.console.say("editor", "none is set: set VISUAL or EDITOR (for example EDITOR=nano), or type "
+                                      "the code here, ended by a line holding only a dot.")
+            return Command("")
+        with tempfile.TemporaryDirectory(prefix="ringbook-") as folder:
+            path = Path(folder) / f"{exercise.function or 'answer'}.py"
+            path.write_text(ctx.store.draft(draft_key) or exercise.starter, encoding="utf-8")
+            ctx.console.say("editor", f"opening {Path(command[0]).name}; save and quit it to run your code.")
+            try:
+                subprocess.run([*command, str(path)], check=False)
+                code = path.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                ctx.console.say("editor", f"{command[0]} could not start: {exc.strerror or exc}.")
+                return Command("")
+        ctx.console.say("editor", f"read {len(code.splitlines())} lines")
+        return self.kept(ctx, draft_key, code)
+
+    def kept(self, ctx: Context, draft_key: str, code: str) -> str:
+        """The code, kept as the draft the editor opens next time (and the app's editor shows)."""
+        if not ctx.store.read_only:
+            try:
+                ctx.store.save_draft(draft_key, code)
+            except StoreError:
+                pass   # a draft is a convenience; the store has said it is read-only
+        return code
+
+    def after(self, ctx: Context, exercise: Build, verdict: Verdict) -> None:
+        for number, row in enumerate(verdict.rows, 1):   # the status in words, without the app's mark
+            ctx.console.say(f"test {number}", f"{row.status}: {row.message.removeprefix('✓ ').removeprefix('✗ ')}")

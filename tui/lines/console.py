@@ -1,0 +1,148 @@
+"""The one way the plain-line face reads and writes: labelled lines on two text streams, never an escape.
+
+Every line goes out through `Console.write`, which turns tabs into spaces and shows every control character
+as a visible escape (grader.safe_text), so nothing a book or a learner wrote can move a cursor, colour a
+line or retitle a window: there is no ESC byte to send. A line is either labelled (`verdict: correct`,
+`exercise 0.1: ...`, a numbered menu's `3: ...`) or book text, indented by two spaces. A prompt is a label
+too (`answer 0.1: `), and the learner's reply follows it on the same line; when the input is not a
+terminal (a pipe, a test) the reply is echoed, so a transcript reads as the session did.
+
+`help` and `quit` work at every prompt; the end of input is a quit. Long text is paged: after a page a
+`more:` prompt says how to go on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TextIO
+
+from grader.safe_text import printable
+from tui.lines.reader import plain_lines
+
+PAGE_LINES = 20     # book lines between two `more:` prompts
+QUIT_WORDS = ("quit", "exit")
+HELP_WORDS = ("help", "?")
+
+
+class Quit(Exception):
+    """The learner typed quit, or the input ended: the session closes, its progress kept."""
+
+
+def clean(text: str) -> str:
+    """One output line as it may reach a terminal: tabs as spaces, every control character escaped."""
+    return printable(text.expandtabs(4), one_line=True)
+
+
+class Console:
+    """Labelled lines out, typed lines in."""
+
+    def __init__(self, stdin: TextIO, stdout: TextIO, *, echo: bool = False, page_lines: int = PAGE_LINES,
+                 width: int | None = None):
+        """`page_lines` and `width`: a terminal's rows (less the prompt's) and columns, so a page fills the
+        screen once its lines wrap; with no width (a pipe, a braille display's own paging) a line is a line."""
+        self.stdin = stdin
+        self.stdout = stdout
+        self.echo = echo
+        self.page_lines = page_lines
+        self.width = width
+        self.prompts: list[str] = []   # every prompt asked, in order: what a transcript's labels are checked against
+
+    # --- output ---------------------------------------------------------------------------------
+
+    def write(self, line: str = "") -> None:
+        """The only place output is written: one line, made inert."""
+        self.stdout.write(clean(line) + "\n")
+        self.stdout.flush()
+
+    def say(self, label: str, text: str = "") -> None:
+        """`label: text`, every line of a text that runs over several lines labelled alike."""
+        lines = text.splitlines() or [""]
+        for line in lines:
+            self.write(f"{label}: {line}".rstrip())
+
+    def blank(self) -> None:
+        self.write()
+
+    def page(self, lines: Iterable[str]) -> None:
+        """Lines as given (book text already indented, tui.lines.reader), paged: after `page_lines` lines
+        (screen rows, in a terminal) a `more` prompt: Enter goes on, a reads the rest without stopping, q
+        stops here."""
+        shown, paging = 0, True
+        for line in lines:
+            rows = max(1, -(-len(line) // self.width)) if self.width else 1
+            if paging and shown and shown + rows > self.page_lines and line.strip():
+                reply = self.ask("more", "Enter, a for all, q to stop",
+                                 "Enter reads the next page; a reads the rest without stopping; q stops reading.")
+                if reply.lower() in ("q", "stop"):
+                    self.say("stopped", "the rest is not read")
+                    return
+                paging, shown = reply.lower() not in ("a", "all"), 0
+            self.write(line)
+            shown += rows
+
+    def book(self, text: str) -> None:
+        """Markdown from the book (a chapter, a prompt, an explanation) as plain labelled lines, paged."""
+        self.page(plain_lines(text))
+
+    # --- input ----------------------------------------------------------------------------------
+
+    def ask(self, label: str, short: str, help_text: str) -> str:
+        """Ask at a prompt `label (short): ` (`short`: what it takes, in a few words, or "" for a prompt whose
+        lines before it said so) and return the reply, stripped. `help` says `help_text` (and that quit
+        leaves) and asks again; `quit` and the end of input raise Quit."""
+        while True:
+            prompt = f"{label} ({short}): " if short else f"{label}: "
+            self.prompts.append(prompt)
+            self.stdout.write(clean(prompt))
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                if self.echo:
+                    self.stdout.write("\n")
+                raise Quit
+            reply = line.rstrip("\r\n")
+            if self.echo:
+                self.stdout.write(clean(reply) + "\n")
+                self.stdout.flush()
+            word = reply.strip()
+            if word.lower() in QUIT_WORDS:
+                raise Quit
+            if word.lower() in HELP_WORDS:
+                self.say("help", f"{help_text} {short_help(short)}")
+                continue
+            return word
+
+    def raw_line(self, label: str) -> str | None:
+        """One line exactly as typed (a line of code: its indent matters), or None at the end of input."""
+        self.prompts.append(f"{label}: ")
+        self.stdout.write(clean(f"{label}: "))
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if self.echo:
+            self.stdout.write(clean(line.rstrip("\r\n")) + "\n")
+            self.stdout.flush()
+        return line.rstrip("\r\n") if line else None
+
+    def choose(self, label: str, items: list[str], help_text: str, *, back: bool = True) -> int | None:
+        """A numbered menu: each item on a line of its own (`1: ...`), answered by its number. None for b
+        (back), when `back` is offered."""
+        for number, item in enumerate(items, 1):
+            self.say(str(number), item)
+        ends = f"1 to {len(items)}" + (", b back" if back else "")
+        while True:
+            reply = self.ask(label, ends, help_text)
+            if back and reply.lower() in ("b", "back"):
+                return None
+            if reply.isdigit() and 1 <= int(reply) <= len(items):
+                return int(reply) - 1
+            if reply:
+                self.say("sorry", f"type a number, {ends}")
+
+    def yes(self, label: str, help_text: str) -> bool:
+        """A yes or no question; anything but y or yes is no."""
+        return self.ask(label, "y or n", help_text).lower() in ("y", "yes")
+
+
+def short_help(short: str) -> str:
+    return f"This prompt takes {short}. Type quit to leave; your progress is kept." if short else \
+        "Type quit to leave; your progress is kept."

@@ -1,0 +1,124 @@
+"""A whole session in lines: the first line says the mode is on and why, then the main menu (continue,
+chapters, review, quiz, lab, progress, settings) until the learner quits or the input ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, TextIO
+
+from grader.book.model import Book, LabRef
+from tui.lines.chapter import open_chapter
+from tui.lines.console import Console, Quit
+from tui.lines.context import Context
+from tui.lines.mode import SETTING_KEY
+from tui.progress.store import ProgressStore, StoreError
+
+if TYPE_CHECKING:
+    from grader.book.quiz import Quiz
+
+HELP = ("Type the number of what you want. Every prompt takes help, which says what it takes, and quit, which "
+        "leaves; your progress is kept as you go.")
+
+
+def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO, *, why: str,
+                clock: Callable[[], datetime], echo: bool = False, screen: tuple[int, int] | None = None) -> int:
+    """Run until quit or the end of input; the exit status (0). `screen`: a terminal's (columns, rows), for
+    pages that fill it."""
+    console = Console(stdin, stdout, echo=echo) if screen is None else \
+        Console(stdin, stdout, echo=echo, page_lines=max(4, screen[1] - 2), width=max(20, screen[0]))
+    ctx = Context(book, store, console, clock)
+    console.say("ringbook", f"screen-reader mode is on: {why}. Plain lines, no colour; help at any prompt.")
+    console.say("book", f"{book.title}" + (f", {book.subtitle}" if book.subtitle else ""))
+    if store.notice:
+        console.say("progress", store.notice)
+    try:
+        main_menu(ctx)
+    except (Quit, KeyboardInterrupt):   # quit, the end of input, or Ctrl+C: what was answered is kept already
+        console.write()
+    console.say("bye", "your progress is kept" if not store.read_only else "progress was not saved (read-only)")
+    return 0
+
+
+def main_menu(ctx: Context) -> None:
+    book = ctx.book
+    while True:
+        entries: list[tuple[str, Callable[[], None]]] = [("continue where you left off", lambda: resume(ctx))]
+        entries.append(("chapters", lambda: chapters(ctx)))
+        entries.append(("review the exercises that are due", lambda: review(ctx)))
+        entries.extend((f"quiz: {quiz.title}", partial(take_quiz, ctx, quiz)) for quiz in book.quizzes)
+        entries.extend((f"lab: {lab.title}", partial(open_lab_ref, ctx, lab)) for lab in book.labs)
+        entries.append(("progress and streak", lambda: show_progress(ctx)))
+        entries.append((f"screen-reader mode at every start: {setting(ctx)}", lambda: toggle_setting(ctx)))
+        ctx.console.say("menu", "main menu")
+        picked = ctx.console.choose("choose", [words for words, _ in entries], HELP, back=False)
+        if picked is not None:
+            entries[picked][1]()
+
+
+def chapters(ctx: Context) -> None:
+    states = ctx.store.exercise_states()
+    items = []
+    for chapter in ctx.book.chapters:
+        solved = sum(1 for e in chapter.exercises if (s := states.get(e.id)) and s.solved)
+        items.append(f"chapter {chapter.id}, {chapter.title}, {solved} of {len(chapter.exercises)} solved")
+    ctx.console.say("chapters", f"{len(items)} chapters")
+    picked = ctx.console.choose("choose", items, "Type a chapter's number in this list, or b to go back.")
+    if picked is not None:
+        open_chapter(ctx, ctx.book.chapters[picked])
+
+
+def resume(ctx: Context) -> None:
+    """Where the learner was (in either face): the exercise last opened, else the chapter's text."""
+    chapter_id, exercise_id = ctx.store.last_opened()
+    chapter = ctx.book.chapter(chapter_id) or ctx.book.chapters[0]
+    ctx.console.say("continue", f"chapter {chapter.id}" + (f", exercise {exercise_id}" if exercise_id else ""))
+    open_chapter(ctx, chapter, exercise_id=exercise_id if chapter.id == chapter_id else "")
+
+
+def review(ctx: Context) -> None:
+    from tui.lines.review import review as run_review
+
+    run_review(ctx)
+
+
+def take_quiz(ctx: Context, quiz: Quiz) -> None:
+    from tui.lines.quiz import take_quiz as run_quiz
+
+    run_quiz(ctx, quiz)
+
+
+def open_lab_ref(ctx: Context, lab: LabRef) -> None:
+    from grader.lab.load import LabError, load_lab
+    from tui.lines.lab import open_lab
+
+    try:
+        loaded = load_lab(lab.path)
+    except LabError as exc:
+        ctx.console.say("lab", f"it cannot open: {exc}")
+        return
+    open_lab(ctx, loaded)
+
+
+def show_progress(ctx: Context) -> None:
+    from tui.lines.progress import show_progress as run_progress
+
+    run_progress(ctx)
+
+
+def setting(ctx: Context) -> str:
+    return "on" if ctx.store.state(SETTING_KEY) == "on" else "off"
+
+
+def toggle_setting(ctx: Context) -> None:
+    """The saved setting: on, every start is in lines even in a full terminal."""
+    value = "off" if setting(ctx) == "on" else "on"
+    try:
+        ctx.store.set_state(SETTING_KEY, value)
+    except StoreError as exc:
+        ctx.console.say("not saved", str(exc))
+        return
+    ctx.console.say("setting", f"screen-reader mode at every start is {value}"
+                    + ("" if value == "on" else "; TERM=dumb, a pipe, --screen-reader and "
+                       "RINGBOOK_SCREEN_READER=1 still turn it on"))
