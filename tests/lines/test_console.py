@@ -132,3 +132,21 @@ def test_a_chapter_read_from_one_of_its_headings(book, store):
     read = transcript.split("chapter text: chapter 0, Ring AllReduce\n")[1]
     assert read.startswith("heading: Ring AllReduce in two phases\n") and "end of chapter text: " in read
     assert "The obvious way" not in read
+
+
+def test_a_wrong_order_typed_is_listed_again_as_the_numbers_now_stand(book, store):
+    """Typing an order renumbers the items: after a wrong one they are listed again, numbered as sent, so the
+    next order is typed from numbers the learner has seen (typed from the first listing, it sent other items)."""
+    from tests.lines.transcript import positions_of
+
+    design = book.exercise("0.8")
+    wrong = list(reversed(ch0.ORDERS["0.8"]))
+    reader, out = console(f"{positions_of(design, wrong)}\n"
+                          f"{' '.join(str(wrong.index(item) + 1) for item in ch0.ORDERS['0.8'])}\nback\n")
+    work_on(Context(book, store, reader, now), design)
+    after_wrong = out.getvalue().split("verdict: incorrect", 1)[1]
+    texts = {item.id: item.text for item in design.items}
+    assert "items: numbered as you sent them" in after_wrong
+    for number, item in enumerate(wrong, 1):
+        assert f"{number}: {texts[item][:40]}" in after_wrong
+    assert [a.status for a in store.attempts()] == ["incorrect", "correct"]

@@ -5,6 +5,7 @@ the store checked afterwards; every transcript plain and labelled."""
 from __future__ import annotations
 
 import inspect
+import re
 from datetime import timedelta
 
 from grader.book.variants import pose
@@ -69,7 +70,7 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store, monkeypatch):
     assert "chapter text: chapter 0, Ring AllReduce" in first and "end of chapter text" in first
     assert "hint 1 of 3: " in first
     for kind in ("derive", "trace", "build", "debug", "design"):
-        assert f". {kind}, " in first
+        assert re.search(rf"^exercise [\d.]+: .*[.?!] {kind}, ", first, re.MULTILINE), kind
     verdicts = [line for line in first.splitlines() if line.startswith("verdict: ")]
     assert sum(v.startswith("verdict: incorrect") for v in verdicts) >= 7
     assert "feedback: " in first and "the fix, line 6: " in first and "first out of place: " in first

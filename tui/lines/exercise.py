@@ -73,7 +73,8 @@ def introduce(ctx: Context, run: Attempting, card: str) -> None:
     state = ctx.store.exercise_states().get(exercise.id)
     mark = "solved" if state and state.solved else "tried" if state and state.attempts else "new"
     numbers = ", new numbers" if run.purpose != "learn" and run.varies else ""
-    console.say(f"exercise {exercise.id}", f"{exercise.title}. {exercise.kind}, {mark}{numbers}.")
+    title = exercise.title if exercise.title.endswith(("?", "!", ".")) else f"{exercise.title}."
+    console.say(f"exercise {exercise.id}", f"{title} {exercise.kind}, {mark}{numbers}.")
     console.book(exercise.prompt)
     history(ctx, run)
     way_for(exercise).show(ctx, exercise)

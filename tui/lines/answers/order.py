@@ -70,8 +70,15 @@ class OrderWay(Way):
         self.list_items(ctx, exercise)
 
     def after(self, ctx: Context, exercise: Design, verdict: Verdict) -> None:
+        """Moves and numbers go on from the order sent. When that order is not the one last listed, the
+        items are listed again: typing `3 1 2` renumbers them, and a learner who typed an order from the
+        old numbers would otherwise send items they never meant."""
         if isinstance(verdict.value, list):
-            self.orders[exercise.id] = list(verdict.value)   # moves go on from the order sent
+            listed = self.current(exercise)
+            self.orders[exercise.id] = list(verdict.value)
             wrong = first_wrong(verdict.value, exercise.order)
             if wrong is not None:
                 ctx.console.say("first out of place", f"number {wrong + 1}")
+                if listed != verdict.value:
+                    ctx.console.say("items", "numbered as you sent them")
+                    self.list_items(ctx, exercise)
