@@ -71,7 +71,7 @@ GRADER_LAYERS = [
 ]
 LAYERS = [
     *GRADER_LAYERS,
-    ("tui.progress",),
+    ("tui.progress", "tui.watch"),
     ("tui.widgets",),
     ("tui.answers",),
     ("tui.screens",),

@@ -39,6 +39,7 @@ from grader.grade import grade
 from grader.kinds.derive import needs_proof
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
+from tui.progress.answers import record_verdict
 from tui.progress.store import StoreError
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.page import Page
@@ -193,18 +194,15 @@ class ExerciseScreen(Screen):
     def show_verdict(self, text: str, verdict: Verdict) -> None:
         if not self.is_attached:
             return
-        saved = True
+        not_saved = record_verdict(
+            self.app.store, self.exercise.id, text, verdict, hints_used=self.hints_shown,
+            seconds_taken=round(time.monotonic() - self.started, 1), seed=self.seed, purpose=self.purpose,
+            revealed=None if self.purpose == "learn" else self.explanation_shown, now=self.app.clock(),
+            draft_key=self.draft_key)
+        saved = not not_saved
+        if not_saved:
+            self.notify(not_saved, title="Not saved", severity="error")
         if verdict.counts_as_attempt:
-            try:
-                self.app.store.record_attempt(
-                    self.exercise.id, text, verdict.status, message=verdict.message, feedback=verdict.feedback,
-                    hints_used=self.hints_shown, seconds_taken=round(time.monotonic() - self.started, 1),
-                    seed=self.seed, purpose=self.purpose,
-                    revealed=None if self.purpose == "learn" else self.explanation_shown, now=self.app.clock(),
-                    draft_key=self.draft_key)
-            except StoreError as exc:
-                saved = False
-                self.notify(str(exc), title="Not saved", severity="error")
             self.submitted_text = text
             self.started = time.monotonic()
         verdict_panel = self.query_one("#verdict", VerdictPanel)
