@@ -10,15 +10,20 @@ Headless (no Textual): the app and the command line both use it.
 
 from __future__ import annotations
 
+import queue
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 QUIET_SECONDS = 0.25
+BOOK_FILES = (".yaml", ".yml", ".md", ".json")   # an edit to one of these under a book folder means a new book
+WAKE_SECONDS = 1.0   # how often a command waiting for an edit wakes, so Ctrl+C is seen at once everywhere
 EDITS = {"created", "modified", "deleted", "moved", "closed"}   # "closed": closed after writing; not opened, read
 
 
@@ -73,3 +78,29 @@ class Watch(FileSystemEventHandler):
         if event.is_directory:
             return event.event_type in ("deleted", "moved")   # a chapter folder renamed away
         return not self.suffixes or any(Path(p).suffix in self.suffixes for p in paths)
+
+
+class Edits:
+    """For a command's main thread: `with Edits(folder, ...) as edits: for _ in edits: ...` runs the loop's body
+    once per burst of edits, from the moment the `with` starts watching, until Ctrl+C. Raises OSError on
+    entry when the folder cannot be watched."""
+
+    def __init__(self, folder: Path, **options: Any):
+        self._bursts: queue.Queue[None] = queue.Queue()
+        self.watch = Watch(folder, lambda: self._bursts.put(None), **options)
+
+    def __enter__(self) -> Edits:
+        self.watch.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.watch.stop()
+
+    def __iter__(self) -> Iterator[None]:
+        while True:
+            try:
+                self._bursts.get(timeout=WAKE_SECONDS)
+            except queue.Empty:
+                continue
+            yield None

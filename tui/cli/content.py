@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import time
 from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,6 +67,32 @@ def content_check(content: Path | None) -> int:
     print(f"ok: {book.title!r}: {counted(len(book.chapters), 'chapter')}, "
           f"{counted(len(book.exercises), 'exercise')}{extras}.")
     return 0
+
+
+def content_check_watching(content: Path | None) -> int:
+    """`content check --watch`: the check, then again after each save under the book's folder, until Ctrl+C;
+    the status is the last check's."""
+    from grader.book.load import BUILTIN_CONTENT
+    from tui.watch import BOOK_FILES, Edits
+
+    status = content_check(content)
+    if folder_problem(content):
+        return status
+    root = content if content is not None else BUILTIN_CONTENT
+    try:
+        with Edits(root, suffixes=BOOK_FILES) as edits:
+            print(f"Watching {printable(relative(root), one_line=True)} for changes; Ctrl+C stops.", flush=True)
+            for _ in edits:
+                print(f"\n{time.strftime('%H:%M:%S')} the book changed: checking again", flush=True)
+                status = content_check(content)
+                sys.stdout.flush()
+                sys.stderr.flush()
+    except OSError as exc:
+        print(f"ringbook: cannot watch {root}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print()
+    return status
 
 
 def content_list(content: Path | None, *, as_json: bool) -> int:

@@ -10,7 +10,6 @@ reader. Ctrl+C ends it and says where the code is kept.
 
 from __future__ import annotations
 
-import queue
 import sys
 import time
 from pathlib import Path
@@ -22,7 +21,6 @@ from tui.progress.store import ProgressStore, StoreError
 from tui.progress.work_files import WorkFileError, read_work_file, work_file, work_folder, write_work_file
 
 EXIT_UNKNOWN_ID = 3
-WAIT_SECONDS = 1.0   # how often the wait for a save looks up, so Ctrl+C is seen at once everywhere
 
 
 def say(text: str = "", *, one_line: bool = False) -> None:
@@ -85,39 +83,30 @@ def show_task(exercise: Build, path: Path, kept: Path | None) -> None:
 
 def watch_and_run(exercise: Build, path: Path, code: str, store: ProgressStore) -> int:
     """Run the tests on each save that changes the code, until Ctrl+C."""
-    from tui.watch import Watch
+    from tui.watch import Edits
 
-    saves: queue.Queue[None] = queue.Queue()
-    watch = Watch(path.parent, lambda: saves.put(None), recursive=False, only=path)
+    last, started = code, time.monotonic()
     try:
-        watch.start()
+        with Edits(path.parent, recursive=False, only=path) as saves:
+            say("Each save runs the tests. Ctrl+C stops.")
+            for _ in saves:
+                try:
+                    code = read_work_file(path)
+                except WorkFileError as exc:
+                    say(f"{exc}; waiting for the next save.", one_line=True)
+                    continue
+                if code != last:
+                    last = code
+                    run_once(exercise, code, store, seconds=round(time.monotonic() - started, 1))
+                    started = time.monotonic()
     except OSError as exc:
         print(f"ringbook work: cannot watch {path.parent}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    say("Each save runs the tests. Ctrl+C stops.")
-    last, started = code, time.monotonic()
-    try:
-        while True:
-            try:
-                saves.get(timeout=WAIT_SECONDS)
-            except queue.Empty:
-                continue
-            try:
-                code = read_work_file(path)
-            except WorkFileError as exc:
-                say(f"{exc}; waiting for the next save.", one_line=True)
-                continue
-            if code != last:
-                last = code
-                run_once(exercise, code, store, seconds=round(time.monotonic() - started, 1))
-                started = time.monotonic()
     except KeyboardInterrupt:
         say()
         say(f"Stopped. Your code is kept in {path}" + ("" if store.read_only else " and is your draft in the app")
             + ".", one_line=True)
-        return 0
-    finally:
-        watch.stop()
+    return 0
 
 
 def run_once(exercise: Build, code: str, store: ProgressStore, *, seconds: float) -> None:

@@ -81,6 +81,13 @@ class HomeScreen(Screen):
             self.refresh_review()
             self.app.home_shown()
 
+    async def book_changed(self) -> None:
+        """A live book read again (`--watch`): everything shown afresh from the new book."""
+        await self.recompose()
+        self.query_one("#review").display = False
+        if self.review_loaded:
+            self.refresh_review()
+
     def refresh_review(self) -> None:
         """"Review · 6 due" (or when the next is due), from the log through FSRS. On the UI thread: the store's
         one connection must not hold a worker's read transaction while an answer is being saved (kept cards

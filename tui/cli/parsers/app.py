@@ -12,6 +12,9 @@ def app_parser() -> CommandParser:
     parser = CommandParser(prog="ringbook", description="A terminal textbook and quiz on distributed training.")
     content_option(parser)
     data_option(parser)
+    parser.add_argument("--watch", action="store_true",
+                        help="for authors: read the book again at each save, keeping your place, and show its "
+                             "problems in the app (path:line: message) instead of refusing to start")
     parser.set_defaults(run=run)
     return parser
 
@@ -19,4 +22,4 @@ def app_parser() -> CommandParser:
 def run(args: argparse.Namespace) -> int:
     from tui.cli.app import run_app
 
-    return run_app(content_of(args), data_dir_of(args))
+    return run_app(content_of(args), data_dir_of(args), watch=args.watch)

@@ -23,6 +23,8 @@ def add_content(commands: Commands) -> None:
     content = commands.add_parser("content", help="check, list or start a book")
     actions = content.add_subparsers(dest="content_command", metavar="ACTION", required=True)
     check = actions.add_parser("check", help="validate a book; print path:line: message for each problem")
+    check.add_argument("--watch", action="store_true",
+                       help="check again each time a file of the book is saved, until Ctrl+C")
     content_option(check)
     check.set_defaults(run=run_check)
     listing = actions.add_parser("list", help="list every exercise")
@@ -51,9 +53,9 @@ def add_content(commands: Commands) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from tui.cli.content import content_check
+    from tui.cli.content import content_check, content_check_watching
 
-    return content_check(content_of(args))
+    return (content_check_watching if args.watch else content_check)(content_of(args))
 
 
 def run_list(args: argparse.Namespace) -> int:
