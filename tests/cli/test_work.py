@@ -1,0 +1,94 @@
+"""`ringbook work ID`, as a learner runs it beside their editor: a real process whose output is a pipe. The
+test saves the file as an editor would and reads what is printed, waiting for each line, never a fixed time."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+
+from tests.helpers import RINGBOOK, ROOT, WAIT_SECONDS
+from tui.progress.store import ProgressStore
+
+EXERCISE = "0.5"
+
+
+class Output:
+    """The child's stdout, line by line, read on a thread so that a wait can give up."""
+
+    def __init__(self, child: subprocess.Popen[str]):
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        assert child.stdout is not None
+        threading.Thread(target=self._read, args=(child.stdout,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put("")   # the end
+
+    def until(self, wanted: str) -> list[str]:
+        """The lines up to and including the first (not yet read) that starts with `wanted`."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        got: list[str] = []
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            got.append(line)
+            self.seen.append(line)
+            if line.startswith(wanted):
+                return got
+        raise AssertionError(f"no line starting {wanted!r}; printed so far:\n" + "\n".join(self.seen))
+
+
+def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp_path):
+    exercise = book.exercise(EXERCISE)
+    child = subprocess.Popen([*RINGBOOK, "work", EXERCISE], cwd=ROOT, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "RINGBOOK_DATA_DIR": str(data_dir)})
+    output = Output(child)
+    try:
+        task = output.until("Each save runs the tests.")
+        path = data_dir / "work" / f"{EXERCISE}.py"
+        assert task[0] == f"{EXERCISE} · {exercise.title}" and f"Edit {path}" in task
+        assert f"def {exercise.signature}" in task
+        assert path.read_text() == exercise.starter
+
+        path.write_text(exercise.solution.replace("* 1000", "* 100", 1))   # a unit slip
+        wrong = output.until("✗ ")
+        feedback = output.until("✗ (")
+        path.write_text(exercise.solution)
+        right = output.until("✓ All")
+        tests = output.until("Explanation:")
+    finally:
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=WAIT_SECONDS)
+    assert wrong[-1].startswith("✗ ") and "tests pass" in wrong[-1] and feedback
+    assert right[-1] == f"✓ All {len(exercise.tests)} tests pass."
+    assert sum(line.startswith("✓ (") for line in tests) == len(exercise.tests)
+    assert child.returncode == 0, err
+    assert f"Stopped. Your code is kept in {path} and is your draft in the app." in out
+    printed = "\n".join(output.seen) + out
+    assert "\x1b" not in printed
+
+    store = ProgressStore.open(data_dir)
+    try:
+        attempts = store.attempts(EXERCISE)
+        assert [a.status for a in attempts] == ["incorrect", "correct"]
+        assert attempts[1].answer == exercise.solution and attempts[0].message == wrong[-1][2:]
+        assert store.draft(EXERCISE) == exercise.solution
+    finally:
+        store.close()
+
+
+def test_work_takes_only_a_build_of_the_book(ringbook, data_dir):
+    unknown = ringbook("work", "9.99")
+    assert unknown.returncode == 3 and "no exercise '9.99'" in unknown.stderr
+    derive = ringbook("work", "0.1")
+    assert derive.returncode == 2 and "0.1 is a derive exercise" in derive.stderr
+    assert not (data_dir / "work").exists()
