@@ -150,6 +150,8 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
             if explain:
                 out.line(f"   {option.feedback}")
     if explain:
+        for line in _hints_and_feedback(exercise):
+            out.line(line) if line else out.gap()
         out.gap()
         out.markdown(exercise.explanation)
         answer = _answer_line(exercise)
@@ -207,6 +209,32 @@ class _TerminalPage(_SourcePage):
 
     def gap(self) -> None:
         self.console.print()
+
+
+def _hints_and_feedback(exercise: Exercise) -> list[str]:
+    """What the app says as the exercise is answered, for `--explain`: its hints, each foreseen mistake's
+    feedback (with its value for these numbers; one whose `when` rules it out here is left out, as the
+    grader leaves it), a table's notes per step, a listing's per line and an order's per item. ("" is a gap.)"""
+    from grader.book.variants import format_number
+    from grader.exercise import NumericAnswer
+    from grader.kinds.debug import Debug
+    from grader.kinds.design import Design
+    from grader.kinds.trace import Trace
+
+    lines = [f"Hint {n} of {len(exercise.hints)}: {hint}" for n, hint in enumerate(exercise.hints, 1)]
+    if isinstance(exercise, NumericAnswer):
+        number = exercise.answer is not None and not exercise.is_formula
+        applicable = exercise.applicable_mistakes
+        lines += [f"Mistake {m.answer}" + (f" = {format_number(value)}" if number else "") + f": {m.feedback}"
+                  for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(0.0),
+                                      strict=False) if m in applicable]   # repeat(0.0) never ends
+    if isinstance(exercise, Trace):
+        lines += [f"Step {step.label}: {step.feedback}" for step in exercise.steps if step.feedback]
+    if isinstance(exercise, Debug):
+        lines += [f"Line {line}: {note}" for line, note in sorted(exercise.line_feedback.items())]
+    if isinstance(exercise, Design):
+        lines += [f"Item {item.text}: {item.feedback}" for item in exercise.items if item.feedback]
+    return [""] + lines if lines else []
 
 
 def _answer_line(exercise: Exercise) -> str:

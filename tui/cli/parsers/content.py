@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 SHOW_DESCRIPTION = (
     "Print the exercise's title and prompt rendered with the numbers of SEED (0, the default, is the book's own), "
-    "and with --explain its worked explanation and answer. To a terminal its Markdown is laid out as the app "
+    "and with --explain its hints, each foreseen mistake's feedback (with its value), per-line or per-step notes, "
+    "its worked explanation and answer. To a terminal its Markdown is laid out as the app "
     "shows it; to a pipe or file (or with --raw) it is printed as written. A SEED given for an exercise with one "
     "form is noted on stderr. Exit status: 0 shown, 2 bad seed or unsatisfiable constraints, 3 unknown exercise id.")
 
@@ -36,7 +37,7 @@ def add_content(commands: Commands) -> None:
         description=SHOW_DESCRIPTION)
     show.add_argument("exercise_id", metavar="EXERCISE_ID")
     seed_option(show)
-    show.add_argument("--explain", action="store_true", help="also print the worked explanation and the answer")
+    show.add_argument("--explain", action="store_true", help="also print the hints, each mistake's feedback, the worked explanation and the answer")
     show.add_argument("--raw", action="store_true",
                       help="print the Markdown as written (the default when the output is not a terminal)")
     show.add_argument("--json", action="store_true",
