@@ -4,46 +4,13 @@ test saves the file as an editor would and reads what is printed, waiting for ea
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import subprocess
-import threading
-import time
 
-from tests.helpers import RINGBOOK, ROOT, WAIT_SECONDS
+from tests.helpers import RINGBOOK, ROOT, WAIT_SECONDS, LineReader
 from tui.progress.store import ProgressStore
 
 EXERCISE = "0.5"
-
-
-class Output:
-    """The child's stdout, line by line, read on a thread so that a wait can give up."""
-
-    def __init__(self, child: subprocess.Popen[str]):
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        assert child.stdout is not None
-        threading.Thread(target=self._read, args=(child.stdout,), daemon=True).start()
-
-    def _read(self, stream) -> None:
-        for line in stream:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put("")   # the end
-
-    def until(self, wanted: str) -> list[str]:
-        """The lines up to and including the first (not yet read) that starts with `wanted`."""
-        deadline = time.monotonic() + WAIT_SECONDS
-        got: list[str] = []
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=1)
-            except queue.Empty:
-                continue
-            got.append(line)
-            self.seen.append(line)
-            if line.startswith(wanted):
-                return got
-        raise AssertionError(f"no line starting {wanted!r}; printed so far:\n" + "\n".join(self.seen))
 
 
 def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp_path):
@@ -51,7 +18,7 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
     child = subprocess.Popen([*RINGBOOK, "work", EXERCISE], cwd=ROOT, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "RINGBOOK_DATA_DIR": str(data_dir)})
-    output = Output(child)
+    output = LineReader(child)
     try:
         task = output.until("Each save runs the tests.")
         path = data_dir / "work" / f"{EXERCISE}.py"

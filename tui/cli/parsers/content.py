@@ -37,7 +37,8 @@ def add_content(commands: Commands) -> None:
         description=SHOW_DESCRIPTION)
     show.add_argument("exercise_id", metavar="EXERCISE_ID")
     seed_option(show)
-    show.add_argument("--explain", action="store_true", help="also print the hints, each mistake's feedback, the worked explanation and the answer")
+    show.add_argument("--explain", action="store_true",
+                      help="also print the hints, each mistake's feedback, the worked explanation and the answer")
     show.add_argument("--raw", action="store_true",
                       help="print the Markdown as written (the default when the output is not a terminal)")
     show.add_argument("--json", action="store_true",
