@@ -47,7 +47,7 @@ async def test_the_editor_key_runs_the_tests_on_what_the_editor_saved(book, stor
         assert starter != exercise.solution
 
 
-async def test_an_editor_that_fails_or_saves_nothing_leaves_the_code_as_it_was(book, store, tmp_path, monkeypatch):
+async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_as_it_was(book, store, tmp_path, monkeypatch):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, EXERCISE)
@@ -58,6 +58,12 @@ async def test_an_editor_that_fails_or_saves_nothing_leaves_the_code_as_it_was(b
         await wait_until(pilot, lambda: app._notifications, "a notice")
         said = [n.message for n in app._notifications]
         assert any("exited with status 3" in m and "unchanged" in m for m in said), said
+        app.clear_notifications()
+        monkeypatch.setenv("VISUAL", str(tmp_path / "no-such-editor"))
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: app._notifications, "a notice")
+        said = [n.message for n in app._notifications]
+        assert any("could not start" in m and "export EDITOR=vim" in m for m in said), said
         app.clear_notifications()
         monkeypatch.setenv("VISUAL", str(script(tmp_path, "just-looks", "true")))
         await pilot.press("ctrl+o")
@@ -73,6 +79,6 @@ def test_the_editor_is_visual_then_editor_then_one_on_the_path(tmp_path):
     assert editor_command({"PATH": str(tmp_path)}) == ([str(nano)], "found on PATH, as neither $VISUAL nor $EDITOR "
                                                                     "is set")
     command, why = editor_command({"PATH": str(tmp_path / "empty")})
-    assert command == [] and "export EDITOR=nano" in why and all(name in why for name in FALLBACKS)
+    assert command == [] and "export EDITOR=vim" in why and all(name in why for name in FALLBACKS)
     command, why = editor_command({"EDITOR": "vim '"})
     assert command == [] and "cannot be read as a command" in why

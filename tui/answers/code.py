@@ -6,7 +6,6 @@ Before any code runs, the panel says if it cannot run in a sandbox here, and how
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Protocol, cast
 
 from rich.text import Text
@@ -225,7 +224,6 @@ class CodePanel(AnswerPanel[Build]):
             self.notify(source, title="Your editor", severity="warning", timeout=15)
             return
         before = self.answer_text()
-        path = Path()
         try:
             path = work_file(work_folder(cast(_WithStore, self.app).store.path), self.exercise.id)
             write_work_file(path, before)
@@ -234,8 +232,7 @@ class CodePanel(AnswerPanel[Build]):
         except WorkFileError as exc:
             problem = str(exc)
         if problem:
-            self.notify(f"{problem}. The code here is unchanged" + (f"; the file is kept: {path}" if path.exists()
-                        else "."), title="Your editor", severity="error", timeout=15)
+            self.notify(f"{problem}. The code here is unchanged.", title="Your editor", severity="error", timeout=15)
             return
         if after == before:
             self.notify(f"{path.name} was not changed, so nothing was run.", title="Your editor")

@@ -19,7 +19,8 @@ from pathlib import Path
 from textual.app import App
 
 FALLBACKS = ("editor", "nano", "vi")   # Debian's choice of editor, then the two found almost everywhere
-HOW_TO_SET = "set one with `export EDITOR=nano` (or vim, emacs -nw, `code --wait`) before starting ringbook"
+HOW_TO_SET = ("set EDITOR to one you have before starting ringbook (`export EDITOR=vim`, or nano, `emacs -nw`, "
+              "`code --wait`)")
 
 
 def editor_command(env: Mapping[str, str] | None = None) -> tuple[list[str], str]:
@@ -43,15 +44,21 @@ def editor_command(env: Mapping[str, str] | None = None) -> tuple[list[str], str
 
 def run_editor(app: App[object], command: list[str], path: Path) -> str:
     """Run `command` on `path` with the terminal handed over, and wait for it; "" when it exits cleanly,
-    else what went wrong, in a sentence. A headless app (a test) has no terminal to hand over."""
+    else what went wrong, in a sentence. A headless app (a test) has no terminal to hand over, and its
+    input is not the editor's."""
+    if app.is_headless:
+        return _run(command, path, stdin=subprocess.DEVNULL)
+    with app.suspend():   # no error may leave this block: Textual resumes the app only at its end
+        return _run(command, path, stdin=None)
+
+
+def _run(command: list[str], path: Path, stdin: int | None) -> str:
     try:
-        if app.is_headless:
-            result = subprocess.run([*command, str(path)], stdin=subprocess.DEVNULL, check=False)
-        else:
-            with app.suspend():
-                result = subprocess.run([*command, str(path)], check=False)
+        result = subprocess.run([*command, str(path)], stdin=stdin, check=False)
     except OSError as exc:
         return f"{shlex.join(command)} could not start: {exc.strerror or exc}; {HOW_TO_SET}"
+    except KeyboardInterrupt:   # Ctrl+C reaches ringbook too while the editor has the terminal
+        return f"{shlex.join(command)} was interrupted, so {path} was not taken (it is kept)"
     if result.returncode != 0:
-        return f"{shlex.join(command)} exited with status {result.returncode}, so its file was not taken"
+        return f"{shlex.join(command)} exited with status {result.returncode}, so {path} was not taken (it is kept)"
     return ""
