@@ -47,7 +47,8 @@ async def test_the_editor_key_runs_the_tests_on_what_the_editor_saved(book, stor
         assert starter != exercise.solution
 
 
-async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_as_it_was(book, store, tmp_path, monkeypatch):
+async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_as_it_was(book, store, tmp_path,
+                                                                                              monkeypatch):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, EXERCISE)
