@@ -67,6 +67,8 @@ async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_
         assert any("could not start" in m and "export EDITOR=vim" in m for m in said), said
         app.clear_notifications()
         monkeypatch.setenv("VISUAL", str(script(tmp_path, "just-looks", "true")))
+        await pilot.press("escape")   # the page has the keyboard: the key works, shown only in the editor's footer
+        assert "ctrl+o" not in offered_keys(app)
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: app._notifications, "a notice")
         assert any("was not changed, so nothing was run" in n.message for n in app._notifications)

@@ -124,8 +124,10 @@ class CodePanel(AnswerPanel[Build]):
     """
     BINDINGS = [
         Binding("ctrl+r", "run_tests", "Run", priority=True),
-        # Ctrl+E is the editor's end of line; Ctrl+O (open) is free in the editor and on the page.
-        Binding("ctrl+o", "own_editor", "Your editor", priority=True),
+        # Ctrl+E is the editor's end of line; Ctrl+O (open) is free in the editor and on the page. It works on both,
+        # and is shown while the editor has the keyboard: the page's footer is full at 80 columns.
+        Binding("ctrl+o", "own_editor(True)", "Your editor", priority=True),
+        Binding("ctrl+o", "own_editor(False)", show=False, priority=True),
         Binding("u", "allow_unsandboxed", "Run unsandboxed"),
         # The editor keeps Tab for indenting and would pass Escape on to the next widget: take it first.
         Binding("escape", "leave_editor", "Leave editor", priority=True),
@@ -175,6 +177,8 @@ class CodePanel(AnswerPanel[Build]):
             return refused and not editing
         if action == "leave_editor":
             return editing
+        if action == "own_editor":
+            return parameters == (editing,)
         if action == "older_code":
             return not editing and self.shows_history and bool(self.runs())
         return True
@@ -210,7 +214,7 @@ class CodePanel(AnswerPanel[Build]):
     def answer_text(self) -> str:
         return self.query_one("#editor", TextArea).text
 
-    def action_own_editor(self) -> None:
+    def action_own_editor(self, _shown: bool) -> None:
         """The code in the learner's own editor: written to their work folder, the editor run with the
         terminal handed over, and the file read back as the code, which is run as Ctrl+R runs it. Nothing
         changed, nothing run; anything that fails leaves the code here as it was and says why."""
