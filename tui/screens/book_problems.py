@@ -36,6 +36,7 @@ class BookProblemsScreen(Screen):
     """What stops the book loading, a line per problem; `show` replaces them as the next save is read."""
 
     DEFAULT_CSS = """
+    BookProblemsScreen #problems-page { padding: 0 2; }
     BookProblemsScreen #problems-heading { margin: 1 0; text-style: bold; color: $error; }
     BookProblemsScreen #problems-list { height: auto; }
     """
@@ -65,10 +66,10 @@ class BookProblemsScreen(Screen):
 
     def show(self, problems: list[Problem]) -> None:
         self.problems = problems
+        one = len(problems) == 1
         underneath = ("Esc shows the book as it last loaded." if self.book_open
-                      else "The book opens once they are fixed.")
+                      else f"The book opens once {'it is' if one else 'they are'} fixed.")
         self.query_one("#problems-heading", Static).update(Text(
-            f"The book has {len(problems)} problem{'' if len(problems) == 1 else 's'}: fix "
-            f"{'it' if len(problems) == 1 else 'them'} and save; ringbook reads the book again at each save. "
-            + underneath))
+            f"The book has {len(problems)} problem{'' if one else 's'}: fix {'it' if one else 'them'} and save; "
+            f"ringbook reads the book again at each save. {underneath}"))
         self.query_one("#problems-list", Static).update(Text("\n".join(map(problem_line, problems))))
