@@ -10,10 +10,11 @@ from pathlib import Path
 
 from grader.book.load import load_book
 from grader.book.model import Book
-from tests.helpers import chapter_filled_in, home_ready, text_of, wait_until
+from tests.helpers import chapter_filled_in, home_ready, open_exercise, text_of, wait_until
 from tui.app import RingbookApp
 from tui.screens.book_problems import BookProblemsScreen
 from tui.screens.chapter import ChapterScreen
+from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
 from tui.widgets.page import Scroll
 
@@ -74,26 +75,39 @@ async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_f
                          "the problems gone once fixed")
         assert "A sentence the author just wrote." in narrative_of(app)
 
+        # An exercise open with an answer typed: its title rewritten, the answer kept.
+        first = await open_exercise(app, pilot, "0.1")
+        await pilot.press("1", "2")
+        title = first.exercise.title
+        assert f"title: {title}\n" in good
+        exercises.write_text(good.replace(f"title: {title}\n", f"title: {title}, rewritten\n", 1))
+        await wait_until(pilot, lambda: isinstance(app.screen, ExerciseScreen) and app.screen is not first,
+                         "the exercise shown again")
+        assert f"{title}, rewritten" in text_of(app.screen.query_one("#exercise-title"))
+        assert app.screen.panel.answer_text() == "12"
+
 
 async def test_a_book_broken_from_the_start_opens_on_its_problems_and_then_on_home_once_fixed(chapters_copy, store):
+    """The book is read with a start's checks: a control character meant for the reader's terminal is a problem,
+    shown escaped, never sent."""
     from tui.cli.app import book_to_watch
 
     root = chapters_copy(CHAPTER)
-    exercises = root / CHAPTER / "exercises.yaml"
-    good = exercises.read_text()
-    exercises.write_text(good.replace("kind: build", "kind: buidl", 1))
+    narrative = root / CHAPTER / "chapter.md"
+    good = narrative.read_text()
+    narrative.write_text(good.replace("\n\n", "\n\n\x1b]52;c;aGk=\x07\n\n", 1))   # would set the clipboard
     book, problems = book_to_watch(root, None)
     assert book is not None and not book.chapters
-    assert [p.message for p in problems] == ["malformed exercise (unknown kind 'buidl')"]
+    assert problems and all(p.path == narrative for p in problems)
     app = RingbookApp(book, store, warm=False, watch=root, problems=problems)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, BookProblemsScreen) and app.screen.is_mounted,
                          "the problems screen")
         listing = text_of(app.screen.query_one("#problems-list"))
-        assert f"{CHAPTER}/exercises.yaml:{problems[0].line}: malformed exercise (unknown kind 'buidl')" in listing
+        assert f"{CHAPTER}/chapter.md:{problems[0].line}: \\x1b" in listing and "\x1b" not in listing
         await pilot.press("escape")   # nothing to go back to: the problems stay
         assert isinstance(app.screen, BookProblemsScreen)
 
-        exercises.write_text(good)
+        narrative.write_text(good)
         await home_ready(app, pilot)
         assert [c.id for c in app.book.chapters] == ["0"] and not app.book_problems
