@@ -16,7 +16,7 @@ def test_each_save_is_checked_again(chapters_copy):
     exercises = root / CHAPTER / "exercises.yaml"
     good = exercises.read_text()
     child = subprocess.Popen([*RINGBOOK, "content", "check", "--watch", "--content", str(root)], cwd=ROOT,
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=dict(os.environ))
     output = LineReader(child)
     try:
@@ -28,7 +28,8 @@ def test_each_save_is_checked_again(chapters_copy):
         assert "invalid YAML" in heading[-1]
         exercises.write_text(good)
         assert output.until("ok: ")[-1].startswith("ok: ")
+        output.until("Watching ")   # the check is done: its status is the one Ctrl+C exits with
     finally:
         child.send_signal(signal.SIGINT)
-        child.communicate(timeout=WAIT_SECONDS)
-    assert child.returncode == 0
+        child.wait(timeout=WAIT_SECONDS)
+    assert child.stderr is not None and child.returncode == 0, child.stderr.read()

@@ -34,14 +34,14 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
         tests = output.until("Explanation:")
     finally:
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=WAIT_SECONDS)
+        child.wait(timeout=WAIT_SECONDS)
+    assert child.stderr is not None and child.returncode == 0, child.stderr.read()
+    stopped = output.until("Stopped.")
     assert wrong[-1].startswith("✗ ") and "tests pass" in wrong[-1] and feedback
     assert right[-1] == f"✓ All {len(exercise.tests)} tests pass."
     assert sum(line.startswith("✓ (") for line in tests) == len(exercise.tests)
-    assert child.returncode == 0, err
-    assert f"Stopped. Your code is kept in {path} and is your draft in the app." in out
-    printed = "\n".join(output.seen) + out
-    assert "\x1b" not in printed
+    assert stopped[-1] == f"Stopped. Your code is kept in {path} and is your draft in the app."
+    assert "\x1b" not in "\n".join(output.seen)
 
     store = ProgressStore.open(data_dir)
     try:

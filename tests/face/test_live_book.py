@@ -71,9 +71,9 @@ async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_f
 
         # The fix: the problems go by themselves, and the chapter is where it was.
         exercises.write_text(good)
-        await wait_until(pilot, lambda: isinstance(app.screen, ChapterScreen) and not app.book_problems,
-                         "the problems gone once fixed")
-        assert "A sentence the author just wrote." in narrative_of(app)
+        await wait_until(pilot, lambda: isinstance(app.screen, ChapterScreen) and not app.book_problems
+                         and "A sentence the author just wrote." in narrative_of(app),
+                         "the problems gone once fixed, the chapter shown")
 
         # An exercise open with an answer typed: its title rewritten, the answer kept.
         first = await open_exercise(app, pilot, "0.1")
@@ -81,9 +81,9 @@ async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_f
         title = first.exercise.title
         assert f"title: {title}\n" in good
         exercises.write_text(good.replace(f"title: {title}\n", f"title: {title}, rewritten\n", 1))
-        await wait_until(pilot, lambda: isinstance(app.screen, ExerciseScreen) and app.screen is not first,
-                         "the exercise shown again")
-        assert f"{title}, rewritten" in text_of(app.screen.query_one("#exercise-title"))
+        await wait_until(pilot, lambda: isinstance(app.screen, ExerciseScreen) and app.screen is not first
+                         and f"{title}, rewritten" in text_of(app.screen.query_one("#exercise-title")),
+                         "the exercise shown again with its new title")
         assert app.screen.panel.answer_text() == "12"
 
 

@@ -81,12 +81,13 @@ def content_check_watching(content: Path | None) -> int:
     root = content if content is not None else BUILTIN_CONTENT
     try:
         with Edits(root, suffixes=BOOK_FILES) as edits:
-            print(f"Watching {printable(relative(root), one_line=True)} for changes; Ctrl+C stops.", flush=True)
+            waiting = f"Watching {printable(relative(root), one_line=True)} for changes; Ctrl+C stops."
+            print(waiting, flush=True)
             for _ in edits:
                 print(f"\n{time.strftime('%H:%M:%S')} the book changed: checking again", flush=True)
                 status = content_check(content)
-                sys.stdout.flush()
                 sys.stderr.flush()
+                print(waiting, flush=True)
     except OSError as exc:
         print(f"ringbook: cannot watch {root}: {exc.strerror or exc}", file=sys.stderr)
         return 1
