@@ -27,8 +27,9 @@ def live_app(root: Path, store, book: Book | None = None, problems=()) -> Ringbo
 
 
 def narrative_of(app: RingbookApp) -> str:
-    return "".join(block.source for block in app.screen.query("#narrative").first().children
-                   if hasattr(block, "source"))
+    """The chapter's Markdown as its screen shows it now ("" while the screen is still being built)."""
+    found = app.screen.query("#narrative")
+    return "".join(block.source for block in found.first().children if hasattr(block, "source")) if found else ""
 
 
 async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_fixed(chapters_copy, store):
@@ -81,9 +82,13 @@ async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_f
         title = first.exercise.title
         assert f"title: {title}\n" in good
         exercises.write_text(good.replace(f"title: {title}\n", f"title: {title}, rewritten\n", 1))
-        await wait_until(pilot, lambda: isinstance(app.screen, ExerciseScreen) and app.screen is not first
-                         and f"{title}, rewritten" in text_of(app.screen.query_one("#exercise-title")),
-                         "the exercise shown again with its new title")
+        def retitled() -> bool:
+            screen = app.screen
+            if not isinstance(screen, ExerciseScreen) or screen is first or not screen.query("#exercise-title"):
+                return False
+            return f"{title}, rewritten" in text_of(screen.query_one("#exercise-title"))
+
+        await wait_until(pilot, retitled, "the exercise shown again with its new title")
         assert app.screen.panel.answer_text() == "12"
 
 
