@@ -12,6 +12,7 @@ from pathlib import Path
 from tests.helpers import offered_keys, open_exercise, ringbook_app, wait_until
 from tui.answers.own_editor import FALLBACKS, editor_command
 from tui.screens.exercise import ExerciseScreen
+from tui.screens.keys import keys_of
 
 EXERCISE = "0.5"
 
@@ -69,6 +70,7 @@ async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_
         monkeypatch.setenv("VISUAL", str(script(tmp_path, "just-looks", "true")))
         await pilot.press("escape")   # the page has the keyboard: the key works, shown only in the editor's footer
         assert "ctrl+o" not in offered_keys(app)
+        assert ("^o", "Your editor") in dict(keys_of(app.screen))["This screen"]   # `?` still lists it
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: app._notifications, "a notice")
         assert any("was not changed, so nothing was run" in n.message for n in app._notifications)

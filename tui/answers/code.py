@@ -127,7 +127,7 @@ class CodePanel(AnswerPanel[Build]):
         # Ctrl+E is the editor's end of line; Ctrl+O (open) is free in the editor and on the page. It works on both,
         # and is shown while the editor has the keyboard: the page's footer is full at 80 columns.
         Binding("ctrl+o", "own_editor(True)", "Your editor", priority=True),
-        Binding("ctrl+o", "own_editor(False)", show=False, priority=True),
+        Binding("ctrl+o", "own_editor(False)", "Your editor", show=False, priority=True),   # `?` lists it
         Binding("u", "allow_unsandboxed", "Run unsandboxed"),
         # The editor keeps Tab for indenting and would pass Escape on to the next widget: take it first.
         Binding("escape", "leave_editor", "Leave editor", priority=True),
