@@ -55,6 +55,13 @@ async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_
         screen = await open_exercise(app, pilot, EXERCISE)
         await pilot.press("x", "y")   # the learner's own unsent code
         before = editor_text(screen)
+        with monkeypatch.context() as browser:   # `ringbook serve`: Textual's web driver cannot suspend
+            browser.setattr(type(app), "is_web", property(lambda _app: True))
+            await pilot.press("ctrl+o")
+            await wait_until(pilot, lambda: app._notifications, "a notice")
+        assert any("In a browser" in n.message and f"ringbook work {EXERCISE}" in n.message
+                   for n in app._notifications)
+        app.clear_notifications()
         monkeypatch.setenv("VISUAL", str(script(tmp_path, "fails", 'echo "def broken(" > "$1"; exit 3')))
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: app._notifications, "a notice")
