@@ -29,15 +29,15 @@ EDITS = {"created", "modified", "deleted", "moved", "closed"}   # "closed": clos
 
 class Watch(FileSystemEventHandler):
     """Calls `changed()` after each burst of edits under `folder` (and its subfolders when `recursive`) to
-    files with one of `suffixes` (all files when empty), or only to the file `only`."""
+    files with one of `suffixes` (all files when empty), or only to the file `only` (one in `folder`)."""
 
     def __init__(self, folder: Path, changed: Callable[[], None], *, recursive: bool = True,
                  suffixes: Collection[str] = (), only: Path | None = None, quiet: float = QUIET_SECONDS):
-        self.folder = folder
+        self.folder = folder.resolve()   # events name paths under the folder as it is watched: compared whole
         self.changed = changed
         self.recursive = recursive
         self.suffixes = set(suffixes)
-        self.only = str(only) if only is not None else None
+        self.only = str(self.folder / only.name) if only is not None else None
         self.quiet = quiet
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
