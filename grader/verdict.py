@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 Status = Literal["correct", "incorrect", "invalid"]
 TIME_BOUND = 1.0
+MARKS: dict[str, str] = {"correct": "✓", "incorrect": "✗", "invalid": "?"}   # how every face marks a verdict
+NOT_COUNTED = "(not counted as an attempt)"
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,12 @@ class Verdict:
     @property
     def counts_as_attempt(self) -> bool:
         return self.status != "invalid"
+
+    def lines(self) -> list[str]:
+        """The verdict as the app shows it, in plain lines: the mark and message, the feedback, then one line
+        per row (a build's tests). Learner output is in them: a face that prints them makes them inert."""
+        head = f"{MARKS[self.status]} {self.message}" + (f"  {NOT_COUNTED}" if not self.counts_as_attempt else "")
+        return [head, *([self.feedback] if self.feedback else []), *(row.message for row in self.rows)]
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -9,13 +9,16 @@ suite paid for it every time) or, on a loaded machine, too short.
 from __future__ import annotations
 
 import os
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import IO
 
 import pytest
 from textual.app import App
@@ -157,3 +160,35 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+class LineReader:
+    """A child's stdout, line by line, read on a thread so that a wait for a line can give up."""
+
+    def __init__(self, child: subprocess.Popen[str]):
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        assert child.stdout is not None
+        threading.Thread(target=self._read, args=(child.stdout,), daemon=True).start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)   # the end
+
+    def until(self, wanted: str) -> list[str]:
+        """The lines up to and including the first (not yet read) that starts with `wanted`."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        got: list[str] = []
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            got.append(line)
+            self.seen.append(line)
+            if line.startswith(wanted):
+                return got
+        raise AssertionError(f"no line starting {wanted!r}; printed:\n" + "\n".join(self.seen))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import textual.app as textual_app
@@ -27,12 +28,22 @@ from tui.screens.home import HomeScreen
 
 if TYPE_CHECKING:
     from grader.book.quiz import Quiz
+    from grader.problems import Problem
     from tui.progress.review import Card
+    from tui.watch import Watch
 
 THEME_KEY = "theme"
 TOAST_WIDTH, TOAST_FRAME = 60, 3   # Textual's notice: 60 columns or half the screen, less its border and padding
 WEB_SCHEMES = ("http", "https")  # what a link in a book may open
 PROOF_WORKER_START_SECONDS = 30.0  # how long a warm-up waits for the proof worker to load sympy
+
+
+@runtime_checkable
+class Reopens(Protocol):
+    """A screen that can show the same place on a book read again (a live book's reload)."""
+
+    def reopened(self, book: Book) -> Screen | None:
+        """This screen on `book`, scrolled as this one is; None when `book` no longer has what it shows."""
 
 
 class RingbookApp(App):
@@ -48,12 +59,19 @@ class RingbookApp(App):
         Binding("question_mark", "toggle_keys", "Keys"),
         Binding("f2", "toggle_theme", "Theme", show=False),
         Binding("ctrl+s", "screenshot", "Shot", tooltip="Save an SVG screenshot of this screen in your data folder"),
+        Binding("ctrl+b", "book_problems", "Book problems", show=False),   # a live book's, while it has any
     ]
 
     def __init__(self, book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None,
-                 warm: bool = True):
+                 warm: bool = True, watch: Path | None = None, problems: Sequence[Problem] = ()):
+        """`watch`: the book's folder, read again at each save (`--watch`); `problems`: why it did not load
+        (then `book` is an empty stand-in until a save fixes it)."""
         super().__init__()
         self.book = book
+        self.watched = watch
+        self.book_problems = list(problems)
+        self._watch: Watch | None = None
+        self._reading_book = asyncio.Lock()   # one book read applied at a time: screens are closed and reopened
         self.store = store
         self.clock = clock or now
         self.warm = warm
@@ -67,13 +85,20 @@ class RingbookApp(App):
         if saved in self.available_themes:
             self.theme = saved
 
-    def get_default_screen(self) -> HomeScreen:
+    def get_default_screen(self) -> Screen:
+        """Home; a live book broken from the start shows its problems instead, until a save fixes them."""
+        if not self.book.chapters and self.book_problems:
+            from tui.screens.book_problems import BookProblemsScreen
+
+            return BookProblemsScreen(self.book_problems, book_open=False)
         return HomeScreen()
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self.keep_theme)
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
+        if self.watched is not None:
+            self.start_watching(self.watched)
 
     def home_shown(self) -> None:
         """What waits for the frame that shows home's keys (HomeScreen calls this once): garbage collection
@@ -284,10 +309,120 @@ class RingbookApp(App):
         if not self.store.read_only:
             self.store.set_last_opened(chapter_id, exercise_id, at_opening=at_opening)
 
+    # --- a live book (--watch): read again at each save, the learner's place kept -------------------------
+
+    def start_watching(self, folder: Path) -> None:
+        """Watch the book's files (tui.watch: one call per burst of events); a book that did not load shows
+        its problems at once."""
+        from tui.watch import BOOK_FILES, Watch
+
+        watch = Watch(folder, self._book_edited, suffixes=BOOK_FILES)
+        try:
+            watch.start()
+        except OSError as exc:
+            self.notify(f"Cannot watch {folder} for changes: {exc.strerror or exc}", title="Live book",
+                        severity="error", timeout=15)
+            return
+        self._watch = watch
+        if self.book_problems:
+            self.call_after_refresh(self.action_book_problems)
+
+    def on_unmount(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
+
+    def _book_edited(self) -> None:
+        """On the watch's thread: hand the news to the app's."""
+        try:
+            self.call_from_thread(self._load_book_again)
+        except RuntimeError:
+            pass   # the app is closing
+
+    @work(thread=True, exclusive=True, group="live-book")
+    def _load_book_again(self) -> None:
+        """The book read and checked as a start reads it (a book folder is hostile: every check applies), off
+        the UI thread; the newest read wins."""
+        from textual.worker import get_current_worker
+
+        from grader.book.load import BookError, load_book
+        from grader.problems import Problem
+
+        assert self.watched is not None, "only a watched book is read again"
+        cache = self.store.path.parent if self.store.path is not None and not self.store.read_only else None
+        try:
+            result: Book | list[Problem] = load_book(self.watched, cache_dir=cache)
+        except BookError as exc:
+            result = exc.problems
+        except Exception as exc:   # a book that breaks the loader must not end the session
+            result = [Problem(self.watched, 1, f"the book could not be read: {exc}")]
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._book_read, result)
+
+    def _book_read(self, result: Book | list[Problem]) -> None:
+        self.run_worker(self._apply_book_read(result), group="live-book-apply")
+
+    async def _apply_book_read(self, result: Book | list[Problem]) -> None:
+        async with self._reading_book:
+            await self._show_book_read(result)
+
+    async def _show_book_read(self, result: Book | list[Problem]) -> None:
+        from tui.screens.book_problems import BookProblemsScreen
+
+        if isinstance(result, list):
+            self.book_problems = result
+            if isinstance(self.screen, BookProblemsScreen):
+                self.screen.show(result)
+            else:
+                self.action_book_problems()
+            return
+        fixed = bool(self.book_problems)
+        self.book, self.book_problems = result, []
+        self.sub_title = result.title
+        await self._reopen_screens()
+        self.notify("Your edits are in, and the book's problems are fixed." if fixed else "Your edits are in.",
+                    title="Book reloaded", timeout=3)
+
+    async def _reopen_screens(self) -> None:
+        """The same screens on the new book, each where it was scrolled to: home, then every chapter, chapter's
+        end and exercise over it, up to the first that is not one of those (a quiz, the lab, a dialog, the
+        problems) or no longer in the book, which closes with what was over it. A book broken from the start
+        has its problems at the bottom of the stack (get_default_screen): home opens over them."""
+        stack = self.screen_stack
+        home = next((screen for screen in stack if isinstance(screen, HomeScreen)), None)
+        above = stack[stack.index(home) + 1:] if home is not None else stack[1:]
+        reopened: list[Screen] = []
+        for screen in above:
+            again = screen.reopened(self.book) if isinstance(screen, Reopens) else None
+            if again is None:
+                break
+            reopened.append(again)
+        while len(self.screen_stack) > 1 and self.screen is not home:
+            await self.pop_screen()
+        if home is None:
+            await self.push_screen(HomeScreen())
+        else:
+            await home.book_changed()
+        for screen in reopened:
+            await self.push_screen(screen)
+
+    def action_book_problems(self) -> None:
+        from tui.screens.book_problems import BookProblemsScreen
+
+        if self.book_problems and not isinstance(self.screen, BookProblemsScreen):
+            self.push_screen(BookProblemsScreen(self.book_problems, book_open=bool(self.book.chapters)))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "book_problems":
+            return bool(self.book_problems)
+        return True
+
     def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:
         """Ringbook's own commands in the palette (Ctrl+P), beside the book's chapters and exercises; not
         Textual's (its theme picker, Maximize, its keys panel), which ringbook does not use."""
         yield SystemCommand("Home", "Back to the home screen", self.go_home)
+        if self.book_problems:
+            yield SystemCommand("Book problems", "What stops the book loading, as path:line: message (Ctrl+B)",
+                                self.action_book_problems)
         yield SystemCommand("Review", "Review the exercises that are due (r on the home screen)", self.start_review)
         yield SystemCommand("Keys", "The keys of this screen (?)", self.action_toggle_keys)
         yield SystemCommand("Theme", "Switch between the light and dark themes (F2)", self.action_toggle_theme)
@@ -297,7 +432,7 @@ class RingbookApp(App):
 
     def go_home(self) -> None:
         """Close every screen over the home screen (a review session under way waits, as after Escape)."""
-        while len(self.screen_stack) > 1:
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
 
     # --- actions --------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""A Python function written in an editor and run against the exercise's tests with Ctrl+R.
+"""A Python function written in an editor and run against the exercise's tests with Ctrl+R, or written in
+the learner's own editor (Ctrl+O), whose file becomes the code and is run at once.
 
 Before any code runs, the panel says if it cannot run in a sandbox here, and how to allow it anyway.
 """
@@ -18,7 +19,9 @@ from grader.kinds.build import Build
 from grader.sandbox.runner import SandboxStatus, allow_unsandboxed, sandbox_status
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
+from tui.answers.own_editor import editor_command, run_editor
 from tui.progress.store import Attempt, ProgressStore
+from tui.progress.work_files import WorkFileError, read_work_file, work_file, work_folder, write_work_file
 from tui.widgets.page import Page
 
 
@@ -121,6 +124,10 @@ class CodePanel(AnswerPanel[Build]):
     """
     BINDINGS = [
         Binding("ctrl+r", "run_tests", "Run", priority=True),
+        # Ctrl+E is the editor's end of line; Ctrl+O (open) is free in the editor and on the page. It works on both,
+        # and is shown while the editor has the keyboard: the page's footer is full at 80 columns.
+        Binding("ctrl+o", "own_editor(True)", "Your editor", priority=True),
+        Binding("ctrl+o", "own_editor(False)", "Your editor", show=False, priority=True),   # `?` lists it
         Binding("u", "allow_unsandboxed", "Run unsandboxed"),
         # The editor keeps Tab for indenting and would pass Escape on to the next widget: take it first.
         Binding("escape", "leave_editor", "Leave editor", priority=True),
@@ -170,6 +177,8 @@ class CodePanel(AnswerPanel[Build]):
             return refused and not editing
         if action == "leave_editor":
             return editing
+        if action == "own_editor":
+            return parameters == (editing,)
         if action == "older_code":
             return not editing and self.shows_history and bool(self.runs())
         return True
@@ -204,6 +213,37 @@ class CodePanel(AnswerPanel[Build]):
 
     def answer_text(self) -> str:
         return self.query_one("#editor", TextArea).text
+
+    def action_own_editor(self, _shown: bool) -> None:
+        """The code in the learner's own editor: written to their work folder, the editor run with the
+        terminal handed over, and the file read back as the code, which is run as Ctrl+R runs it. Nothing
+        changed, nothing run; anything that fails leaves the code here as it was and says why."""
+        if self.app.is_web:
+            self.notify("In a browser, ringbook cannot hand the terminal to an editor: write the code here, or run "
+                        f"`ringbook work {self.exercise.id}` in a terminal beside your editor.", title="Your editor",
+                        severity="warning", timeout=10)
+            return
+        command, source = editor_command()
+        if not command:
+            self.notify(source, title="Your editor", severity="warning", timeout=15)
+            return
+        before = self.answer_text()
+        try:
+            path = work_file(work_folder(cast(_WithStore, self.app).store.path), self.exercise.id)
+            write_work_file(path, before)
+            problem = run_editor(self.app, command, path)
+            after = read_work_file(path) if not problem else before
+        except WorkFileError as exc:
+            problem = str(exc)
+        if problem:
+            self.notify(f"{problem}. The code here is unchanged.", title="Your editor", severity="error", timeout=15)
+            return
+        if after == before:
+            self.notify(f"{path.name} was not changed, so nothing was run.", title="Your editor")
+            return
+        editor = self.query_one("#editor", TextArea)
+        editor.replace(after, editor.document.start, editor.document.end)   # an edit: Ctrl+Z brings back the old
+        self.action_run_tests()
 
     def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
         """The first line that changed since the attempt before (or since the starter code)."""

@@ -11,10 +11,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from grader.book.model import Book
+    from grader.problems import Problem
     from tui.progress.store import ProgressStore
 
 
-def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool = False) -> int:
+def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool = False, watch: bool = False) -> int:
+    """`watch`: read the book again at each save of its files, and show its problems in the app instead of
+    refusing to start (tui.app, "a live book"); the plain-line face reads the book once."""
     # What start-up allocates lives as long as the app, so collecting garbage before the first frame only
     # costs time (3% of the start). RingbookApp turns it back on once the home screen has been painted.
     gc.disable()
@@ -24,7 +27,8 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         store = open_store_or_report(data_dir)
         if store is None:
             return 1
-        book = load_or_report(content, cache_dir=None if store.read_only or store.path is None else store.path.parent)
+        cache_dir = None if store.read_only or store.path is None else store.path.parent
+        book, problems = book_to_watch(content, cache_dir) if watch else (load_or_report(content, cache_dir), [])
         if book is None:
             store.close()
             return 1
@@ -35,10 +39,10 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         try:
             if why is not None:
                 gc.enable()
-                return run_lines(book, store, why)
+                return run_lines(book, store, why, problems, content)
             from tui.app import RingbookApp  # Textual loads only when the app really starts
 
-            RingbookApp(book, store).run()
+            RingbookApp(book, store, watch=book.root if watch else None, problems=problems).run()
         finally:
             store.close()
         return 0
@@ -46,12 +50,34 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         gc.enable()
 
 
-def run_lines(book: Book, store: ProgressStore, why: str) -> int:
+def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem], content: Path | None) -> int:
     import shutil
 
+    from tui.cli.common import report_problems
     from tui.lines.session import run_session
     from tui.progress.clock import now
 
+    if problems:   # --watch on a broken book: the plain-line face has no live book to show them in
+        report_problems(problems, content)
+        return 1
     size = shutil.get_terminal_size()
     return run_session(book, store, sys.stdin, sys.stdout, why=why, clock=now, echo=not sys.stdin.isatty(),
                        screen=(size.columns, size.lines) if sys.stdout.isatty() else None)
+
+
+def book_to_watch(content: Path | None, cache_dir: Path | None) -> tuple[Book | None, list[Problem]]:
+    """The book and no problems; or, when it does not load, an empty stand-in and its problems, shown in the app
+    until a save fixes them. (None when `content` names no book at all, after saying so.)"""
+    from grader.book.load import BUILTIN_CONTENT, BookError, load_book
+    from grader.book.model import Book
+    from tui.cli.common import folder_problem
+
+    problem = folder_problem(content)
+    if problem:
+        print(f"ringbook: {problem}", file=sys.stderr)
+        return None, []
+    root = content if content is not None else BUILTIN_CONTENT
+    try:
+        return load_book(root, cache_dir=cache_dir), []
+    except BookError as exc:
+        return Book(f"{root.name} (not loaded: see its problems)", "", root, ()), exc.problems

@@ -13,6 +13,7 @@ from grader.safe_text import printable
 
 if TYPE_CHECKING:
     from grader.book.model import Book
+    from grader.problems import Problem
     from tui.progress.store import ProgressStore
 
 
@@ -63,10 +64,15 @@ def load_or_report(content: Path | None, cache_dir: Path | None = None) -> Book 
     try:
         return load_book(content, cache_dir=cache_dir)
     except BookError as exc:
-        for found in exc.problems:
-            print(f"{relative(found.path)}:{found.line}: {found.message}", file=sys.stderr)
-        print(f"The book has problems; run `{check_command(content)}` for the full list.", file=sys.stderr)
+        report_problems(exc.problems, content)
         return None
+
+
+def report_problems(problems: list[Problem], content: Path | None) -> None:
+    """Say on stderr what is wrong with the book at `content`: each problem, then what to run."""
+    for found in problems:
+        print(f"{relative(found.path)}:{found.line}: {found.message}", file=sys.stderr)
+    print(f"The book has problems; run `{check_command(content)}` for the full list.", file=sys.stderr)
 
 
 def check_command(content: Path | None) -> str:

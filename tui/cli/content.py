@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import time
 from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,33 @@ def content_check(content: Path | None) -> int:
     return 0
 
 
+def content_check_watching(content: Path | None) -> int:
+    """`content check --watch`: the check, then again after each save under the book's folder, until Ctrl+C;
+    the status is the last check's."""
+    from grader.book.load import BUILTIN_CONTENT
+    from tui.watch import BOOK_FILES, Edits
+
+    status = content_check(content)
+    if folder_problem(content):
+        return status
+    root = content if content is not None else BUILTIN_CONTENT
+    try:
+        with Edits(root, suffixes=BOOK_FILES) as edits:
+            waiting = f"Watching {printable(relative(root), one_line=True)} for changes; Ctrl+C stops."
+            print(waiting, flush=True)
+            for _ in edits:
+                print(f"\n{time.strftime('%H:%M:%S')} the book changed: checking again", flush=True)
+                status = content_check(content)
+                sys.stderr.flush()
+                print(waiting, flush=True)
+    except OSError as exc:
+        print(f"ringbook: cannot watch {root}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print()
+    return status
+
+
 def content_list(content: Path | None, *, as_json: bool) -> int:
     book = load_or_report(content)
     if book is None:
@@ -126,6 +154,8 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
             if explain:
                 out.line(f"   {option.feedback}")
     if explain:
+        for line in _hints_and_feedback(exercise):
+            out.line(line) if line else out.gap()
         out.gap()
         out.markdown(exercise.explanation)
         answer = _answer_line(exercise)
@@ -183,6 +213,32 @@ class _TerminalPage(_SourcePage):
 
     def gap(self) -> None:
         self.console.print()
+
+
+def _hints_and_feedback(exercise: Exercise) -> list[str]:
+    """What the app says as the exercise is answered, for `--explain`: its hints, each foreseen mistake's
+    feedback (with its value for these numbers; one whose `when` rules it out here is left out, as the
+    grader leaves it), a table's notes per step, a listing's per line and an order's per item. ("" is a gap.)"""
+    from grader.book.variants import format_number
+    from grader.exercise import NumericAnswer
+    from grader.kinds.debug import Debug
+    from grader.kinds.design import Design
+    from grader.kinds.trace import Trace
+
+    lines = [f"Hint {n} of {len(exercise.hints)}: {hint}" for n, hint in enumerate(exercise.hints, 1)]
+    if isinstance(exercise, NumericAnswer):
+        number = exercise.answer is not None and not exercise.is_formula
+        applicable = exercise.applicable_mistakes
+        lines += [f"Mistake {m.answer}" + (f" = {format_number(value)}" if number else "") + f": {m.feedback}"
+                  for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(0.0),
+                                      strict=False) if m in applicable]   # repeat(0.0) never ends
+    if isinstance(exercise, Trace):
+        lines += [f"Step {step.label}: {step.feedback}" for step in exercise.steps if step.feedback]
+    if isinstance(exercise, Debug):
+        lines += [f"Line {line}: {note}" for line, note in sorted(exercise.line_feedback.items())]
+    if isinstance(exercise, Design):
+        lines += [f"Item {item.text}: {item.feedback}" for item in exercise.items if item.feedback]
+    return [""] + lines if lines else []
 
 
 def _answer_line(exercise: Exercise) -> str:

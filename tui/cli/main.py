@@ -18,10 +18,11 @@ def build_parser() -> argparse.ArgumentParser:
     from tui.cli.parsers.content import add_content
     from tui.cli.parsers.progress import add_progress
     from tui.cli.parsers.serve import add_serve
+    from tui.cli.parsers.work import add_work
 
     parser = app_parser()
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for add_group in (add_content, add_check, add_progress, add_classroom, add_serve):
+    for add_group in (add_content, add_check, add_progress, add_classroom, add_serve, add_work):
         add_group(commands)
     return parser
 

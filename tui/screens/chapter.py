@@ -19,7 +19,7 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownBlock
 from textual.widgets.option_list import Option
 
-from grader.book.model import Chapter
+from grader.book.model import Book, Chapter
 from tui.screens.contents import ContentsScreen
 from tui.widgets.page import Scroll
 from tui.widgets.screen_frame import Footer, Header
@@ -80,10 +80,12 @@ class ChapterScreen(Screen):
         Binding("t", "contents", "Contents"),
     ]
 
-    def __init__(self, chapter: Chapter, tab: str = "read"):
+    def __init__(self, chapter: Chapter, tab: str = "read", *, scroll_y: float = 0):
+        """`scroll_y`: where the page starts, once filled in (a live book read again)."""
         super().__init__()
         self.chapter = chapter
         self.initial_tab = tab
+        self.initial_scroll = scroll_y
         self._whole = ""  # the whole narrative, while only its opening is shown
 
     def compose(self) -> ComposeResult:
@@ -112,6 +114,13 @@ class ChapterScreen(Screen):
         self.refresh_exercises()
         if self.initial_tab == "exercises":
             self.action_exercises()
+        elif self.initial_scroll:
+            self.query_one("#page", Scroll).scroll_back(self.initial_scroll)
+
+    def reopened(self, book: Book) -> ChapterScreen | None:
+        """This chapter of `book` (read again from its files), scrolled as this one is."""
+        chapter = book.chapter(self.chapter.id)
+        return ChapterScreen(chapter, scroll_y=self.query_one("#page", Scroll).scroll_y) if chapter else None
 
     def on_screen_resume(self) -> None:
         if self.query("#exercise-list"):

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.book.model import Chapter
+from grader.book.model import Book, Chapter
 from tui.progress.mastery import mastery
 from tui.progress.store import ExerciseState
 from tui.screens.chapter import MARKS, ChapterScreen, exercise_row
@@ -47,6 +47,10 @@ class ChapterEndScreen(Screen):
     def __init__(self, chapter: Chapter):
         super().__init__()
         self.chapter = chapter
+
+    def reopened(self, book: Book) -> ChapterEndScreen | None:
+        chapter = book.chapter(self.chapter.id)
+        return ChapterEndScreen(chapter) if chapter else None
 
     @property
     def next_stop(self):

@@ -50,6 +50,7 @@ from tui.widgets.verdict_panel import VerdictPanel
 if TYPE_CHECKING:
     from textual.timer import Timer
 
+    from grader.book.model import Book
     from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
@@ -77,13 +78,15 @@ class ExerciseScreen(Screen):
         *(Binding(key, f"scroll_page('{where}')", show=False, priority=True) for key, where in PAGE_KEYS.items()),
     ]
 
-    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", card: bool = False):
+    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", card: bool = False,
+                 scroll_y: float = 0):
         """`exercise` as the book has it, posed with the numbers (and options or items dealt) of `seed`
         (0: the book's own) for `purpose`: "learn" in a chapter, "review" when the schedule brings it
         back, "practice" when the learner asks for new numbers or cards early (kept, but it does not move
         the schedule). `card`: one card of the app's review or practice session, so n and p move through
-        the session."""
+        the session. `scroll_y`: where the page starts (a live book read again)."""
         super().__init__()
+        self.initial_scroll = scroll_y
         self.book_exercise = exercise
         self.exercise = pose(exercise, seed)
         self.seed = seed
@@ -160,6 +163,20 @@ class ExerciseScreen(Screen):
             self.panel.focus_answer(scroll_visible=False)   # the page opens at its top, where the task is
         else:
             self.panel.focus(scroll_visible=False)
+        if self.initial_scroll:
+            self.query_one("#exercise", Page).scroll_back(self.initial_scroll)
+
+    def reopened(self, book: Book) -> ExerciseScreen | None:
+        """This exercise of `book` (read again from its files), posed and scrolled as here, its draft kept."""
+        exercise = book.exercise(self.exercise.id)
+        if exercise is None:
+            return None
+        self.save_draft()
+        try:
+            return ExerciseScreen(exercise, seed=self.seed, purpose=self.purpose, card=self.card,
+                                  scroll_y=self.query_one("#exercise", Page).scroll_y)
+        except VariantError:
+            return None
 
     # --- state shown ----------------------------------------------------------------------------
 

@@ -81,6 +81,26 @@ class HomeScreen(Screen):
             self.refresh_review()
             self.app.home_shown()
 
+    async def book_changed(self) -> None:
+        """A live book read again (`--watch`): its title, subtitle, lines and rows from the new book, in place
+        (recomposed, the screen's header was gone while a resize still asked for its title)."""
+        book = self.app.book
+        self.query_one("#book-title", Static).update(plain(book.title))
+        subtitles = self.query("#book-subtitle")
+        if subtitles:
+            subtitles.first(Static).update(plain(book.subtitle))
+            subtitles.first().display = bool(book.subtitle)
+        elif book.subtitle:
+            await self.query_one("#home").mount(Static(plain(book.subtitle), id="book-subtitle"),
+                                                after="#book-title")
+        self.set_class(self.app.size.height < self.full_height(), "-compact")
+        stats, continue_line, rows = self.progress()
+        self.query_one("#stats", Static).update(stats)
+        self.query_one("#continue", Static).update(continue_line)
+        self.refresh_rows(rows)
+        if self.review_loaded:
+            self.refresh_review()
+
     def refresh_review(self) -> None:
         """"Review · 6 due" (or when the next is due), from the log through FSRS. On the UI thread: the store's
         one connection must not hold a worker's read transaction while an answer is being saved (kept cards

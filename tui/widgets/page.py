@@ -15,6 +15,8 @@ from textual.geometry import Region, Size
 from textual.widget import Widget
 from textual.widgets import TextArea
 
+SCROLL_BACK_FRAMES = 30
+
 
 class Scroll(VerticalScroll):
     """A scrolling container whose gaining or losing the keyboard restyles it alone. Textual restyles a
@@ -24,6 +26,15 @@ class Scroll(VerticalScroll):
 
     def watch_has_focus(self, _has_focus: bool) -> None:
         self.app.stylesheet.update_nodes([self], animate=True)
+
+    def scroll_back(self, y: float, frames: int = SCROLL_BACK_FRAMES) -> None:
+        """Scroll to `y` (where a screen read again from a live book was): each frame until the page, whose
+        Markdown is laid out a frame or more after it is mounted, is tall enough, or `frames` have passed."""
+        if not self.is_attached:
+            return
+        self.scroll_to(y=y, animate=False, immediate=True)
+        if self.scroll_y < y and frames > 0:
+            self.call_after_refresh(self.scroll_back, y, frames - 1)
 
 
 class Page(Scroll):

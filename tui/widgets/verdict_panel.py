@@ -5,13 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from grader.verdict import Verdict
-
-LOOK = {
-    "correct": ("✓", "verdict-correct"),
-    "incorrect": ("✗", "verdict-incorrect"),
-    "invalid": ("?", "verdict-invalid"),
-}
+from grader.verdict import MARKS, NOT_COUNTED, Verdict
 
 
 class VerdictPanel(Static):
@@ -30,15 +24,14 @@ class VerdictPanel(Static):
     """
 
     def show(self, verdict: Verdict, *, saved: bool = True) -> None:
-        icon, css_class = LOOK[verdict.status]
-        text = Text.assemble((f"{icon} ", "bold"), (verdict.message, "bold"))
-        if verdict.status == "invalid":
-            text.append("  (not counted as an attempt)", "dim")
+        text = Text.assemble((f"{MARKS[verdict.status]} ", "bold"), (verdict.message, "bold"))
+        if not verdict.counts_as_attempt:
+            text.append(f"  {NOT_COUNTED}", "dim")
         if verdict.feedback:
             text.append("\n" + verdict.feedback)
         if not saved:
             text.append("\nThis answer could not be saved (progress is read-only).", "italic")
-        self.set_classes(css_class)
+        self.set_classes(f"verdict-{verdict.status}")
         self.update(text)
 
     def clear(self) -> None:

@@ -15,6 +15,9 @@ def app_parser() -> CommandParser:
     parser.add_argument("--screen-reader", action="store_true",
                         help="plain labelled lines for screen readers and braille displays, not the full-screen app "
                              "(also RINGBOOK_SCREEN_READER=1; automatic with TERM=dumb or without a terminal)")
+    parser.add_argument("--watch", action="store_true",
+                        help="for authors: read the book again at each save, keeping your place, and show its "
+                             "problems in the app (path:line: message) instead of refusing to start")
     parser.set_defaults(run=run)
     return parser
 
@@ -22,4 +25,4 @@ def app_parser() -> CommandParser:
 def run(args: argparse.Namespace) -> int:
     from tui.cli.app import run_app
 
-    return run_app(content_of(args), data_dir_of(args), screen_reader=args.screen_reader)
+    return run_app(content_of(args), data_dir_of(args), screen_reader=args.screen_reader, watch=args.watch)

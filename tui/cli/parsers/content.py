@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 SHOW_DESCRIPTION = (
     "Print the exercise's title and prompt rendered with the numbers of SEED (0, the default, is the book's own), "
-    "and with --explain its worked explanation and answer. To a terminal its Markdown is laid out as the app "
+    "and with --explain its hints, each foreseen mistake's feedback (with its value), per-line or per-step notes, "
+    "its worked explanation and answer. To a terminal its Markdown is laid out as the app "
     "shows it; to a pipe or file (or with --raw) it is printed as written. A SEED given for an exercise with one "
     "form is noted on stderr. Exit status: 0 shown, 2 bad seed or unsatisfiable constraints, 3 unknown exercise id.")
 
@@ -23,6 +24,8 @@ def add_content(commands: Commands) -> None:
     content = commands.add_parser("content", help="check, list or start a book")
     actions = content.add_subparsers(dest="content_command", metavar="ACTION", required=True)
     check = actions.add_parser("check", help="validate a book; print path:line: message for each problem")
+    check.add_argument("--watch", action="store_true",
+                       help="check again each time a file of the book is saved, until Ctrl+C")
     content_option(check)
     check.set_defaults(run=run_check)
     listing = actions.add_parser("list", help="list every exercise")
@@ -34,7 +37,8 @@ def add_content(commands: Commands) -> None:
         description=SHOW_DESCRIPTION)
     show.add_argument("exercise_id", metavar="EXERCISE_ID")
     seed_option(show)
-    show.add_argument("--explain", action="store_true", help="also print the worked explanation and the answer")
+    show.add_argument("--explain", action="store_true",
+                      help="also print the hints, each mistake's feedback, the worked explanation and the answer")
     show.add_argument("--raw", action="store_true",
                       help="print the Markdown as written (the default when the output is not a terminal)")
     show.add_argument("--json", action="store_true",
@@ -51,9 +55,9 @@ def add_content(commands: Commands) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from tui.cli.content import content_check
+    from tui.cli.content import content_check, content_check_watching
 
-    return content_check(content_of(args))
+    return (content_check_watching if args.watch else content_check)(content_of(args))
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -1,0 +1,118 @@
+"""A live book (`ringbook --content DIR --watch`): an author's save shows in the app where the learner is, a
+save that breaks the book shows its problems as path:line: message, and the save that fixes them clears them.
+
+The watch is real (watchdog on the book's folder) and so are the files: the tests write them as an editor
+would and wait for what the app shows, never for a fixed time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.book.load import load_book
+from grader.book.model import Book
+from tests.helpers import chapter_filled_in, home_ready, open_exercise, text_of, wait_until
+from tui.app import RingbookApp
+from tui.screens.book_problems import BookProblemsScreen
+from tui.screens.chapter import ChapterScreen
+from tui.screens.exercise import ExerciseScreen
+from tui.screens.home import HomeScreen
+from tui.widgets.page import Scroll
+
+CHAPTER = "00-ring-allreduce"
+
+
+def live_app(root: Path, store, book: Book | None = None, problems=()) -> RingbookApp:
+    book = book or load_book(root)
+    return RingbookApp(book, store, warm=False, watch=root, problems=problems)
+
+
+def narrative_of(app: RingbookApp) -> str:
+    """The chapter's Markdown as its screen shows it now ("" while the screen is still being built)."""
+    found = app.screen.query("#narrative")
+    return "".join(block.source for block in found.first().children if hasattr(block, "source")) if found else ""
+
+
+async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_fixed(chapters_copy, store):
+    root = chapters_copy(CHAPTER)
+    narrative = root / CHAPTER / "chapter.md"
+    exercises = root / CHAPTER / "exercises.yaml"
+    app = live_app(root, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        app.open_chapter(app.book.chapters[0])
+        await chapter_filled_in(app, pilot)
+        first = app.screen
+        page = first.query_one("#page", Scroll)
+        page.scroll_to(y=12, animate=False, immediate=True)
+        await pilot.pause()
+        assert page.scroll_y == 12
+
+        # An author rewrites a paragraph below the top: the chapter is read again, scrolled where it was.
+        text = narrative.read_text()
+        narrative.write_text(text.replace("\n\n", "\n\nA sentence the author just wrote.\n\n", 1))
+
+        def reread() -> bool:
+            screen = app.screen
+            return (isinstance(screen, ChapterScreen) and screen is not first and bool(screen.query("#exercise-list"))
+                    and "A sentence the author just wrote." in narrative_of(app))
+
+        await wait_until(pilot, reread, "the chapter shown again with the new sentence")
+        assert app.screen.chapter.id == first.chapter.id
+        await wait_until(pilot, lambda: app.screen.query_one("#page", Scroll).scroll_y == 12,
+                         "the page scrolled back where it was")
+        assert isinstance(app.screen_stack[0], HomeScreen) and len(app.screen_stack) == 2
+
+        # Broken YAML: the problems, as path:line: message, over the chapter, which stays underneath.
+        good = exercises.read_text()
+        exercises.write_text(good.replace("exercises:", "exercises: [", 1))
+        await wait_until(pilot, lambda: isinstance(app.screen, BookProblemsScreen), "the problems screen")
+        listing = text_of(app.screen.query_one("#problems-list"))
+        assert f"{CHAPTER}/exercises.yaml:" in listing and "invalid YAML" in listing
+        assert isinstance(app.screen_stack[-2], ChapterScreen)
+
+        # The fix: the problems go by themselves, and the chapter is where it was.
+        exercises.write_text(good)
+        await wait_until(pilot, lambda: isinstance(app.screen, ChapterScreen) and not app.book_problems
+                         and "A sentence the author just wrote." in narrative_of(app),
+                         "the problems gone once fixed, the chapter shown")
+
+        # An exercise open with an answer typed: its title rewritten, the answer kept.
+        first = await open_exercise(app, pilot, "0.1")
+        await pilot.press("1", "2")
+        title = first.exercise.title
+        assert f"title: {title}\n" in good
+        exercises.write_text(good.replace(f"title: {title}\n", f"title: {title}, rewritten\n", 1))
+        def retitled() -> bool:
+            screen = app.screen
+            if not isinstance(screen, ExerciseScreen) or screen is first or not screen.query("#exercise-title"):
+                return False
+            return f"{title}, rewritten" in text_of(screen.query_one("#exercise-title"))
+
+        await wait_until(pilot, retitled, "the exercise shown again with its new title")
+        assert app.screen.panel.answer_text() == "12"
+
+
+async def test_a_book_broken_from_the_start_opens_on_its_problems_and_then_on_home_once_fixed(chapters_copy, store):
+    """The book is read with a start's checks: a control character meant for the reader's terminal is a problem,
+    shown escaped, never sent."""
+    from tui.cli.app import book_to_watch
+
+    root = chapters_copy(CHAPTER)
+    narrative = root / CHAPTER / "chapter.md"
+    good = narrative.read_text()
+    narrative.write_text(good.replace("\n\n", "\n\n\x1b]52;c;aGk=\x07\n\n", 1))   # would set the clipboard
+    book, problems = book_to_watch(root, None)
+    assert book is not None and not book.chapters
+    assert problems and all(p.path == narrative for p in problems)
+    app = RingbookApp(book, store, warm=False, watch=root, problems=problems)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, BookProblemsScreen) and app.screen.is_mounted,
+                         "the problems screen")
+        listing = text_of(app.screen.query_one("#problems-list"))
+        assert f"{CHAPTER}/chapter.md:{problems[0].line}: \\x1b" in listing and "\x1b" not in listing
+        await pilot.press("escape")   # nothing to go back to: the problems stay
+        assert isinstance(app.screen, BookProblemsScreen)
+
+        narrative.write_text(good)
+        await home_ready(app, pilot)
+        assert [c.id for c in app.book.chapters] == ["0"] and not app.book_problems

@@ -1,0 +1,64 @@
+"""The learner's own editor for a build's code: `$VISUAL`, else `$EDITOR`, else the first of `editor`,
+`nano` and `vi` found on PATH, run on a work file (tui.progress.work_files) while the app hands it the
+terminal (Textual's `App.suspend`).
+
+Whatever happens (no editor, one that fails to start or exits with an error, a file that cannot be read
+back) the code in the app's editor stays as it was and a notice says why; only a file read back whole
+replaces it.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+from textual.app import App
+
+FALLBACKS = ("editor", "nano", "vi")   # Debian's choice of editor, then the two found almost everywhere
+HOW_TO_SET = ("set EDITOR to one you have before starting ringbook (`export EDITOR=vim`, or nano, `emacs -nw`, "
+              "`code --wait`)")
+
+
+def editor_command(env: Mapping[str, str] | None = None) -> tuple[list[str], str]:
+    """The editor to run, as words (`code --wait` is two), and where it came from: `$VISUAL`, `$EDITOR` or
+    "found on PATH"; ([], why) when there is none."""
+    env = os.environ if env is None else env
+    for name in ("VISUAL", "EDITOR"):
+        value = env.get(name, "").strip()
+        if value:
+            try:
+                return shlex.split(value), f"${name}"
+            except ValueError:
+                return [], f"${name} ({value!r}) cannot be read as a command: {HOW_TO_SET}"
+    for name in FALLBACKS:
+        found = shutil.which(name, path=env.get("PATH"))
+        if found:
+            return [found], "found on PATH, as neither $VISUAL nor $EDITOR is set"
+    return [], f"No editor: neither $VISUAL nor $EDITOR is set, and none of {', '.join(FALLBACKS)} is installed; " \
+               + HOW_TO_SET
+
+
+def run_editor(app: App[object], command: list[str], path: Path) -> str:
+    """Run `command` on `path` with the terminal handed over, and wait for it; "" when it exits cleanly,
+    else what went wrong, in a sentence. A headless app (a test) has no terminal to hand over, and its
+    input is not the editor's."""
+    if app.is_headless:
+        return _run(command, path, stdin=subprocess.DEVNULL)
+    with app.suspend():   # no error may leave this block: Textual resumes the app only at its end
+        return _run(command, path, stdin=None)
+
+
+def _run(command: list[str], path: Path, stdin: int | None) -> str:
+    try:
+        result = subprocess.run([*command, str(path)], stdin=stdin, check=False)
+    except OSError as exc:
+        return f"{shlex.join(command)} could not start: {exc.strerror or exc}; {HOW_TO_SET}"
+    except KeyboardInterrupt:   # Ctrl+C reaches ringbook too while the editor has the terminal
+        return f"{shlex.join(command)} was interrupted, so {path} was not taken (it is kept)"
+    if result.returncode != 0:
+        return f"{shlex.join(command)} exited with status {result.returncode}, so {path} was not taken (it is kept)"
+    return ""

@@ -1,0 +1,35 @@
+"""`ringbook work ID`: a build exercise as a file in the learner's own editor, its tests run on every save."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from tui.cli.parsers.options import content_of, content_option, data_dir_of, data_option
+
+if TYPE_CHECKING:
+    from tui.cli.parsers.options import Commands
+
+DESCRIPTION = (
+    "Write a build exercise's code (your draft, else its starter) to <data folder>/work/ID.py, print the task, "
+    "then run the tests each time the file is saved, printing the verdict as the app does and keeping each run "
+    "with your progress. Edit the file in any editor; Ctrl+C stops and says where the code is kept. "
+    "Exit status: 0 stopped with Ctrl+C, 1 the book, store or file could not be used, 2 not a build exercise or "
+    "no sandbox allowed, 3 unknown exercise id.")
+
+
+def add_work(commands: Commands) -> None:
+    work = commands.add_parser("work", help="a build exercise in your own editor: its tests run on every save",
+                               description=DESCRIPTION)
+    work.add_argument("exercise_id", metavar="EXERCISE_ID")
+    work.add_argument("--allow-unsandboxed", action="store_true",
+                      help="where no sandbox is available, run the code without one (it then runs as you)")
+    content_option(work)
+    data_option(work)
+    work.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tui.cli.work import work_on
+
+    return work_on(args.exercise_id, content_of(args), data_dir_of(args), allow_unsandboxed=args.allow_unsandboxed)
