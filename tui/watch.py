@@ -71,8 +71,13 @@ class Watch(FileSystemEventHandler):
             self._timer.start()
 
     def concerns(self, event: FileSystemEvent) -> bool:
+        """Whether `event` may change what is watched. Never a file in a `__pycache__`: `content check` keeps its
+        checked copy of the book there (grader.book.cache.beside), and seeing it written started the next check."""
         paths = [p if isinstance(p, str) else p.decode(errors="replace") for p in (event.src_path, event.dest_path)
                  if p]
+        paths = [p for p in paths if "__pycache__" not in Path(p).parts]
+        if not paths:
+            return False
         if self.only is not None:
             return self.only in paths
         if event.is_directory:
