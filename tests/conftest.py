@@ -140,6 +140,17 @@ def compile_our_code() -> None:
         compileall.compile_dir(root / folder, quiet=1)
 
 
+# Modules whose tests take many seconds each (the classroom benchmark, whole-book walks). xdist hands each worker
+# a slice of the tests in order, so a long test collected near the end was last, alone, and the run waited for it
+# on an otherwise idle machine; started first, they overlap everything else.
+LONG_FIRST = ("tests/test_benchmarks.py", "tests/face/test_keyboard_model.py", "tests/face/test_book_markup.py",
+              "tests/face/test_keyboard_only.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))   # stable: the rest keep their order
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if sys.flags.dont_write_bytecode and not hasattr(config, "workerinput"):  # the controller, before workers
         compile_our_code()
