@@ -35,7 +35,9 @@ class Verdict:
         """The verdict as the app shows it, in plain lines: the mark and message, the feedback, then one line
         per row (a build's tests). Learner output is in them: a face that prints them makes them inert."""
         head = f"{MARKS[self.status]} {self.message}" + (f"  {NOT_COUNTED}" if not self.counts_as_attempt else "")
-        return [head, *([self.feedback] if self.feedback else []), *(row.message for row in self.rows)]
+        rows = [row.message for row in self.rows]
+        feedback = [self.feedback] if self.feedback and self.feedback not in rows else []   # a build's: its first row
+        return [head, *feedback, *rows]
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

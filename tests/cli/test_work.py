@@ -38,6 +38,9 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
     assert child.stderr is not None and child.returncode == 0, child.stderr.read()
     stopped = output.until("Stopped.")
     assert wrong[-1].startswith("✗ ") and "tests pass" in wrong[-1] and feedback
+    first_run = output.seen[output.seen.index(wrong[-1]):]
+    first_run = first_run[:next(i for i, line in enumerate(first_run) if line.startswith("Running the tests"))]
+    assert sum(line.startswith(("✗ (", "✓ (")) for line in first_run) == len(exercise.tests)   # each test once
     assert right[-1] == f"✓ All {len(exercise.tests)} tests pass."
     assert sum(line.startswith("✓ (") for line in tests) == len(exercise.tests)
     assert stopped[-1] == f"Stopped. Your code is kept in {path} and is your draft in the app."
