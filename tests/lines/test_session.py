@@ -1,16 +1,18 @@
-"""The acceptance session of issue 26, in lines: chapter 0 read, an exercise of every kind solved after one
-wrong try each, a hint, an explanation, a review days later (RINGBOOK_NOW), the quiz, Act I of the lab, and
-the store checked afterwards; every transcript plain and labelled."""
+"""The acceptance session of issue 26, `ringbook` itself over real pipes (no terminal): chapter 0 read, an
+exercise of every kind solved after one wrong try each, a hint, an explanation, a review days later
+(RINGBOOK_NOW), the quiz, Act I of the lab, and the store checked afterwards; every transcript plain and
+labelled."""
 
 from __future__ import annotations
 
 import inspect
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from grader.book.variants import pose
 from tests.expected import ch0
-from tests.lines.transcript import assert_plain, letter_of, positions_of, session
+from tests.helpers import ringbook_subprocess
+from tests.lines.transcript import assert_plain, letter_of, positions_of
 from tui.progress.clock import now
 from tui.progress.review import due_in_book
 
@@ -63,10 +65,20 @@ def lab_replies() -> list[str]:
     return ["5", "1", "set gpus 64", "plot", "reflect", "2", "back"]
 
 
-def test_a_whole_session_in_lines_is_the_apps_session(book, store, monkeypatch):
-    first, prompts = session(book, store, [*chapter_zero_replies(book), *quiz_replies(book), *lab_replies(), "6",
-                                           "quit"])
-    assert_plain(first, prompts)
+def over_a_pipe(replies: list[str], now_is: datetime | None = None) -> str:
+    """`ringbook` itself with `replies` on its standard input and its output read from a pipe, as a script or
+    `ssh -T` runs it (no terminal, so the plain-line face, which says why); what it printed."""
+    env = {"RINGBOOK_NOW": now_is.isoformat(timespec="seconds")} if now_is else {}
+    done = ringbook_subprocess(stdin="".join(f"{reply}\n" for reply in replies), env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ringbook: screen-reader mode is on: ")
+    assert "\x1b" not in done.stdout + done.stderr
+    return done.stdout
+
+
+def test_a_whole_session_in_lines_is_the_apps_session(book, store):
+    first = over_a_pipe([*chapter_zero_replies(book), *quiz_replies(book), *lab_replies(), "6", "quit"])
+    assert_plain(first)
     assert "chapter text: chapter 0, Ring AllReduce" in first and "end of chapter text" in first
     assert "hint 1 of 3: " in first
     for kind in ("derive", "trace", "build", "debug", "design"):
@@ -97,8 +109,7 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store, monkeypatch):
     assert '"prediction": ' in store.state("lab:" + book.labs[0].id)
 
     later = now() + timedelta(days=60)
-    monkeypatch.setenv("RINGBOOK_NOW", later.isoformat())
-    due = due_in_book(store, book, now())
+    due = due_in_book(store, book, later)
     assert {c.exercise_id for c in due} == solved
     replies = ["3"]
     for card in due:
@@ -109,8 +120,8 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store, monkeypatch):
             replies += ["3", str(ch0.BUGGY_LINES["0.6"]), "next"]
         else:
             replies += ["next"]
-    second, prompts = session(book, store, [*replies, "quit"])
-    assert_plain(second, prompts)
+    second = over_a_pipe([*replies, "quit"], now_is=later)
+    assert_plain(second)
     assert f"review 1 of {len(due)}: exercise {due[0].exercise_id}" in second
     assert "next review: 5 cards still due now: choose review again" in second
     assert "review done: 2 of 7 reviewed, 1 right first time" in second
@@ -120,4 +131,4 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store, monkeypatch):
                                                                                       ("0.6", "correct")]
     assert [(a.exercise_id, a.status) for a in reviews if a.exercise_id == "0.4"] == [("0.4", "correct")]
     assert all(a.seed == seeds[a.exercise_id] for a in reviews)
-    assert {c.exercise_id for c in due_in_book(store, book, now())} == solved - {"0.4", "0.6"}
+    assert {c.exercise_id for c in due_in_book(store, book, later)} == solved - {"0.4", "0.6"}
