@@ -201,6 +201,8 @@ class ExerciseScreen(Screen):
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
         if event.text.strip():
+            if self._pending_timer is not None:
+                self._pending_timer.stop()   # an answer sent again before the last one's verdict
             if event.pending:
                 self.show_pending(event.pending)
             else:   # most grades take milliseconds: the verdict replaces the last one in the same frame
