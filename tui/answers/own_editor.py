@@ -18,6 +18,8 @@ from pathlib import Path
 
 from textual.app import App
 
+from tui.progress.editor import named_editor
+
 FALLBACKS = ("editor", "nano", "vi")   # Debian's choice of editor, then the two found almost everywhere
 HOW_TO_SET = ("set EDITOR to one you have before starting ringbook (`export EDITOR=vim`, or nano, `emacs -nw`, "
               "`code --wait`)")
@@ -27,13 +29,12 @@ def editor_command(env: Mapping[str, str] | None = None) -> tuple[list[str], str
     """The editor to run, as words (`code --wait` is two), and where it came from: `$VISUAL`, `$EDITOR` or
     "found on PATH"; ([], why) when there is none."""
     env = os.environ if env is None else env
-    for name in ("VISUAL", "EDITOR"):
-        value = env.get(name, "").strip()
-        if value:
-            try:
-                return shlex.split(value), f"${name}"
-            except ValueError:
-                return [], f"${name} ({value!r}) cannot be read as a command: {HOW_TO_SET}"
+    try:
+        named = named_editor(env)
+    except ValueError as exc:
+        return [], f"{exc}: {HOW_TO_SET}"
+    if named is not None:
+        return named
     for name in FALLBACKS:
         found = shutil.which(name, path=env.get("PATH"))
         if found:

@@ -6,7 +6,6 @@ Before any code runs, the way says if it cannot run in a sandbox here, and how t
 from __future__ import annotations
 
 import os
-import shlex
 import subprocess
 import tempfile
 from pathlib import Path
@@ -15,22 +14,11 @@ from grader.kinds.build import Build
 from grader.verdict import Verdict
 from tui.lines.answers.base import Command, Way, command_in
 from tui.lines.context import Context
+from tui.progress.editor import named_editor
 from tui.progress.store import StoreError
 
 END = "."
 EDIT = "edit"
-
-
-def editor_command() -> list[str] | None:
-    """The learner's editor, as $VISUAL or else $EDITOR says (a command with its arguments), or None."""
-    for name in ("VISUAL", "EDITOR"):
-        value = os.environ.get(name, "").strip()
-        if value:
-            try:
-                return shlex.split(value)
-            except ValueError:
-                return None
-    return None
 
 
 class CodeWay(Way):
@@ -72,11 +60,15 @@ class CodeWay(Way):
         return self.kept(ctx, draft_key, "\n".join(lines) + "\n")
 
     def edit(self, ctx: Context, exercise: Build, draft_key: str) -> str | Command:
-        command = editor_command()
-        if command is None:
+        try:
+            named = named_editor(os.environ)
+        except ValueError:
+            named = None
+        if named is None:
             ctx.console.say("editor", "none is set: set VISUAL or EDITOR (for example EDITOR=nano), or type "
                                       "the code here, ended by a line holding only a dot.")
             return Command("")
+        command = named[0]
         with tempfile.TemporaryDirectory(prefix="ringbook-") as folder:
             path = Path(folder) / f"{exercise.function or 'answer'}.py"
             path.write_text(ctx.store.draft(draft_key) or exercise.starter, encoding="utf-8")
