@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import pytest_textual_snapshot  # type: ignore[import-untyped]  # it ships no type information
+import textual.constants
 from hypothesis import HealthCheck, settings
 
 from grader.book.load import BUILTIN_CONTENT
@@ -93,6 +94,17 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # 48 s CPU at 20,000; test_keyboard_model.py with test_lab.py: 8.3 -> 6.0 s collecting at 100,000, 188 ->
 # 202 MB at most). Full collections stay rare and bounded by Python's own rule (a quarter new objects).
 gc.set_threshold(100_000, 20, 100)
+
+
+# --- animations: Pilot already waits each one out ------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def apps_without_animation(monkeypatch):
+    """Apps a test starts skip animations (TEXTUAL_ANIMATIONS=none, which a learner may set too). Pilot's press
+    waits after every key until the app's animations are complete, so a test only ever sees where a scroll
+    ends, never a frame on the way; drawing those frames cost face tests a fifth of their CPU and their wall
+    time the animations' length. App() reads the level from textual.constants when it is made."""
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
 
 
 # --- the real progress store, on a temp folder ------------------------------------------------------
