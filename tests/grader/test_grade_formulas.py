@@ -19,9 +19,16 @@ BOOK = builtin_book()
 
 @pytest.fixture
 def warm():
-    """A fresh proof worker with sympy loaded, as the app has one once a learner is answering: fresh, so that
-    nothing an earlier test in this process did to the last one decides a proof here (a full run once saw a
-    proof here come back undecided)."""
+    """A proof worker with sympy loaded, as the app has one once a learner is answering. For tests that only
+    need the answer not to pass: an undecided proof passes them too."""
+    assert WORKER.wait_until_ready(120), "the proof worker did not start"
+
+
+@pytest.fixture
+def fresh_worker(unhurried):
+    """A fresh proof worker, for a test that needs the proof's own verdict: nothing an earlier test in this
+    process did to the last one can decide it (a full run once saw one come back undecided). A start costs
+    sympy's import, a second and more of CPU, so the tests that accept any verdict but "correct" share one."""
     WORKER.stop()
     assert WORKER.wait_until_ready(120), "the proof worker did not start"
 
@@ -79,7 +86,7 @@ def test_a_smooth_right_formula_is_settled_by_the_points_without_a_worker():
     assert WORKER.pid is None, "a formula the points settle started the proof worker"
 
 
-def test_a_right_formula_whose_big_terms_cancel_is_proven(warm, unhurried):
+def test_a_right_formula_whose_big_terms_cancel_is_proven(fresh_worker):
     """Beyond the digits the points can show, so the proof decides."""
     verdict = grade(RING, "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40")
     assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
@@ -214,7 +221,7 @@ def test_a_formula_the_tests_cannot_settle_is_not_counted_and_says_why():
 
 @pytest.mark.parametrize("text", [f"{ANSWER_07} + 0*floor(M/1e6)", "max(M, M)*2*(N-1)/N", "2*abs(M)*(N-1)/N",
                                   "2*M*(N-1)/N + floor(M) - floor(M)"])
-def test_floor_and_max_are_fine_where_algebra_shows_the_formula_is_the_same(warm, unhurried, text):
+def test_floor_and_max_are_fine_where_algebra_shows_the_formula_is_the_same(fresh_worker, text):
     verdict = grade(BOOK.exercise("0.7"), text)
     assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
 
