@@ -18,7 +18,8 @@ import pytest_textual_snapshot  # type: ignore[import-untyped]  # it ships no ty
 import textual.constants
 from hypothesis import HealthCheck, settings
 
-from grader.book.load import BUILTIN_CONTENT
+from grader.book import cache as book_cache
+from grader.book.load import BUILTIN_CONTENT, load_book
 from grader.sandbox.runner import SANDBOX_SETTING, sandbox_status
 from tests.built_in import book_of_chapters, builtin_book
 from tui.progress.store import ProgressStore
@@ -152,6 +153,18 @@ def compile_our_code() -> None:
         compileall.compile_dir(root / folder, quiet=1)
 
 
+# --- the built-in book cached beside it, as on an installed ringbook ---------------------------------------
+
+def cache_the_built_in_book() -> None:
+    """An installed book has a checked copy beside it (docs/classroom.md: `ringbook content check` after
+    installing), and every `ringbook` then starts from it in 20 ms. A test's fresh data folder has no copy of
+    its own, so without this each command a test ran, in this process or a child, read and checked the book's
+    files again: 0.8 s of CPU, a hundred times and more a run. Written once, here, the way load_book keeps a
+    reader's copy; a cached book loads the same as one read from its files (grader/book/cache.py, and
+    tests/grader/test_book_cache.py), and tests of reading the book read their own copies."""
+    load_book(cache_dir=book_cache.beside(BUILTIN_CONTENT))
+
+
 # Modules whose tests take many seconds each (the classroom benchmark, whole-book walks). xdist hands each worker
 # a slice of the tests in order, so a long test collected near the end was last, alone, and the run waited for it
 # on an otherwise idle machine; started first, they overlap everything else.
@@ -164,6 +177,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if sys.flags.dont_write_bytecode and not hasattr(config, "workerinput"):  # the controller, before workers
-        compile_our_code()
+    if not hasattr(config, "workerinput"):   # the controller (or a run without workers), before any test
+        if sys.flags.dont_write_bytecode:
+            compile_our_code()
+        cache_the_built_in_book()
     allow_unsandboxed_runs_where_no_sandbox_starts()
