@@ -75,6 +75,7 @@ MICRO_BATCHES = (1, 2, 3, 4, 6, 8)
 TP_DEGREES = (1, 2, 4, 8, 16, 32)
 PP_DEGREES = (1, 2, 4, 8, 16, 32)
 PIPELINE_MICROBATCHES = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)
+PLOTTED_MICROBATCHES = (1, 4, 8, 32)   # Act II plots a bubble curve for each, in either face
 CLUSTER_GPUS = 1024
 
 

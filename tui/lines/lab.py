@@ -15,6 +15,7 @@ from grader.lab.model import (
     MICRO_BATCHES,
     MODELS,
     PIPELINE_MICROBATCHES,
+    PLOTTED_MICROBATCHES,
     PP_DEGREES,
     TP_DEGREES,
     Act,
@@ -29,8 +30,6 @@ from grader.lab.model import (
 )
 from tui.lines.context import Context
 from tui.progress.store import StoreError
-
-PLOT_M = (1, 4, 8, 32)   # the curves the app's Act II plot draws
 
 
 @dataclass(frozen=True)
@@ -250,7 +249,7 @@ def show_plot(ctx: Context, lab: Lab, act: Act, design: LabDesign) -> None:
                             f"{100 * data_parallel_mfu(design.data_parallel, lab.hardware):.1f}")
     else:
         say("plot", "idle share of the step in %, (p-1)/(m+p-1), against PP")
-        for m in PLOT_M:
+        for m in PLOTTED_MICROBATCHES:
             say(f"m {m}", "; ".join(f"PP {pp} {value:.1f}" for pp, value in bubble_curve(m)))
         setup = design.three_d
         [(_, current)] = bubble_curve(setup.microbatches, (setup.pp,))

@@ -26,6 +26,7 @@ from grader.lab.model import (
     MICRO_BATCHES,
     MODELS,
     PIPELINE_MICROBATCHES,
+    PLOTTED_MICROBATCHES,
     PP_DEGREES,
     TP_DEGREES,
     Lab,
@@ -46,7 +47,6 @@ from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.stepper import Stepper
 
 TABS = ("data-parallel", "three-d", "model")
-PLOT_M = (1, 4, 8, 32)
 PLOT_M_MARKERS = ("*", "+", "x", "o")   # one per curve of m: with NO_COLOR the colours are all one grey
 SETTING_MARKER = "●"
 OUT_OF_MEMORY_MARKER = "!"     # a mark, not a colour, so it reads with NO_COLOR too
@@ -143,7 +143,7 @@ class LabScreen(Screen):
             return Text(f"MFU (%) against GPU count: the line is the model, {OUT_OF_MEMORY_MARKER} marks a GPU "
                         f"count where the setup is out of memory, x the lead's measurements, {SETTING_MARKER} your "
                         "setting.", "dim")
-        curves = ", ".join(f"{marker} m = {m}" for m, marker in zip(PLOT_M, PLOT_M_MARKERS, strict=True))
+        curves = ", ".join(f"{marker} m = {m}" for m, marker in zip(PLOTTED_MICROBATCHES, PLOT_M_MARKERS, strict=True))
         return Text(f"Idle share of the step (p-1)/(m+p-1), in %, against PP: {curves}; {SETTING_MARKER} is "
                     "your setting.", "dim")
 
@@ -276,7 +276,7 @@ class LabScreen(Screen):
             plt.xlabel("GPUs")
         else:
             position = {p: i for i, p in enumerate(PP_DEGREES)}
-            for m, marker in zip(PLOT_M, PLOT_M_MARKERS, strict=True):
+            for m, marker in zip(PLOTTED_MICROBATCHES, PLOT_M_MARKERS, strict=True):
                 plt.plot(list(position.values()), [v for _, v in bubble_curve(m)], label=f"m={m}", marker=marker)
             setup = self.three_d
             [(_, current)] = bubble_curve(setup.microbatches, (setup.pp,))
