@@ -84,6 +84,14 @@ class Response:
         return RATINGS[self.rating][1] if self.rating in RATINGS else 0.0
 
 
+# (the lowest percent for it, the word, the advice), highest first
+READINESS = (
+    (80, "ready", "go on to the case study and the lab"),
+    (50, "nearly", "review the chapters listed beside what you missed, then try again"),
+    (0, "not yet", "work through the chapters listed below first; they are where the answers come from"),
+)
+
+
 @dataclass(repr=False)
 class QuizResult:
     """A run's score, and the questions that lost points."""
@@ -95,6 +103,11 @@ class QuizResult:
     @property
     def percent(self) -> float:
         return 100 * self.points / self.out_of if self.out_of else 0.0
+
+    @property
+    def readiness(self) -> tuple[str, str]:
+        """What the score says, in a word ("ready", "nearly", "not yet"), and what to do next: every face's."""
+        return next((word, advice) for floor, word, advice in READINESS if self.percent >= floor)
 
 
 def score(quiz: Quiz, responses: dict[str, Response]) -> QuizResult:

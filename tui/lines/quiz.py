@@ -88,12 +88,7 @@ def results(ctx: Context, quiz: Quiz, responses: dict[str, Response]) -> None:
     console = ctx.console
     result = score(quiz, responses)
     console.say("score", f"{result.points:g} of {result.out_of} ({result.percent:.0f}%)")
-    if result.percent >= 80:
-        console.say("ready", "go on to the case study and the lab")
-    elif result.percent >= 50:
-        console.say("nearly", "review the chapters named beside what you missed, then try again")
-    else:
-        console.say("not yet", "work through the chapters named below first; they are where the answers come from")
+    console.say(*result.readiness)
     for number, question in enumerate(quiz, 1):
         response = responses.get(question.id)
         points = response.points(question) if response else 0.0

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Markdown, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from grader.book.quiz import RATINGS, Quiz, QuizQuestion, Response, score
+from grader.book.quiz import RATINGS, Quiz, QuizQuestion, QuizResult, Response, score
 from tui.progress.mastery import unfinished_run
 from tui.progress.runs import keep_quiz_run, record_quiz_run
 from tui.progress.store import StoreError
@@ -29,6 +29,8 @@ from tui.widgets.screen_frame import Footer, Header
 
 if TYPE_CHECKING:
     from tui.app import RingbookApp  # for annotations only: tui.app imports this module
+
+READINESS_STYLES = {"ready": "green", "nearly": "yellow", "not yet": "red"}   # grader.book.quiz's words
 
 
 def results_row(number: Text, topic: Text, points: Text, chapter: Text, style: str = "") -> Table:
@@ -179,7 +181,7 @@ class QuizScreen(Screen):
         result = score(self.quiz, self.responses)
         yield Static(Text.assemble((f"{self.quiz.title}: {result.points:g} / {result.out_of}", "bold"),
                                    f"  ({result.percent:.0f}%)"), id="quiz-score")
-        yield Static(self.verdict_line(result.percent), id="quiz-verdict")
+        yield Static(self.verdict_line(result), id="quiz-verdict")
         yield Static(results_row(Text("#"), Text("Topic"), Text("Points"), Text("Chapter"), style="bold"),
                      id="quiz-results-heading")
         rows = []
@@ -195,13 +197,9 @@ class QuizScreen(Screen):
                                    ("Esc", "bold"), " back to the course"), id="quiz-next")
 
     @staticmethod
-    def verdict_line(percent: float) -> Text:
-        if percent >= 80:
-            return Text("Ready: go on to the case study and the lab.", "green")
-        if percent >= 50:
-            return Text("Nearly: review the chapters listed beside what you missed, then try again.", "yellow")
-        return Text("Not yet: work through the chapters listed below first; they are where the answers come from.",
-                    "red")
+    def verdict_line(result: QuizResult) -> Text:
+        word, advice = result.readiness
+        return Text(f"{word.capitalize()}: {advice}.", READINESS_STYLES[word])
 
     # --- lifecycle ------------------------------------------------------------------------------
 
