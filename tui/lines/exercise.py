@@ -19,7 +19,7 @@ from grader.verdict import Verdict
 from tui.lines.answers import way_for
 from tui.lines.answers.base import Command
 from tui.lines.context import Context
-from tui.progress.answering import record_answer, record_explanation_opened
+from tui.progress.answering import draft_key, record_answer, record_explanation_opened
 from tui.progress.store import StoreError
 
 
@@ -39,8 +39,7 @@ class Attempting:
 
     @property
     def draft_key(self) -> str:
-        """As the app keeps it: a recall test keeps its own draft, apart from the chapter's."""
-        return self.exercise.id if self.purpose == "learn" else f"{self.exercise.id}@{self.purpose}:{self.seed}"
+        return draft_key(self.exercise.id, self.purpose, self.seed)
 
     @property
     def varies(self) -> bool:

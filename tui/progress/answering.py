@@ -10,6 +10,12 @@ from tui.progress.records import Attempt
 from tui.progress.store import ProgressStore
 
 
+def draft_key(exercise_id: str, purpose: str, seed: int) -> str:
+    """Where an unsent answer is kept: a recall test (a review or practice card) keeps its own, so it starts
+    empty (a build from its starter code) and never overwrites what the learner left in the chapter."""
+    return exercise_id if purpose == "learn" else f"{exercise_id}@{purpose}:{seed}"
+
+
 def record_answer(store: ProgressStore, exercise_id: str, text: str, verdict: Verdict, *, hints_used: int,
                   seconds_taken: float, seed: int, purpose: str, explanation_shown: bool, now: datetime,
                   draft_key: str) -> Attempt | None:

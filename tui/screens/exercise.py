@@ -40,7 +40,7 @@ from grader.grade import grade
 from grader.kinds.derive import needs_proof
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
-from tui.progress.answering import record_answer, record_explanation_opened
+from tui.progress.answering import draft_key, record_answer, record_explanation_opened
 from tui.progress.store import StoreError
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.page import Page
@@ -122,9 +122,7 @@ class ExerciseScreen(Screen):
 
     @property
     def draft_key(self) -> str:
-        """Where the unsent answer is kept: a recall test keeps its own, so it starts empty (a build from
-        its starter code) and never overwrites what the learner left in the chapter."""
-        return self.exercise.id if not self.recalls else f"{self.exercise.id}@{self.purpose}:{self.seed}"
+        return draft_key(self.exercise.id, self.purpose, self.seed)
 
     @property
     def varies(self) -> bool:
