@@ -59,11 +59,10 @@ def main_menu(ctx: Context) -> None:
 
 
 def chapters(ctx: Context) -> None:
-    states = ctx.store.exercise_states()
-    items = []
-    for chapter in ctx.book.chapters:
-        solved = sum(1 for e in chapter.exercises if (s := states.get(e.id)) and s.solved)
-        items.append(f"chapter {chapter.id}, {chapter.title}, {solved} of {len(chapter.exercises)} solved")
+    from tui.progress.mastery import mastery
+
+    items = [f"chapter {c.chapter_id}, {c.title}, {c.solved} of {c.total} solved"
+             for c in mastery(ctx.book, ctx.store.exercise_states()).chapters]
     ctx.console.say("chapters", f"{len(items)} chapters")
     picked = ctx.console.choose("choose", items, "Type a chapter's number in this list, or b to go back.")
     if picked is not None:
