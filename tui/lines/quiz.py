@@ -6,6 +6,7 @@ never graded), then the model answer is read and you rate yourself. The run is k
 from __future__ import annotations
 
 from grader.book.quiz import RATINGS, Quiz, QuizQuestion, Response, score
+from tui.lines.answers.choice import letter
 from tui.lines.chapter import open_chapter
 from tui.lines.context import Context
 from tui.progress.store import StoreError
@@ -48,8 +49,8 @@ def ask_question(ctx: Context, question: QuizQuestion, number: int, count: int) 
     if question.style == "choice":
         options = question.presented_options
         for index, option in enumerate(options):
-            console.say(chr(97 + index), option.text)
-        last = chr(96 + len(options))
+            console.say(letter(index), option.text)
+        last = letter(len(options) - 1)
         while True:
             reply = console.ask("answer", f"a to {last}, or back", f"Type the letter of "
                                 f"one option, a to {last}. Only the first answer counts. back pauses the quiz.")
@@ -63,7 +64,7 @@ def ask_question(ctx: Context, question: QuizQuestion, number: int, count: int) 
         console.say("feedback", picked.feedback)
         if not picked.correct:
             right = options.index(question.correct_option)
-            console.say(f"why {chr(97 + right)} is right", question.correct_option.feedback)
+            console.say(f"why {letter(right)} is right", question.correct_option.feedback)
         if question.explanation:
             console.say("explanation")
             console.book(question.explanation)
