@@ -12,12 +12,16 @@ from typing import TYPE_CHECKING, Any
 import grader.kinds.numeric as numeric
 from grader.exercise import NumericAnswer
 from grader.kinds.registry import Hardware, Kind, plain_label
-from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
+from grader.verdict import TIME_BOUND, Deadline, Verdict, correct, incorrect, invalid
 
 if TYPE_CHECKING:
     from grader.maths.parse import Node
     from grader.maths.symbolic import Agreement, Points
 
+# What the points may spend settling a formula, in the grading thread's CPU: on a host where thirty learners
+# answer at once the thread waits for a core, and that wait must not turn a right formula into "couldn't
+# confirm". The proof, in its own process, still has the grade's deadline on the clock.
+SETTLING_SECONDS = TIME_BOUND / 2
 
 @dataclass(kw_only=True, repr=False)
 class Derive(NumericAnswer):
@@ -142,7 +146,7 @@ def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: P
     from grader.maths.symbolic import Settled, prove_equal, settle, why_points_cannot_decide
     from grader.maths.sympy_proof import Proof
 
-    settled = settle(tree, answer, agreement, points, seconds=deadline.remaining() * 0.5)
+    settled = settle(tree, answer, agreement, points, seconds=SETTLING_SECONDS)
     if settled is Settled.SAME:
         return correct("Correct.", value=typed, method="numeric")
     proof = prove_equal(tree, answer, exercise.symbols, exercise.env, agreement.points,

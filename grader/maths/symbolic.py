@@ -198,12 +198,14 @@ class Settled(Enum):
 
 def settle(a: Node, b: Node, agreement: Agreement, points: Points, seconds: float) -> Settled:
     """Whether agreement at `points` settles a == b without a proof; `agreement` is compare(a, b, points).
-    Within `seconds`: a formula that needs more (many exps at a thousand digits) is BELOW_PRECISION."""
+    Within `seconds` of this thread's CPU, not of the clock: a formula that needs more (many exps at a
+    thousand digits) is BELOW_PRECISION, and a right one is SAME however long a loaded host (a class of
+    thirty answering at once) keeps the thread waiting for a core."""
     if not agreement.widely_tested or why_points_cannot_decide(a) or why_points_cannot_decide(b):
         return Settled.UNSURE
     drawn = [point for point in agreement.points if point is not points.typical[0]]   # that one is fixed
     chosen = drawn[::max(1, len(drawn) // SETTLING_POINTS)][:SETTLING_POINTS]
-    until = time.monotonic() + seconds
+    until = time.thread_time() + seconds
     verdicts = [_settled_at(a, b, point, until) for point in chosen]
     for worst in (Settled.NEAR_MISS, Settled.BELOW_PRECISION, Settled.UNSURE):
         if worst in verdicts:
@@ -271,9 +273,9 @@ class _Rounding:
             self.needed = max(self.needed, KEPT_DIGITS - shift.adjusted())
 
     def _note_underflow(self) -> None:
-        """Called at every sum and call: notes an underflow, and stops the evaluation once time is up."""
+        """Called at every sum and call: notes an underflow, and stops the evaluation once its CPU is up."""
         self.underflow = self.underflow or decimal.getcontext().flags[decimal.Underflow]
-        if time.monotonic() > self.until:
+        if time.thread_time() > self.until:
             raise _OutOfTime
 
 
