@@ -1,14 +1,16 @@
-"""Screens that close are let go of, and opening one leaves garbage collection on (tui/widgets/screen_frame.py,
-RingbookApp.show). Before, every chapter visit kept its Header and the home footer's old keys alive through
-Textual's watcher lists, and each full garbage collection grew slower for it."""
+"""Screens that close are let go of, and opening one, or a verdict, leaves garbage collection on
+(tui/widgets/screen_frame.py, RingbookApp.show, ExerciseScreen.show_verdict). Before, every chapter visit kept
+its Header and the home footer's old keys alive through Textual's watcher lists, and each full garbage
+collection grew slower for it."""
 
 import gc
 import weakref
 
 from textual.widget import Widget
+from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
-from tests.helpers import chapter_filled_in, footer_keys, ringbook_app, settle, wait_until
+from tests.helpers import chapter_filled_in, footer_keys, open_exercise, ringbook_app, settle, text_of, wait_until
 from tui.screens.chapter import ChapterScreen
 from tui.widgets.screen_frame import Footer, Header
 
@@ -63,6 +65,21 @@ async def test_garbage_collection_is_on_again_once_a_screen_has_opened(book, sto
             open_screen()
             await pilot.pause()
             assert gc.isenabled()
+
+
+async def test_garbage_collection_is_on_again_once_a_verdict_is_painted(book, store):
+    """A verdict pauses collection until it is painted, so a full one cannot hold it back
+    (ExerciseScreen.show_verdict); left paused, the app's memory would only grow."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.7")
+        await settle(app, pilot)
+        for answer in ("M(N-1)/N", "2M(N-1)/N"):
+            screen.query_one("#answer", Input).value = answer
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert gc.isenabled()
+        assert "Correct" in text_of(screen.query_one("#verdict"))
 
 
 async def settled_footer_keys(pilot, screen) -> list[FooterKey]:
