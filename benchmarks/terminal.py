@@ -2,6 +2,13 @@
 emulator, so a wait ends when the text is on the emulated 80x24 screen (not merely somewhere in the byte
 stream, where Textual may have written it before a later frame covers it).
 
+Each terminal is read as sshd reads a learner's: by a small process of its own (`relay`), which takes the
+output the moment there is some and notes when, for microseconds of CPU, while the emulating is done on the
+learner's computer. Here the emulator runs on the host being measured, in the benchmark's one process, and
+pyte takes milliseconds a frame: read by that process, thirty terminals' frames waited behind one another's
+emulation on a busy host (a verdict thirty apps had written by 0.6 s was read after up to 3.9 s). So a wait
+ends at the time the relay read the bytes after which its text was on the screen.
+
 The benchmarks start every program through `Terminals`, which keeps them all in one asyncio loop and ends
 every process it started, and any process those started, when it closes, however the benchmark stops.
 """
@@ -19,12 +26,16 @@ import termios
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pyte
 from process_tree import descendants
 
 WIDTH, HEIGHT = 80, 24
 PR_SET_CHILD_SUBREAPER = 36
+F_SETPIPE_SZ = 1031
+RELAYED = struct.Struct("=dI")   # a relayed read: when (time.monotonic, the same clock in every process), bytes
+RELAY_PIPE_BYTES = 1 << 20       # a burst of frames never fills it, so the relay never waits to read the next
 
 ENTER, ESCAPE, CTRL_R, CTRL_U = "\r", "\x1b", "\x12", "\x15"
 # Textual reads a lone Escape followed within ESCDELAY (100 ms) by another key as Alt+key.
@@ -38,9 +49,12 @@ class Ended(Exception):
 class Session:
     """One program in its own pseudo-terminal (its own session, with the terminal as its controlling one)."""
 
-    def __init__(self, pid: int, fd: int, started: float):
+    def __init__(self, pid: int, fd: int, relay: int, relayed: int, started: float):
         self.pid = pid
-        self.fd = fd
+        self.fd = fd               # the terminal: keys are written to it
+        self.relay = relay         # the process that reads it, and the pipe it passes the reads on through
+        self.relayed = relayed
+        self._unread = b""
         self.started = started
         self.first_byte: float | None = None
         self.screen = pyte.Screen(WIDTH, HEIGHT)
@@ -53,27 +67,36 @@ class Session:
         return "\n".join(self.screen.display)
 
     def _read(self) -> None:
+        """What the relay read, each read shown on the emulated screen in turn, timed when it was read."""
         try:
-            data = os.read(self.fd, 65536)
-        except OSError:      # EIO: every process holding the terminal's other end has gone
+            data = os.read(self.relayed, RELAY_PIPE_BYTES)
+        except OSError:
             data = b""
-        now = time.monotonic()
-        if not data:
+        if not data:      # the relay has gone: the terminal closed
             self._end()
             return
+        self._unread += data
+        while len(self._unread) >= RELAYED.size:
+            at, size = RELAYED.unpack_from(self._unread)
+            if len(self._unread) < RELAYED.size + size:
+                break
+            self._show(at, self._unread[RELAYED.size:RELAYED.size + size])
+            self._unread = self._unread[RELAYED.size + size:]
+
+    def _show(self, at: float, data: bytes) -> None:
         if self.first_byte is None:
-            self.first_byte = now
+            self.first_byte = at
         self.stream.feed(data)
         if self._waiters:
             shown = self.text()
             for waiter in [w for w in self._waiters if w[0](shown)]:
                 self._waiters.remove(waiter)
                 if not waiter[1].done():
-                    waiter[1].set_result(now)
+                    waiter[1].set_result(at)
 
     def _end(self) -> None:
         self.ended = True
-        asyncio.get_running_loop().remove_reader(self.fd)
+        asyncio.get_running_loop().remove_reader(self.relayed)
         for _, future in self._waiters:
             if not future.done():
                 future.set_exception(Ended(f"the program ended; its screen:\n{self.text()}"))
@@ -139,9 +162,15 @@ class Terminals:
                 os.execve(argv[0], argv, env)
             finally:
                 os._exit(127)
-        session = Session(pid, fd, started)
+        relayed, to_bench = os.pipe()
+        fcntl.fcntl(to_bench, F_SETPIPE_SZ, RELAY_PIPE_BYTES)
+        relay = os.fork()
+        if relay == 0:
+            relay_reads(fd, to_bench)
+        os.close(to_bench)
+        session = Session(pid, fd, relay, relayed, started)
         self.sessions.append(session)
-        asyncio.get_running_loop().add_reader(fd, session._read)
+        asyncio.get_running_loop().add_reader(relayed, session._read)
         return session
 
     def end(self, session: Session) -> None:
@@ -153,19 +182,39 @@ class Terminals:
             return
         session.closed = True
         kill_tree(session.pid)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(session.pid, 0)
+        kill_tree(session.relay)
+        for pid in (session.pid, session.relay):
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
         if not session.ended:
             with contextlib.suppress(ValueError, RuntimeError):
-                asyncio.get_running_loop().remove_reader(session.fd)
+                asyncio.get_running_loop().remove_reader(session.relayed)
             session.ended = True
-        with contextlib.suppress(OSError):
-            os.close(session.fd)
+        for fd in (session.fd, session.relayed):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def close(self) -> None:
         for session in self.sessions:
             self.end(session)
         sweep()
+
+
+def relay_reads(terminal: int, to_bench: int) -> NoReturn:
+    """The relay (a forked child of the benchmark, as sshd forks one per connection): read the terminal as
+    soon as it has output, and pass each read on with the time it was read, until the terminal closes."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl+C stops the benchmark, which ends its relays
+        while True:
+            try:
+                data = os.read(terminal, 65536)
+            except OSError:   # EIO: every process holding the terminal's other end has gone
+                break
+            if not data:
+                break
+            os.write(to_bench, RELAYED.pack(time.monotonic(), len(data)) + data)
+    finally:
+        os._exit(0)
 
 
 def kill_tree(pid: int) -> None:
