@@ -15,7 +15,8 @@ CLASSROOM = [sys.executable, str(ROOT / "benchmarks" / "classroom.py")]
 ROWS = [
     "time to home (s)", "N hello worlds started alike (s)", "time to home / hello world",
     "verdict: number (ms)", "verdict: formula (ms)", "verdict: formula, N at once (ms)", "verdict: build run (ms)",
-    "verdict: review card (ms)", "hello worlds: a line at once (ms)", "formula at once / hello world",
+    "verdict: review card (ms)", "formula at once: not right (of N)", "hello worlds: a line at once (ms)",
+    "formula at once / hello world",
     "PSS per learner at home (MB)", "PSS per learner after lesson (MB)", "  of which the app (MB)",
     "  of which its workers (MB)", "PSS of the whole class (MB)", "CPU per learner to home (s)",
     "CPU per learner, whole lesson (s)", "idle CPU per learner (% of a core)",
@@ -52,4 +53,6 @@ def test_the_classroom_benchmark_runs_a_short_lesson_and_prints_every_row(tmp_pa
         [line] = [line for line in lines if line.startswith(row + "  ")]
         figure = line[len(row):].strip()
         assert figure and figure != "-", f"{row!r} has no figure:\n{done.stdout}"
+        if row == "formula at once: not right (of N)":
+            assert figure == "0", done.stdout
     assert processes_under(tmp_path) == []
