@@ -222,3 +222,22 @@ def test_a_session_s_results_say_how_each_card_went_and_when_it_comes_back(tmp_p
         ("0.1", 1, True, True), ("0.2", 2, True, False), ("1.1", 0, False, False)]
     assert results[0].due > results[1].due > later >= results[2].due    # Good, then Hard; the skipped one waits
     store.close()
+
+
+def test_a_first_start_replays_nothing_and_loads_no_scheduler(tmp_path):
+    """Home reads the review summary at every start. A learner with no attempts yet (each of a class at its
+    first lesson) has no card to replay, and paid ~65 ms for fsrs and for importlib.metadata (its version, for
+    the rules a kept card was replayed by); once there are cards, fsrs is loaded and importlib.metadata still
+    is not."""
+    code = ("import sys\nfrom datetime import UTC, datetime\n"
+            "from tui.progress.review import review_summary\nfrom tui.progress.store import ProgressStore\n"
+            f"store = ProgressStore.open({str(tmp_path)!r})\n"
+            "now = datetime.now(UTC)\n"
+            "assert review_summary(store, now).cards == 0\n"
+            "print('fsrs' in sys.modules, 'importlib.metadata' in sys.modules)\n"
+            "store.record_attempt('0.1', '1.75', 'correct', seconds_taken=60.0, now=now)\n"
+            "assert review_summary(store, now).cards == 1\n"
+            "print('fsrs' in sys.modules, 'importlib.metadata' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["False False", "True False"]

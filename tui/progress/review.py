@@ -33,6 +33,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from tui.progress.records import Attempt
@@ -149,11 +150,14 @@ def _cards_of_store(store: ProgressStore, kinds: Mapping[str, str]) -> dict[str,
     newest row); the store forgets kept cards when an attempt is changed or deleted (a store without the
     triggers that do so, such as one in memory, keeps none). Anything else is replayed."""
     with store.snapshot():
+        ends = store.attempt_log_ends()
+        if not ends:
+            return {}   # a learner's first start: nothing to replay, and fsrs (~35 ms to import) not needed
         kept = store.states(REPLAYED_PREFIX) if store.log_guarded else {}
         rules = _rules_fingerprint()
         result: dict[str, Card] = {}
         fresh: dict[str, str] = {}
-        for exercise_id, end in store.attempt_log_ends().items():
+        for exercise_id, end in ends.items():
             kind = kinds.get(exercise_id)
             card = _kept_card(exercise_id, kept.get(REPLAYED_PREFIX + exercise_id), rules, kind, end)
             if card is False:
@@ -202,14 +206,23 @@ def _rules_fingerprint() -> str:
     our rating thresholds. A card kept under other rules is replayed."""
     global _rules
     if _rules is None:
-        from importlib.metadata import version
-
         from grader.kinds.registry import KINDS
 
         expected = {name: kind.expected_seconds for name, kind in KINDS.items()}
-        rules = [version("fsrs"), scheduler().to_dict(), expected, DEFAULT_SECONDS, QUICK_SHARE]
+        rules = [_fsrs_code(), scheduler().to_dict(), expected, DEFAULT_SECONDS, QUICK_SHARE]
         _rules = hashlib.sha256(json.dumps(rules, sort_keys=True).encode("utf-8")).hexdigest()[:16]
     return _rules
+
+
+def _fsrs_code() -> str:
+    """A digest of fsrs's modules, which decide a replay as its version does (a patched copy too). Its version
+    came from importlib.metadata, whose import (the email package and more) cost ~30 ms of every start."""
+    import fsrs
+
+    digest = hashlib.sha256()
+    for module in sorted(Path(fsrs.__file__).parent.glob("*.py")):
+        digest.update(module.name.encode() + b"\0" + module.read_bytes())
+    return digest.hexdigest()
 
 
 def _replayed(exercise_id: str, log: list[Attempt], kind: str | None) -> Card | None:
