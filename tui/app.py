@@ -102,8 +102,13 @@ class RingbookApp(App):
 
     def home_shown(self) -> None:
         """What waits for the frame that shows home's keys (HomeScreen calls this once): garbage collection
-        (paused since start, cli.app.run_app; its first pass over start-up's objects takes ~30 ms) and the
-        screens' warm-up (a thread that competes for the GIL) held those keys back 90 ms before."""
+        (paused since start, cli.app.run_app) and the screens' warm-up (a thread that competes for the GIL)
+        held those keys back 90 ms before. Start-up's objects live as long as the app, so they are frozen
+        out of collection first: the first pass went over all of them, ~30 ms of every start (a second of
+        CPU when a class of thirty starts together), and found a few thousand to free. Not in a test's app
+        (warm=False), where one process runs many apps and each freeze would keep the last ones' garbage."""
+        if self.warm:
+            gc.freeze()
         gc.enable()
         self.warm_up("screens")
 

@@ -1,7 +1,8 @@
-"""`ringbook` starting the app: garbage collection waits until the home screen is painted, and is on again
-whatever happens (tui/cli/main.py run_app)."""
+"""`ringbook` starting the app: garbage collection waits until the home screen is painted, which freezes
+start-up's objects out of it, and is on again whatever happens (tui/cli/main.py run_app)."""
 
 import gc
+from types import SimpleNamespace
 
 from tests.helpers import footer_keys, wait_until
 from tui.app import RingbookApp
@@ -26,10 +27,21 @@ def test_collection_is_paused_for_the_start_and_on_once_homes_keys_are_painted(t
         seen["while starting"] = gc.isenabled()
         return start(app, headless=True, size=(80, 24), auto_pilot=learner)
 
+    def enable():   # the app's gc.enable: how many objects are frozen out of collection when it turns it on
+        frozen.append(gc.get_freeze_count())
+        gc.enable()
+
+    frozen: list[int] = []
+    monkeypatch.setattr("tui.app.gc", SimpleNamespace(enable=enable, disable=gc.disable, freeze=gc.freeze))
     monkeypatch.setattr(RingbookApp, "run", run_headless)
     monkeypatch.setenv("TEXTUAL_DRIVER", HEADLESS)
-    assert main(["--data-dir", str(tmp_path / "data")]) == 0
+    gc.unfreeze()   # what an earlier test froze
+    try:
+        assert main(["--data-dir", str(tmp_path / "data")]) == 0
+    finally:
+        gc.unfreeze()   # this process goes on to run other tests' apps
     assert seen == {"while starting": False, "home": True, "home's keys shown by then": True}
+    assert frozen and frozen[0] > 10_000   # start-up's objects: the first collection does not go over them
     assert gc.isenabled()
 
 
