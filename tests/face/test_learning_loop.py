@@ -8,7 +8,7 @@ import pytest
 from rich.terminal_theme import SVG_EXPORT_THEME
 from textual.widgets import Input, OptionList
 
-from tests.helpers import chapter_filled_in, open_exercise, pick_in_palette, ringbook_app, settle, text_of
+from tests.helpers import chapter_filled_in, open_exercise, pick_in_palette, ringbook_app, settle, text_of, wait_until
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
@@ -383,12 +383,35 @@ async def test_an_exercise_starts_the_proof_worker_only_when_its_answers_need_pr
     WORKER.stop()
 
 
-async def test_unit_conversion_is_made_ready_only_once_a_unit_is_typed(book, store):
+async def test_the_screens_warm_up_waits_while_the_host_has_no_core_to_spare(book, store, tmp_path, monkeypatch):
+    """Thirty learners logging in together: each one's warm-up at home (~0.25 s of CPU) slowed the starts of
+    the learners still on their way there. It waits while more tasks are runnable than there are cores."""
+    import os
+
+    from tests.helpers import home_ready
+    from tui.app import HOST_BUSY_RETRY_SECONDS, RingbookApp
+
+    loadavg = tmp_path / "loadavg"
+    loadavg.write_text(f"31.5 12.0 4.2 {2 * (os.cpu_count() or 1) + 1}/412 90210\n")   # a class starting
+    monkeypatch.setattr("tui.app.LOADAVG", loadavg)
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        await pilot.pause(HOST_BUSY_RETRY_SECONDS * 1.5)   # it has looked again
+        assert app._warmed == set()
+        loadavg.write_text("3.1 9.0 4.8 1/412 90211\n")   # everyone home, reading
+        await wait_until(pilot, lambda: app._warmed == {"screens"}, "the warm-up once a core is free")
+
+
+async def test_unit_conversion_is_made_ready_only_once_a_unit_is_typed(book, store, tmp_path, monkeypatch):
     """pint costs ~0.5 s of CPU: a class of thirty that loaded it at every start slowed one another's starts.
     Home gets the screens ready; only a unit typed after a number ("1750 M") gets conversion ready."""
     from tests.helpers import home_ready
     from tui.app import RingbookApp
 
+    quiet = tmp_path / "loadavg"
+    quiet.write_text("0.2 0.3 0.3 1/412 90210\n")   # the screens' warm-up waits on a busy host (a parallel run)
+    monkeypatch.setattr("tui.app.LOADAVG", quiet)
     app = RingbookApp(book, store, warm=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
