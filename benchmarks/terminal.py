@@ -212,7 +212,9 @@ def relay_reads(terminal: int, to_bench: int) -> NoReturn:
                 break
             if not data:
                 break
-            os.write(to_bench, RELAYED.pack(time.monotonic(), len(data)) + data)
+            relayed = RELAYED.pack(time.monotonic(), len(data)) + data
+            while relayed:   # a write cut short by a signal is finished: the benchmark reads whole reads
+                relayed = relayed[os.write(to_bench, relayed):]
     finally:
         os._exit(0)
 
