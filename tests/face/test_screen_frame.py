@@ -68,7 +68,7 @@ async def test_garbage_collection_is_on_again_once_a_screen_has_opened(book, sto
 
 
 async def test_garbage_collection_is_on_again_once_a_verdict_is_painted(book, store):
-    """A verdict pauses collection until it is painted, so a full one cannot hold it back
+    """An answer sent pauses collection until its verdict is painted, so a full one cannot hold it back
     (ExerciseScreen.show_verdict); left paused, the app's memory would only grow."""
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -200,6 +200,7 @@ class ExerciseScreen(Screen):
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
         if event.text.strip():
+            gc.disable()   # until the verdict is painted: a full collection held one back 2 s in a class of 30
             if self._pending_timer is not None:
                 self._pending_timer.stop()   # an answer sent again before the last one's verdict
             if event.pending:
@@ -224,8 +225,8 @@ class ExerciseScreen(Screen):
         if self._pending_timer is not None:
             self._pending_timer.stop()
         if not self.is_attached:
+            gc.enable()
             return
-        gc.disable()   # until the verdict is painted: a full collection (App.show) held one back 3 s in a class
         saved = True
         if verdict.counts_as_attempt:
             try:
@@ -410,3 +411,6 @@ class ExerciseScreen(Screen):
 
     def on_screen_suspend(self) -> None:
         self.save_draft()
+
+    def on_unmount(self) -> None:
+        gc.enable()   # an answer sent just before the screen closed may never come back to show_verdict
