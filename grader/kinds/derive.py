@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 # confirm". The proof, in its own process, still has the grade's deadline on the clock.
 SETTLING_SECONDS = TIME_BOUND / 2
 
+
 @dataclass(kw_only=True, repr=False)
 class Derive(NumericAnswer):
     """Work a number or a formula out from the chapter."""

@@ -225,8 +225,7 @@ class ExerciseScreen(Screen):
         if self._pending_timer is not None:
             self._pending_timer.stop()
         if not self.is_attached:
-            gc.enable()
-            return
+            return   # collection is on again: on_unmount
         saved = True
         if verdict.counts_as_attempt:
             try:
