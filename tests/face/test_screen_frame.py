@@ -6,11 +6,13 @@ collection grew slower for it."""
 import gc
 import weakref
 
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 from tests.helpers import chapter_filled_in, footer_keys, open_exercise, ringbook_app, settle, text_of, wait_until
+from tui.app import RingbookApp
 from tui.screens.chapter import ChapterScreen
 from tui.widgets.screen_frame import Footer, Header
 
@@ -112,6 +114,39 @@ async def test_a_covered_screen_keeps_its_footer_until_it_shows_again(book, stor
         await wait_until(pilot, lambda: app.screen is home and shows(home, "Open"), "home's footer shown again")
         shown = [key.description for key in footer_keys(home)]
         assert "Open" in shown and "Continue" in shown and "Back" not in shown
+
+
+class FirstLayouts(RingbookApp):
+    """The app, noting the keys each screen's footer holds when the screen is first laid out (its first frame)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.first_keys: dict[str, list[str]] = {}
+
+    def get_default_screen(self):
+        return self.noting(super().get_default_screen())
+
+    def show(self, screen, **kwargs):
+        super().show(self.noting(screen), **kwargs)
+
+    def noting(self, screen):
+        def laid_out(laid: Screen) -> None:
+            self.first_keys.setdefault(type(laid).__name__, [key.description for key in footer_keys(laid)])
+
+        screen.screen_layout_refresh_signal.subscribe(self, laid_out)
+        return screen
+
+
+async def test_a_screens_first_frame_shows_its_footers_keys(book, store):
+    """Textual's footer builds its keys after the screen's first frame, for a second one: a layout, a render
+    and a write more, ~40 ms of every start. Home's first layout, and a chapter's, hold their keys."""
+    app = FirstLayouts(book, store, warm=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.open_chapter(book.chapters[1])
+        await chapter_filled_in(app, pilot)
+        assert {"Open", "Continue", "Quit"} <= set(app.first_keys["HomeScreen"])
+        assert {"Back", "Exercises", "Quit"} <= set(app.first_keys["ChapterScreen"])
 
 
 def shows(screen, description: str) -> bool:

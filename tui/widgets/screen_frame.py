@@ -69,14 +69,19 @@ class Footer(widgets.Footer):
     (class added, then removed) every time the footer refreshed, a quarter of a chapter's first frame.
     Starting each key at the footer's own value makes both changes no-ops.
 
+    Textual's footer has no keys until its screen's first frame is out, and builds them for a second frame:
+    a layout, a render and a write more, ~40 ms of every screen's start (home's keys came 60 ms after its
+    text, hello world's 44 ms). This one has the keys its screen offers as it composes, so the first frame
+    shows them; if focus then brings other keys, the footer is rebuilt as for any change of bindings.
+
     Textual rebuilds a footer's keys whenever its screen's bindings change, once per change, even on a
     screen that has just been covered or closed: opening a chapter rebuilt four footers, one of them the
     home screen's under it. A covered screen's footer is rebuilt when the screen shows again (its bindings
     change then too), and changes that come together make one rebuild."""
 
     class KeysShown(Message):
-        """The footer has new keys, to be drawn with the next frame. The first (Textual builds a footer's keys
-        after the screen's first frame) is when a screen is ready to use: work that can wait waits for it."""
+        """The footer has new keys, to be drawn with the next frame. The first (with the screen's first frame)
+        is when a screen is ready to use: work that can wait waits for it."""
 
     _rebuild_due = False
     _shown: tuple[object, ...] = ()   # what decided the keys last composed (_keys_to_show)
@@ -115,7 +120,8 @@ class Footer(widgets.Footer):
                 self.app.ENABLE_COMMAND_PALETTE)
 
     def compose(self) -> ComposeResult:
-        self._shown = self._keys_to_show() if self._bindings_ready else ()
+        self._bindings_ready = True   # its screen has composed (every widget it yields is in place)
+        self._shown = self._keys_to_show()
         hidden = 0
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.key in self.hide:
@@ -126,6 +132,9 @@ class Footer(widgets.Footer):
             yield widget
         if hidden:
             self.styles.grid_size_columns -= hidden   # Textual counted a column for each
+
+    def on_mount(self) -> None:
+        self.post_message(self.KeysShown())   # composed with its first keys
 
     async def recompose(self) -> None:
         self._rebuild_due = False
