@@ -118,9 +118,11 @@ class RingbookApp(App):
     def warm_up_screens_when_a_core_is_free(self) -> None:
         """The screens' warm-up is work ahead of need: while more tasks want a core than the host has (a class
         logging in together), it waits, and leaves the cores to the learners still on their way home. Thirty
-        learners each warming up as their home showed added ~0.25 s of CPU apiece to the others' starts."""
-        if not self.warm:
-            return   # a test's app: no warm-up, and no look at the host every half second
+        learners each warming up as their home showed added ~0.25 s of CPU apiece to the others' starts. A
+        learner who opens a screen meanwhile loads what it would have (RingbookApp.show): then it never runs
+        (it came, with the first free core, just as a class paused to submit together)."""
+        if not self.warm or "screens" in self._warmed:
+            return   # a test's app (no look at the host every half second), or a screen opened meanwhile
         if host_is_busy():
             self.set_timer(HOST_BUSY_RETRY_SECONDS, self.warm_up_screens_when_a_core_is_free)
         else:
@@ -157,12 +159,10 @@ class RingbookApp(App):
 
             WORKER.wait_until_ready(PROOF_WORKER_START_SECONDS)
             return
-        from grader.book.load import exercise_from_spec
+        from grader.book.load import exercise_of_ours
         from grader.grade import grade
 
-        exercise = exercise_from_spec({"answer": "1.75", "unit": "GB"})[0]
-        assert exercise is not None, "the warm-up's own spec is valid"
-        grade(exercise, "1750 MB" if part == "units" else "1.75")
+        grade(exercise_of_ours({"answer": "1.75", "unit": "GB"}), "1750 MB" if part == "units" else "1.75")
         if part == "screens":
             import tui.screens.chapter
             import tui.screens.exercise  # noqa: F401
@@ -240,6 +240,7 @@ class RingbookApp(App):
         of about one opening in three; paused, it runs while the learner starts reading. (Textual pauses it
         the same way for smooth scrolling: App.PAUSE_GC_ON_SCROLL.)"""
         gc.disable()
+        self._warmed.add("screens")   # they load as they open now: a warm-up still waiting for a core is moot
         if replace:
             self.switch_screen(screen)
         else:

@@ -403,6 +403,32 @@ async def test_the_screens_warm_up_waits_while_the_host_has_no_core_to_spare(boo
         await wait_until(pilot, lambda: app._warmed == {"screens"}, "the warm-up once a core is free")
 
 
+async def test_a_screen_opened_while_the_host_is_busy_leaves_the_warm_up_undone(book, store, tmp_path, monkeypatch):
+    """A learner who opens a chapter before a core is free loads its screens as they open: the warm-up that
+    waited would load them again for nothing. In a class it found its free core just as everyone paused to
+    submit together, and took ~0.2 s of CPU apiece from those verdicts."""
+    import gc
+    import os
+
+    from tests.helpers import home_ready
+    from tui.app import HOST_BUSY_RETRY_SECONDS, RingbookApp
+
+    loadavg = tmp_path / "loadavg"
+    loadavg.write_text(f"31.5 12.0 4.2 {2 * (os.cpu_count() or 1) + 1}/412 90210\n")   # a class starting
+    monkeypatch.setattr("tui.app.LOADAVG", loadavg)
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        app.open_chapter(book.chapters[0])
+        await pilot.pause()
+        frozen = gc.get_freeze_count()   # the warm-up freezes what it loaded when it is done
+        loadavg.write_text("3.1 9.0 4.8 1/412 90211\n")   # a core is free now
+        await pilot.pause(HOST_BUSY_RETRY_SECONDS * 2.5)
+        await settle(app, pilot)
+        assert gc.get_freeze_count() == frozen
+        assert not [worker for worker in app.workers if worker.group == "warm-up"]
+
+
 async def test_unit_conversion_is_made_ready_only_once_a_unit_is_typed(book, store, tmp_path, monkeypatch):
     """pint costs ~0.5 s of CPU: a class of thirty that loaded it at every start slowed one another's starts.
     Home gets the screens ready; only a unit typed after a number ("1750 M") gets conversion ready."""

@@ -29,6 +29,16 @@ def test_a_start_from_the_cache_never_imports_yaml(tmp_path):
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
+def test_the_apps_own_warm_up_exercise_grades_without_loading_the_schema():
+    """The app's warm-up grades an exercise of its own writing; built through the author's path, it loaded
+    jsonschema (~70 ms of CPU and 4 MB) in every learner's app, which never checks a book."""
+    code = ("import sys; from grader.book.load import exercise_of_ours; from grader.grade import grade; "
+            "verdict = grade(exercise_of_ours({'answer': '1.75', 'unit': 'GB'}), '1750 MB'); "
+            "print(verdict.status, 'jsonschema' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout.split()
+    assert shown == ["correct", "False"]
+
+
 def test_an_edited_file_is_read_again(chapters_copy, tmp_path):
     book_copy = chapters_copy("00-ring-allreduce")
     load_book(book_copy, cache_dir=tmp_path)

@@ -67,12 +67,10 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#review").display = False
-        self.set_timer(2.0, self._keys_shown)   # in case no footer ever shows keys
 
     def on_footer_keys_shown(self, event: Footer.KeysShown) -> None:
-        """The review line (the scheduler, FSRS) and the app's own start-up work wait for the frame that shows
-        the footer's first keys: loaded before it, the review line held them back 50 ms of a start that hello
-        world's keys take 36 ms to reach."""
+        """The review line (the scheduler, FSRS) and the app's own start-up work wait for the first frame, which
+        shows the footer's keys: loaded before it, the review line held the keys back 50 ms."""
         self.call_after_refresh(self._keys_shown)
 
     def _keys_shown(self) -> None:
