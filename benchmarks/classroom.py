@@ -36,7 +36,7 @@ from pathlib import Path
 
 from process_tree import TreeMemory, tree_cpu_seconds, tree_memory
 from serve_tabs import ServeFigures, serve_with_tabs
-from terminal import CTRL_R, CTRL_U, ENTER, ESCAPE, Session, Terminals, stopped_by_sigterm_too
+from terminal import CTRL_R, CTRL_U, ENTER, ESCAPE, Session, Terminals, emulated_when_quiet, stopped_by_sigterm_too
 
 HOME = ("Mastery ", "palette")        # ringbook's home, with its footer drawn
 HELLO_HOME = ("Hello, world", "palette")
@@ -50,7 +50,9 @@ class Hello(App):
     def compose(self):
         yield Header()
         yield Static("Hello, world")
-        yield Input(placeholder="an answer")
+        box = Input(placeholder="an answer")
+        box.cursor_blink = False   # so the class falls quiet once the line is drawn (emulated_when_quiet)
+        yield box
         yield Static(id="verdict")
         yield Footer()
 
@@ -127,8 +129,9 @@ def percentile(values: Sequence[float], p: float) -> float:
 async def start_together(classroom: Classroom, wrapper: Path, learners: int, home: tuple[str, ...],
                          now: datetime | None = None) -> tuple[list[Session], list[float]]:
     sessions = [classroom.start(wrapper, learner, now) for learner in range(learners)]
-    shown = await asyncio.gather(*(s.wait_for(*home) for s in sessions))
-    return sessions, [at - s.started for s, at in zip(sessions, shown, strict=True)]
+    async with emulated_when_quiet(sessions):   # nothing has been read yet: reads come only once this awaits
+        shown = asyncio.gather(*(s.wait_for(*home) for s in sessions))
+    return sessions, [at - s.started for s, at in zip(sessions, await shown, strict=True)]
 
 
 def box_text(screen: str) -> str | None:
@@ -211,10 +214,11 @@ async def lesson(session: Session, figures: Figures, short: bool) -> None:
 async def all_at_once(sessions: list[Session], figures: Figures) -> None:
     """Every learner presses Enter on the same formula in the same instant (one write after another). A
     verdict other than right (a busy host's grade must not differ from a quiet one's) is counted."""
-    sent = [s.write(ENTER) for s in sessions]
-    shown = await asyncio.gather(*(s.wait_until(lambda screen: RIGHT in screen or UNCONFIRMED in screen,
-                                                "the formula's verdict") for s in sessions))
-    figures.verdicts["formula, N at once"] += [at - t for at, t in zip(shown, sent, strict=True)]
+    async with emulated_when_quiet(sessions):
+        sent = [s.write(ENTER) for s in sessions]
+        shown = asyncio.gather(*(s.wait_until(lambda screen: RIGHT in screen or UNCONFIRMED in screen,
+                                              "the formula's verdict") for s in sessions))
+    figures.verdicts["formula, N at once"] += [at - t for at, t in zip(await shown, sent, strict=True)]
     figures.not_right_at_once = sum(RIGHT not in s.text() for s in sessions)
 
 
@@ -225,9 +229,10 @@ async def hello_at_once(sessions: list[Session]) -> list[float]:
         await session.press("2M(N-1)/N")
     await asyncio.gather(*(s.wait_for("2M(N-1)/N") for s in sessions))
     await asyncio.sleep(0.2)                         # as before each learner's Enter (submit)
-    sent = [s.write(ENTER) for s in sessions]
-    shown = await asyncio.gather(*(s.wait_for(RIGHT) for s in sessions))
-    return [at - t for at, t in zip(shown, sent, strict=True)]
+    async with emulated_when_quiet(sessions):
+        sent = [s.write(ENTER) for s in sessions]
+        shown = asyncio.gather(*(s.wait_for(RIGHT) for s in sessions))
+    return [at - t for at, t in zip(await shown, sent, strict=True)]
 
 
 def review_answer(screen: str) -> str:

@@ -9,6 +9,12 @@ pyte takes milliseconds a frame: read by that process, thirty terminals' frames 
 emulation on a busy host (a verdict thirty apps had written by 0.6 s was read after up to 3.9 s). So a wait
 ends at the time the relay read the bytes after which its text was on the screen.
 
+Where many terminals are timed at once (a class starting, or all submitting together), even that is not
+enough: the emulating itself took a core of the measured host (a second of CPU for thirty verdicts) while the
+apps drew them. There `emulated_when_quiet` keeps every read, with its time, until no terminal has printed
+anything for a while, and only then emulates them: the waits end at the same reads, and the emulator's CPU is
+spent after the apps are done, as the learners' own computers would spend it.
+
 The benchmarks start every program through `Terminals`, which keeps them all in one asyncio loop and ends
 every process it started, and any process those started, when it closes, however the benchmark stops.
 """
@@ -24,7 +30,7 @@ import signal
 import struct
 import termios
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -60,6 +66,8 @@ class Session:
         self.screen = pyte.Screen(WIDTH, HEIGHT)
         self.stream = pyte.ByteStream(self.screen)
         self.ended = False       # its terminal has closed
+        self.kept: list[tuple[float, bytes]] | None = None   # reads not yet emulated (emulated_when_quiet)
+        self.last_read = started
         self.closed = False      # ended here: killed, waited for, its terminal closed
         self._waiters: list[tuple[Callable[[str], bool], asyncio.Future[float]]] = []
 
@@ -86,6 +94,10 @@ class Session:
     def _show(self, at: float, data: bytes) -> None:
         if self.first_byte is None:
             self.first_byte = at
+        self.last_read = at
+        if self.kept is not None:
+            self.kept.append((at, data))
+            return
         self.stream.feed(data)
         if self._waiters:
             shown = self.text()
@@ -94,7 +106,13 @@ class Session:
                 if not waiter[1].done():
                     waiter[1].set_result(at)
 
+    def _emulate_kept(self) -> None:
+        kept, self.kept = self.kept or [], None
+        for at, data in kept:
+            self._show(at, data)
+
     def _end(self) -> None:
+        self._emulate_kept()   # what it printed before it ended still counts
         self.ended = True
         asyncio.get_running_loop().remove_reader(self.relayed)
         for _, future in self._waiters:
@@ -140,6 +158,26 @@ class Session:
             await asyncio.sleep(0.05)
         if not self.ended:
             raise Ended(f"the program did not end within {timeout:.0f} s; its screen:\n{self.text()}")
+
+
+@contextlib.asynccontextmanager
+async def emulated_when_quiet(sessions: list[Session], quiet: float = 1.0, at_most: float = 30) -> AsyncIterator[None]:
+    """Inside, the terminals' reads are kept, not emulated. On leaving, once none of them has printed anything
+    for `quiet` seconds (or `at_most` seconds have passed: a blinking cursor prints twice a second), they are
+    emulated in order: a wait begun inside ends at the read it would have ended at, but the emulator's CPU is
+    not taken from the apps being timed. A wait that outlasts the quiet (an app silent for `quiet` seconds
+    while it works) is simply emulated as it comes, as outside."""
+    for session in sessions:
+        session.kept = []
+    try:
+        yield
+        left = time.monotonic()
+        while (time.monotonic() - max(left, *(s.last_read for s in sessions)) < quiet
+               and time.monotonic() - left < at_most):
+            await asyncio.sleep(quiet / 10)
+    finally:
+        for session in sessions:
+            session._emulate_kept()
 
 
 class Terminals:
