@@ -27,13 +27,13 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList
-from textual.widgets._footer import FooterKey  # Textual's own footer keys, which tui/widgets/screen_frame.py keeps
 
 from grader.book.model import Book
 from tui.app import RingbookApp
 from tui.cli.main import main
 from tui.progress.store import ProgressStore
 from tui.screens.exercise import ExerciseScreen
+from tui.widgets.screen_frame import Footer, ShownKey
 
 ROOT = Path(__file__).resolve().parent.parent
 # `ringbook` as a child process runs it: the interpreter running the tests, on the checkout's own code.
@@ -127,9 +127,10 @@ async def pick_in_palette(app: App[object], pilot: Pilot[object], query: str, ex
     await pilot.press("enter")
 
 
-def footer_keys(screen: Screen[object]) -> list[FooterKey]:
-    """The keys `screen`'s footer draws, as its widgets (each with its key and description)."""
-    return list(screen.query(FooterKey))
+def footer_keys(screen: Screen[object]) -> list[ShownKey]:
+    """The keys `screen`'s footer drew last (each with its key, description and columns); none before it draws."""
+    footers = screen.query(Footer)
+    return list(footers.first().shown) if footers else []
 
 
 def offered_keys(app: App[object]) -> dict[str, str]:

@@ -142,14 +142,9 @@ def test_aiohttp_and_aiohttp_jinja2_calls():
 
 def test_textual_private_modules_and_methods_the_frame_overrides():
     try:
-        from textual.widgets._footer import FooterKey
         from textual.widgets._header import HeaderTitle  # noqa: F401 -- imported to show it still exists
     except ImportError as exc:
         pytest.fail(f"Textual moved a private widget {FRAME} imports: {exc}")
-    assert "compact" in FooterKey._reactives and "key" in parameters(FooterKey.__init__), (
-        f"Textual's FooterKey lost its `compact` reactive or `key`; {FRAME}'s Footer.compose sets and reads them")
-    assert_parameters(widgets.Footer.bindings_changed, ["self", "screen"], FRAME,
-                      "Footer.bindings_changed is overridden to rebuild once per frame")
     assert_parameters(widgets.Header.format_title, ["self"], FRAME, "Header.format_title is overridden")
     assert_parameters(App.format_title, ["self", "title", "sub_title"], FRAME, "Header.format_title calls it")
     assert hasattr(widgets.Header, "_on_click"), (
@@ -164,9 +159,9 @@ class FramedApp(App[None]):
         yield Footer()
 
 
-async def test_textual_keeps_watchers_and_closing_state_where_the_frame_looks():
-    """forget_watchers reads Textual's private `__watchers` attribute, and the footer asks `_closing` and
-    `_closed` of each watcher's owner; were they renamed, screens would leak again with no test failing."""
+async def test_textual_keeps_watchers_where_the_frame_looks():
+    """forget_watchers reads Textual's private `__watchers` attribute; were it renamed, every closed screen's
+    header would be kept alive again with no test failing."""
     app = FramedApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -174,8 +169,7 @@ async def test_textual_keeps_watchers_and_closing_state_where_the_frame_looks():
         assert isinstance(watchers, dict) and watchers, (
             f"Textual no longer keeps an app's watchers in its `__watchers` attribute; {FRAME}'s forget_watchers "
             "reads them there to let go of closed screens")
-        owners = [owner for callbacks in watchers.values() for owner, _ in callbacks]
-        assert owners and all(isinstance(owner._closing, bool) and isinstance(owner._closed, bool)
-                              for owner in owners), (
-            f"Textual's widgets no longer have `_closing` and `_closed`, which {FRAME}'s Footer.recompose reads")
+        header = app.screen.query_one(Header)
+        assert header in [owner for callbacks in watchers.values() for owner, _ in callbacks], (
+            f"the header no longer watches the app's title; {FRAME} forgets that watcher when it goes")
         assert isinstance(app.screen.query_one(Header).format_title(), Content)

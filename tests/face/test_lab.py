@@ -16,7 +16,6 @@ import yaml
 from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.widgets import OptionList, Static
-from textual.widgets._footer import FooterKey
 
 from grader.book.load import BUILTIN_CONTENT, check_book
 from grader.lab.load import LAB_SCHEMA_PATH, LabError, load_lab
@@ -43,7 +42,6 @@ from tests.helpers import footer_keys, wait_until_still
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
-from tui.widgets.screen_frame import Footer
 from tui.widgets.stepper import Stepper
 
 LAB_PATH = BUILTIN_CONTENT / "labs" / "parallelism-paradox.yaml"
@@ -558,11 +556,11 @@ async def test_up_and_down_move_between_the_controls_and_left_right_change_the_o
         await pilot.press("pageup")                                       # the page keys scroll the page
         await pilot.pause()
         assert scroll.scroll_y < top and app.focused.id == "fabric"
-        keys = list(screen.query(FooterKey))
+        keys = footer_keys(screen)
         assert {"down", "left"} <= {key.key for key in keys}              # ↑↓ and ←→ are in the footer,
         for key in keys:                                                  # whole, at 80 columns
             label = f"{key.key_display} {key.description}".strip()
-            assert key.region.right <= 80 and key.region.width >= len(label), (label, key.region)
+            assert key.end <= 80 and key.end - key.start >= len(label), (label, key.start, key.end)
 
 
 def shown_line(widget) -> str:
@@ -841,18 +839,17 @@ async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
         seen: set[str] = set()
 
         async def check(state: str) -> None:
-            await _settle(pilot)   # the footer rebuilds its keys after a refresh: wait for that, not one pause
+            await _settle(pilot)   # the footer draws its keys at the next refresh: wait for that, not one pause
             keys = footer_keys(app.screen)
             active = screen.active_bindings
             shown = {binding.action for _, binding, _, _ in active.values() if binding.show}  # one key per action
             left_out = {active[key].binding.action for key in getattr(screen, "FOOTER_HIDES", ())}
-            visible = {key.action for key in keys if not key.has_class("-command-palette")}   # ^p is docked apart
+            visible = {key.action for key in keys if not key.palette}   # ^p is on the right, apart
             assert visible <= shown and shown - visible <= left_out, state
-            regions = sorted((key.region for key in keys), key=lambda r: r.x)
-            for region, key in zip(regions, sorted(keys, key=lambda k: k.region.x), strict=True):
+            for key in keys:
                 label = f"{key.key_display} {key.description}".strip()
-                assert region.right <= 80 and region.width >= len(label), (state, label, region)
-            assert all(a.right <= b.x for a, b in itertools.pairwise(regions)), state
+                assert key.end <= 80 and key.end - key.start >= len(label), (state, label, key.start, key.end)
+            assert all(a.end <= b.start for a, b in itertools.pairwise(keys)), state
             seen.update(key.key for key in keys)
 
         await check("prediction open")
@@ -881,12 +878,12 @@ def lab_app(tmp_path: Path) -> LabApp:
 
 
 async def _settle(pilot, shown: str = "LabScreen"):
-    """Frames until the lab (or the screen named `shown`) is shown and still: its footer whole, its scroll
-    areas' sizes and offsets the same over three frames. A fixed pause or two let a loaded machine take the
-    picture before the lab opened or stopped scrolling."""
+    """Frames until the lab (or the screen named `shown`) is shown and still: its scroll areas' sizes and
+    offsets the same over three frames. A fixed pause or two let a loaded machine take the picture before the
+    lab opened or stopped scrolling."""
     def scrolls() -> list[tuple] | None:
         screen = pilot.app.screen
-        if type(screen).__name__ != shown or any(footer._rebuild_due for footer in screen.query(Footer)):
+        if type(screen).__name__ != shown:
             return None
         return [(w.id, w.scroll_offset, w.virtual_size) for w in screen.query(VerticalScroll)]
 

@@ -1,18 +1,16 @@
 """Screens that close are let go of, and opening one, or a verdict, leaves garbage collection on
 (tui/widgets/screen_frame.py, RingbookApp.show, ExerciseScreen.show_verdict). Before, every chapter visit kept
 its Header and the home footer's old keys alive through Textual's watcher lists, and each full garbage
-collection grew slower for it."""
+collection grew slower for it. The footer draws the screen's keys as they are, in the screen's first frame,
+and a change of keys repaints it alone."""
 
 import gc
 import weakref
 
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
-from textual.widgets._footer import FooterKey
 
 from tests.helpers import chapter_filled_in, footer_keys, open_exercise, ringbook_app, settle, text_of, wait_until
-from tui.app import RingbookApp
 from tui.screens.chapter import ChapterScreen
 from tui.widgets.screen_frame import Footer, Header
 
@@ -22,14 +20,14 @@ def watcher_count(reactable) -> int:
 
 
 async def visit_chapters(app, pilot, times: int) -> list[weakref.ref[Widget]]:
-    """Open and close a chapter `times` times; weak references to each visit's header and footer keys."""
+    """Open and close a chapter `times` times; weak references to each visit's header and footer."""
     gone: list[weakref.ref[Widget]] = []
     for visit in range(times):
         app.open_chapter(app.book.chapters[visit % len(app.book.chapters)])
         await pilot.pause()
         assert isinstance(app.screen, ChapterScreen)
         gone.append(weakref.ref(app.screen.query_one(Header)))
-        gone.extend(weakref.ref(key) for key in app.screen.query(FooterKey))
+        gone.append(weakref.ref(app.screen.query_one(Footer)))
         await pilot.press("escape")
         await pilot.pause()
     return gone
@@ -54,7 +52,8 @@ async def test_watchers_stay_the_same_however_many_chapters_are_visited(book, st
         before = watcher_count(app), watcher_count(home_footer)
         await visit_chapters(app, pilot, 3)   # any growth per visit shows after a few
         assert (watcher_count(app), watcher_count(home_footer)) == before
-        assert home_footer.query(FooterKey)   # the home footer still shows its keys
+        await pilot.pause()
+        assert "Open" in [key.description for key in home_footer.shown]   # the home footer still shows its keys
 
 
 async def test_garbage_collection_is_on_again_once_a_screen_has_opened(book, store):
@@ -84,109 +83,65 @@ async def test_garbage_collection_is_on_again_once_a_verdict_is_painted(book, st
         assert "Correct" in text_of(screen.query_one("#verdict"))
 
 
-async def settled_footer_keys(pilot, screen) -> list[FooterKey]:
-    """The footer's keys once its start-up rebuild is done: the same widgets over two frames, none due."""
-    keys = None
-    for _ in range(100):
-        await pilot.pause()
-        now = footer_keys(screen)
-        if now and now == keys and not screen.query_one(Footer)._rebuild_due:
-            return now
-        keys = now
-    raise AssertionError("the footer kept changing")
+async def test_a_change_of_keys_repaints_the_footer_without_laying_out_the_screen(book, store):
+    """Textual's footer rebuilt a widget per key whenever the bindings changed, and laid the whole screen out
+    again: ~55 ms of CPU after each verdict, when the keyboard moves from the answer to the page."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.7")
+        await settle(app, pilot)
+        await wait_until(pilot, lambda: "Submit" in descriptions(screen), "the answer's keys")
+        layouts = []
+        screen.screen_layout_refresh_signal.subscribe(app, layouts.append)
+        await pilot.press("escape")                 # the page takes the keyboard: its keys instead
+        await wait_until(pilot, lambda: "Next" in descriptions(screen), "the page's keys")
+        assert "Submit" not in descriptions(screen) and layouts == []
+        assert not screen.query_one(Footer).children
 
 
-async def test_a_covered_screen_keeps_its_footer_until_it_shows_again(book, store):
-    """Textual rebuilt the home footer's keys under every chapter opened. Each step waits for the footer it
-    reads to be whole (its rebuild done), not for one frame: a loaded machine failed it once mid-rebuild."""
+def descriptions(screen) -> list[str]:
+    return [key.description for key in footer_keys(screen)]
+
+
+async def test_a_covered_screen_shows_its_own_keys_again(book, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
-        home_keys = await settled_footer_keys(pilot, home)
+        await wait_until(pilot, lambda: "Open" in descriptions(home), "home's keys")
         app.open_chapter(book.chapters[1])
         exercise_list = await chapter_filled_in(app, pilot)
-        chapter = app.screen
         await pilot.press("e")                     # the exercise list takes focus: new bindings
-        await wait_until(pilot, lambda: exercise_list.has_focus and shows(chapter, "Back"),
+        await wait_until(pilot, lambda: exercise_list.has_focus and "Back" in descriptions(app.screen),
                          "the chapter's footer after its list took the keys")
-        assert footer_keys(home) == home_keys      # the same widgets: not rebuilt while covered
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is home and shows(home, "Open"), "home's footer shown again")
-        shown = [key.description for key in footer_keys(home)]
-        assert "Open" in shown and "Continue" in shown and "Back" not in shown
+        await wait_until(pilot, lambda: app.screen is home and "Open" in descriptions(home), "home's footer")
+        shown = descriptions(home)
+        assert "Continue" in shown and "Back" not in shown
 
 
-class FirstLayouts(RingbookApp):
-    """The app, noting the keys each screen's footer holds when the screen is first laid out (its first frame)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.first_keys: dict[str, list[str]] = {}
-
-    def get_default_screen(self):
-        return self.noting(super().get_default_screen())
-
-    def show(self, screen, **kwargs):
-        super().show(self.noting(screen), **kwargs)
-
-    def noting(self, screen):
-        def laid_out(laid: Screen) -> None:
-            self.first_keys.setdefault(type(laid).__name__, [key.description for key in footer_keys(laid)])
-
-        screen.screen_layout_refresh_signal.subscribe(self, laid_out)
-        return screen
-
-
-async def test_a_screens_first_frame_shows_its_footers_keys(book, store):
-    """Textual's footer builds its keys after the screen's first frame, for a second one: a layout, a render
-    and a write more, ~40 ms of every start. Home's first layout, and a chapter's, hold their keys."""
-    app = FirstLayouts(book, store, warm=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.open_chapter(book.chapters[1])
-        await chapter_filled_in(app, pilot)
-        assert {"Open", "Continue", "Quit"} <= set(app.first_keys["HomeScreen"])
-        assert {"Back", "Exercises", "Quit"} <= set(app.first_keys["ChapterScreen"])
-
-
-def shows(screen, description: str) -> bool:
-    """Whether the screen's footer is whole (no rebuild due) and offers `description`."""
-    footer = screen.query_one(Footer)
-    return not footer._rebuild_due and description in [key.description for key in footer_keys(screen)]
-
-
-async def test_bindings_that_change_together_rebuild_the_footer_once(book, store, monkeypatch):
-    rebuilds = []
-    recompose = Footer.recompose
-
-    async def counted(footer):
-        rebuilds.append(footer)
-        await recompose(footer)
-
-    monkeypatch.setattr(Footer, "recompose", counted)
+async def test_a_click_on_a_footer_key_does_what_its_key_does(book, store):
+    """The mouse works too: a key in the footer is clicked as it is pressed, and one not usable now (dimmed)
+    rings the bell instead."""
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settled_footer_keys(pilot, app.screen)   # home's start-up changes (its layout, r) are done
-        footer = app.screen.query_one(Footer)
-        rebuilds.clear()
-        footer.compact = not footer.compact   # what the keys look like changes, and the bindings say so 3 times
-        footer.call_later(lambda: [footer.bindings_changed(app.screen) for _ in range(3)])  # in 1 frame
-        await pilot.pause()
-        await pilot.pause()
-        assert rebuilds == [footer] and footer_keys(app.screen)
+        await wait_until(pilot, lambda: "Keys" in descriptions(app.screen), "home's keys")
+        keys = next(key for key in footer_keys(app.screen) if key.description == "Keys")
+        await pilot.click(Footer, offset=(keys.start + 1, 0))
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "KeysScreen", "the keys screen")
 
 
-async def test_bindings_that_change_to_the_same_keys_leave_the_footer_as_it_is(book, store):
-    """Focus moving between two widgets that offer the same keys changes the screen's bindings; the footer
-    rebuilt its ten keys each time to draw what it already showed."""
+async def test_hovering_a_footer_key_highlights_it_and_shows_its_tooltip(book, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        keys = await settled_footer_keys(pilot, app.screen)
+        await wait_until(pilot, lambda: "Shot" in descriptions(app.screen), "home's keys")
         footer = app.screen.query_one(Footer)
-        footer.call_later(lambda: [footer.bindings_changed(app.screen) for _ in range(3)])
+        shot = next(key for key in footer.shown if key.description == "Shot")
+        await pilot.hover(Footer, offset=(shot.start + 1, 0))
         await pilot.pause()
+        assert footer.hovered == shot.key and "screenshot" in str(footer.tooltip)
+        await pilot.hover(Footer, offset=(footer.size.width - 20, 0))   # between the keys and the palette's
         await pilot.pause()
-        assert not footer._rebuild_due and footer_keys(app.screen) == keys   # the same widgets
+        assert footer.hovered is None and footer.tooltip is None
 
 
 async def test_a_click_on_the_header_leaves_it_one_row_and_the_screen_as_it_was(book, store):

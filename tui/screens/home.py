@@ -63,14 +63,12 @@ class HomeScreen(Screen):
             yield OptionList(*rows, id="chapters")
         yield Footer()
 
-    review_loaded = False   # the review line is read once the footer's keys show (on_footer_keys_shown)
+    review_loaded = False   # the review line is read once the first frame is out (on_mount)
 
     def on_mount(self) -> None:
+        """The review line (the scheduler, FSRS) and the app's own start-up work wait for the first frame, with
+        the footer's keys: loaded before it, the review line held the keys back 50 ms."""
         self.query_one("#review").display = False
-
-    def on_footer_keys_shown(self, event: Footer.KeysShown) -> None:
-        """The review line (the scheduler, FSRS) and the app's own start-up work wait for the first frame, which
-        shows the footer's keys: loaded before it, the review line held the keys back 50 ms."""
         self.call_after_refresh(self._keys_shown)
 
     def _keys_shown(self) -> None:

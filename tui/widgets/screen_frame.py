@@ -1,29 +1,31 @@
-"""The header and footer every screen wears: Textual's own, minus the watchers they leave behind and the
-restyling the footer repeats for every key.
+"""The header and footer every screen wears: Textual's header, minus the watchers it leaves behind, and a
+footer that draws the screen's keys as one line.
 
 Textual drops a watcher only when the watched value next changes, even after the widget that asked for
-it has left the screen (textual#6666). The app's title and a footer's `compact` never change, so every
-screen opened kept its Header alive and every footer refresh kept its old keys: about 2,500 objects per
-chapter visit, which made each full garbage collection slower until, after fifty visits, one could stall
-a chapter's first frame for a quarter of a second.
+it has left the screen (textual#6666). The app's title never changes, so every screen opened kept its
+Header alive (and Textual's footer kept every key it had shown, each bound to the footer's `compact`):
+about 2,500 objects per chapter visit, which made each full garbage collection slower until, after fifty
+visits, one could stall a chapter's first frame for a quarter of a second.
 
-This reaches into Textual (FooterKey, HeaderTitle, `__watchers`, `_closing`/`_closed`, the methods overridden);
+This reaches into Textual (HeaderTitle, `__watchers`, the methods overridden);
 tests/test_pinned_internals.py checks each by name and signature, and pyproject.toml keeps Textual below 9.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from rich.style import Style
+from rich.text import Text
 from textual import events, widgets
-from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.content import Content
 from textual.dom import DOMNode
-from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.screen import Screen
-from textual.widgets._footer import FooterKey
+from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets._header import HeaderTitle
 
 
@@ -60,83 +62,138 @@ class Header(widgets.Header):
         forget_watchers(self.app, lambda owner: owner is self)
 
 
-class Footer(widgets.Footer):
-    """Textual's footer, which lets go of the keys it showed before each refresh, styles each key once, and
-    rebuilds its keys only when they can be seen, once per frame. `hide` leaves keys out of it that the
-    screen has no room for.
+class Offered(NamedTuple):
+    """A key the screen offers: its binding, the key and description as drawn, whether it can be used now."""
 
-    A FooterKey starts compact and is then bound to its footer, which is not: each key was restyled twice
-    (class added, then removed) every time the footer refreshed, a quarter of a chapter's first frame.
-    Starting each key at the footer's own value makes both changes no-ops.
+    binding: Binding
+    shown: str
+    description: str
+    enabled: bool
+    tooltip: str
 
-    Textual's footer has no keys until its screen's first frame is out, and builds them for a second frame:
-    a layout, a render and a write more, ~40 ms of every screen's start (home's keys came 60 ms after its
-    text, hello world's 44 ms). This one has the keys its screen offers as it composes, so the first frame
-    shows them; if focus then brings other keys, the footer is rebuilt as for any change of bindings.
 
-    Textual rebuilds a footer's keys whenever its screen's bindings change, once per change, even on a
-    screen that has just been covered or closed: opening a chapter rebuilt four footers, one of them the
-    home screen's under it. A covered screen's footer is rebuilt when the screen shows again (its bindings
-    change then too), and changes that come together make one rebuild."""
+@dataclass(frozen=True)
+class ShownKey:
+    """One key as the footer draws it, and the columns it takes there (for the mouse)."""
 
-    class KeysShown(Message):
-        """The footer has new keys, to be drawn with the next frame. The first (with the screen's first frame)
-        is when a screen is ready to use: work that can wait waits for it."""
+    key: str
+    key_display: str
+    description: str
+    action: str
+    enabled: bool
+    tooltip: str
+    palette: bool   # the command palette's, on the right
+    start: int      # its columns, from the footer's left: start to end
+    end: int
 
-    _rebuild_due = False
-    _shown: tuple[object, ...] = ()   # what decided the keys last composed (_keys_to_show)
 
-    def __init__(self, *, hide: tuple[str, ...] = (), **kwargs: Any):
+class Footer(Widget):
+    """The keys the screen offers, drawn as one line of text, as Textual's footer draws them: each key, then
+    what it does, and the command palette's on the right. `hide` leaves keys out of it that the screen has no
+    room for (`?` still lists them). A key is clicked as it is pressed; a disabled one rings the bell.
+
+    Textual's footer is a container of one widget per key, rebuilt (new widgets, styled, mounted) whenever
+    the screen's bindings change, and each rebuild laid out the whole screen again: ~55 ms of CPU after each
+    verdict, when the keyboard moves from the answer to the page (a third of the verdict's work), and a
+    second frame at each screen's start. This one reads the screen's bindings when it draws, so a change of
+    keys repaints one line, and the first frame of a screen has them."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"footer-key--key", "footer-key--description", "footer-key--hover", "footer--palette-edge"}
+    DEFAULT_CSS = """
+    Footer {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        color: $footer-foreground;
+        background: $footer-background;
+        .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .footer-key--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        .footer--palette-edge {
+            color: $foreground 20%;
+        }
+    }
+    """
+
+    hovered: reactive[str | None] = reactive(None)   # the key under the mouse
+
+    def __init__(self, *, hide: tuple[str, ...] = (), show_command_palette: bool = True, **kwargs: Any):
         super().__init__(**kwargs)
-        self.hide = frozenset(hide)   # keys left out of this footer (to fit 80 columns) that `?` still lists
-
-    def bindings_changed(self, screen: Screen) -> None:
-        self._bindings_ready = True
-        if (not screen.app.app_focus or not self.is_attached or screen is not self.screen
-                or screen is not self.app.screen or self._rebuild_due):
-            return
-        self._rebuild_due = True
-        self.call_after_refresh(self._rebuild_if_shown)
-
-    async def _rebuild_if_shown(self) -> None:
-        """The rebuild asked for, unless another screen has covered this one since (it is rebuilt when it
-        shows again), or the keys it would show are those it shows: focus moving between two widgets that
-        offer the same keys changes the screen's bindings, and rebuilding then made ten new key widgets
-        to draw what was already drawn."""
-        if self.is_attached and self.screen is self.app.screen and self._keys_to_show() != self._shown:
-            await self.recompose()
-            self.post_message(self.KeysShown())
-        else:
-            self._rebuild_due = False
-
-    def _keys_to_show(self) -> tuple[object, ...]:
-        """What decides this footer's keys: the screen's shown bindings (whether each is enabled, its
-        tooltip), the palette's, and the footer's own settings. Bindings are frozen, so this compares."""
-        bindings = self.screen.active_bindings
-        shown = tuple((binding, enabled, tooltip) for _, binding, enabled, tooltip in bindings.values()
-                      if binding.show)
-        palette = bindings.get(self.app.COMMAND_PALETTE_BINDING)
-        return (shown, palette[1:] if palette else None, self.hide, self.compact, self.show_command_palette,
-                self.app.ENABLE_COMMAND_PALETTE)
-
-    def compose(self) -> ComposeResult:
-        self._bindings_ready = True   # its screen has composed (every widget it yields is in place)
-        self._shown = self._keys_to_show()
-        hidden = 0
-        for widget in super().compose():
-            if isinstance(widget, FooterKey) and widget.key in self.hide:
-                hidden += 1
-                continue
-            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):  # not bound
-                widget.set_reactive(FooterKey.compact, self.compact)
-            yield widget
-        if hidden:
-            self.styles.grid_size_columns -= hidden   # Textual counted a column for each
+        self.hide = frozenset(hide)
+        self.show_command_palette = show_command_palette
+        self.shown: list[ShownKey] = []   # as last drawn
 
     def on_mount(self) -> None:
-        self.post_message(self.KeysShown())   # composed with its first keys
+        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.refresh())
 
-    async def recompose(self) -> None:
-        self._rebuild_due = False
-        await super().recompose()
-        forget_watchers(self, lambda owner: owner._closing or owner._closed)
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def keys(self) -> tuple[list[Offered], Offered | None]:
+        """The screen's keys to show now, one per action, and the palette's."""
+        app, bindings = self.app, self.screen.active_bindings
+        offered, actions = [], set()
+        for _, binding, enabled, tooltip in bindings.values():
+            if binding.show and binding.key not in self.hide and binding.action not in actions:
+                actions.add(binding.action)   # one key per action, as Textual's footer shows
+                offered.append(Offered(binding, app.get_key_display(binding), binding.description, enabled, tooltip))
+        palette = bindings.get(app.COMMAND_PALETTE_BINDING) if self.show_command_palette else None
+        if palette is None or not app.ENABLE_COMMAND_PALETTE:
+            return offered, None
+        binding = palette.binding
+        return offered, Offered(binding, app.get_key_display(binding), f" {binding.description}", palette.enabled,
+                                binding.tooltip or binding.description)
+
+    def render(self) -> Text:
+        offered, palette = self.keys()
+        keys = [Offered(o.binding, f" {o.shown} ", f"{o.description} ", o.enabled, o.tooltip) for o in offered]
+        line, self.shown = Text(no_wrap=True, overflow="crop", end=""), []
+        for key in [*keys, palette] if palette is not None else keys:
+            if key is palette:   # compact, on the right, after an edge, with a space after it: "▏^p palette "
+                line.truncate(self.size.width - len(f"▏{key.shown}{key.description} "), pad=True)
+                line.append("▏", self.get_component_rich_style("footer--palette-edge"))
+            start = line.cell_len
+            line.append_text(self._key_text(key, " " if key is palette else ""))
+            self.shown.append(ShownKey(key.binding.key, key.shown.strip(), key.description.strip(), key.binding.action,
+                                       key.enabled, key.tooltip, key is palette, start, line.cell_len))
+        return line
+
+    def _key_text(self, key: Offered, padding: str) -> Text:
+        """A key as Textual's FooterKey renders it: the key, what it does, and its padding in its own style."""
+        text = Text.assemble((key.shown, self.get_component_rich_style("footer-key--key")),
+                             (key.description, self.get_component_rich_style("footer-key--description")), padding)
+        hovered = key.binding.key == self.hovered
+        base = self.get_component_rich_style("footer-key--hover") if hovered else self.rich_style
+        text.stylize_before(base if key.enabled else base + Style(dim=True))
+        return text
+
+    def key_at(self, x: int) -> ShownKey | None:
+        return next((shown for shown in self.shown if shown.start <= x < shown.end), None)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        shown = self.key_at(event.x)
+        if shown is None:
+            return
+        if shown.enabled:
+            self.app.simulate_key(shown.key)
+        else:
+            self.app.bell()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        shown = self.key_at(event.x)
+        self.hovered = shown.key if shown else None
+        self.tooltip = shown.tooltip or None if shown else None
+
+    def on_leave(self) -> None:
+        self.hovered = None
