@@ -425,7 +425,7 @@ async def test_a_screen_opened_while_the_host_is_busy_leaves_the_warm_up_undone(
         loadavg.write_text("3.1 9.0 4.8 1/412 90211\n")   # a core is free now
         await pilot.pause(HOST_BUSY_RETRY_SECONDS * 2.5)
         await settle(app, pilot)
-        assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() <= frozen   # none added (frozen objects that die leave it)
         assert not [worker for worker in app.workers if worker.group == "warm-up"]
 
 
