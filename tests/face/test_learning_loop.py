@@ -383,46 +383,52 @@ async def test_an_exercise_starts_the_proof_worker_only_when_its_answers_need_pr
     WORKER.stop()
 
 
-async def test_the_screens_warm_up_waits_while_the_host_has_no_core_to_spare(book, store, tmp_path, monkeypatch):
-    """Thirty learners logging in together: each one's warm-up at home (~0.25 s of CPU) slowed the starts of
-    the learners still on their way there. It waits while more tasks are runnable than there are cores."""
+@pytest.fixture
+def busy_host(tmp_path, monkeypatch):
+    """The host's /proc/loadavg, as a class starting together makes it: more tasks runnable than cores. Write
+    QUIET_HOST to it for a core to come free."""
     import os
 
+    loadavg = tmp_path / "loadavg"
+    loadavg.write_text(f"31.5 12.0 4.2 {2 * (os.cpu_count() or 1) + 1}/412 90210\n")
+    monkeypatch.setattr("tui.app.LOADAVG", loadavg)
+    return loadavg
+
+
+QUIET_HOST = "3.1 9.0 4.8 1/412 90211\n"
+
+
+async def test_the_screens_warm_up_waits_while_the_host_has_no_core_to_spare(book, store, busy_host):
+    """Thirty learners logging in together: each one's warm-up at home (~0.25 s of CPU) slowed the starts of
+    the learners still on their way there. It waits while more tasks are runnable than there are cores."""
     from tests.helpers import home_ready
     from tui.app import HOST_BUSY_RETRY_SECONDS, RingbookApp
 
-    loadavg = tmp_path / "loadavg"
-    loadavg.write_text(f"31.5 12.0 4.2 {2 * (os.cpu_count() or 1) + 1}/412 90210\n")   # a class starting
-    monkeypatch.setattr("tui.app.LOADAVG", loadavg)
     app = RingbookApp(book, store, warm=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         await pilot.pause(HOST_BUSY_RETRY_SECONDS * 1.5)   # it has looked again
         assert app._warmed == set()
-        loadavg.write_text("3.1 9.0 4.8 1/412 90211\n")   # everyone home, reading
+        busy_host.write_text(QUIET_HOST)   # everyone home, reading
         await wait_until(pilot, lambda: app._warmed == {"screens"}, "the warm-up once a core is free")
 
 
-async def test_a_screen_opened_while_the_host_is_busy_leaves_the_warm_up_undone(book, store, tmp_path, monkeypatch):
+async def test_a_screen_opened_while_the_host_is_busy_leaves_the_warm_up_undone(book, store, busy_host):
     """A learner who opens a chapter before a core is free loads its screens as they open: the warm-up that
     waited would load them again for nothing. In a class it found its free core just as everyone paused to
     submit together, and took ~0.2 s of CPU apiece from those verdicts."""
     import gc
-    import os
 
     from tests.helpers import home_ready
     from tui.app import HOST_BUSY_RETRY_SECONDS, RingbookApp
 
-    loadavg = tmp_path / "loadavg"
-    loadavg.write_text(f"31.5 12.0 4.2 {2 * (os.cpu_count() or 1) + 1}/412 90210\n")   # a class starting
-    monkeypatch.setattr("tui.app.LOADAVG", loadavg)
     app = RingbookApp(book, store, warm=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         app.open_chapter(book.chapters[0])
         await pilot.pause()
         frozen = gc.get_freeze_count()   # the warm-up freezes what it loaded when it is done
-        loadavg.write_text("3.1 9.0 4.8 1/412 90211\n")   # a core is free now
+        busy_host.write_text(QUIET_HOST)   # a core is free now
         await pilot.pause(HOST_BUSY_RETRY_SECONDS * 2.5)
         await settle(app, pilot)
         assert gc.get_freeze_count() <= frozen   # none added (frozen objects that die leave it)
