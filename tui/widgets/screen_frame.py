@@ -13,10 +13,10 @@ tests/test_pinned_internals.py checks each by name and signature, and pyproject.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events, widgets
@@ -29,10 +29,10 @@ from textual.widget import Widget
 from textual.widgets._header import HeaderTitle
 
 
-def forget_watchers(reactable: DOMNode, gone: Callable[[MessagePump], bool]) -> None:
-    """Drop the watchers on `reactable` whose owner `gone(owner)` says has left."""
+def forget_watchers(reactable: DOMNode, gone: MessagePump) -> None:
+    """Drop the watchers on `reactable` that `gone` (a widget leaving) asked for."""
     for watchers in getattr(reactable, "__watchers", {}).values():
-        watchers[:] = [(owner, callback) for owner, callback in watchers if not gone(owner)]
+        watchers[:] = [(owner, callback) for owner, callback in watchers if owner is not gone]
 
 
 class Header(widgets.Header):
@@ -59,11 +59,11 @@ class Header(widgets.Header):
         self.query_one(HeaderTitle).update(self.format_title())
 
     def on_unmount(self) -> None:
-        forget_watchers(self.app, lambda owner: owner is self)
+        forget_watchers(self.app, self)
 
 
 class Offered(NamedTuple):
-    """A key the screen offers: its binding, the key and description as drawn, whether it can be used now."""
+    """A key the screen offers: its binding, the key as shown and what it does, whether it can be used now."""
 
     binding: Binding
     shown: str
@@ -152,31 +152,34 @@ class Footer(Widget):
         if palette is None or not app.ENABLE_COMMAND_PALETTE:
             return offered, None
         binding = palette.binding
-        return offered, Offered(binding, app.get_key_display(binding), f" {binding.description}", palette.enabled,
+        return offered, Offered(binding, app.get_key_display(binding), binding.description, palette.enabled,
                                 binding.tooltip or binding.description)
 
     def render(self) -> Text:
+        """Each key as Textual's FooterKey draws it: " k " then "does ", and on the right, compact after an
+        edge, the palette's "▏^p palette " (its last space in the key's own style, as Textual pads it)."""
         offered, palette = self.keys()
-        keys = [Offered(o.binding, f" {o.shown} ", f"{o.description} ", o.enabled, o.tooltip) for o in offered]
         line, self.shown = Text(no_wrap=True, overflow="crop", end=""), []
-        for key in [*keys, palette] if palette is not None else keys:
-            if key is palette:   # compact, on the right, after an edge, with a space after it: "▏^p palette "
-                line.truncate(self.size.width - len(f"▏{key.shown}{key.description} "), pad=True)
-                line.append("▏", self.get_component_rich_style("footer--palette-edge"))
-            start = line.cell_len
-            line.append_text(self._key_text(key, " " if key is palette else ""))
-            self.shown.append(ShownKey(key.binding.key, key.shown.strip(), key.description.strip(), key.binding.action,
-                                       key.enabled, key.tooltip, key is palette, start, line.cell_len))
+        for key in offered:
+            self._append(line, key, f" {key.shown} ", f"{key.description} ")
+        if palette is not None:
+            line.truncate(self.size.width - cell_len(f"▏{palette.shown} {palette.description} "), pad=True)
+            line.append("▏", self.get_component_rich_style("footer--palette-edge"))
+            self._append(line, palette, palette.shown, f" {palette.description}", " ", is_palette=True)
         return line
 
-    def _key_text(self, key: Offered, padding: str) -> Text:
-        """A key as Textual's FooterKey renders it: the key, what it does, and its padding in its own style."""
-        text = Text.assemble((key.shown, self.get_component_rich_style("footer-key--key")),
-                             (key.description, self.get_component_rich_style("footer-key--description")), padding)
+    def _append(self, line: Text, key: Offered, shown: str, description: str, padding: str = "",
+                is_palette: bool = False) -> None:
+        """`key` drawn at the end of `line` (the key, what it does, its padding), and noted where it is."""
+        text = Text.assemble((shown, self.get_component_rich_style("footer-key--key")),
+                             (description, self.get_component_rich_style("footer-key--description")), padding)
         hovered = key.binding.key == self.hovered
         base = self.get_component_rich_style("footer-key--hover") if hovered else self.rich_style
         text.stylize_before(base if key.enabled else base + Style(dim=True))
-        return text
+        start = line.cell_len
+        line.append_text(text)
+        self.shown.append(ShownKey(key.binding.key, key.shown, key.description, key.binding.action, key.enabled,
+                                   key.tooltip, is_palette, start, line.cell_len))
 
     def key_at(self, x: int) -> ShownKey | None:
         return next((shown for shown in self.shown if shown.start <= x < shown.end), None)
