@@ -373,7 +373,7 @@ def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
               for e in validator().iter_errors({"exercises": [raw]})]
     if errors:
         return None, [e.removeprefix("exercises/0/") for e in errors]
-    exercise = _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
+    exercise = _built_inline(raw)
     from grader.book.check import exercise_problems
 
     problems = [message for _, message in exercise_problems(exercise, lambda *keys: 1)]
@@ -384,14 +384,17 @@ def exercise_of_ours(spec: dict[str, Any]) -> Exercise:
     """An inline exercise that ringbook writes itself (the app's warm-up grades one), built as an author's
     spec is but without the schema and the checks, which only an author's needs: jsonschema alone is ~70 ms
     of CPU and 4 MB in every learner's app."""
-    raw = _inline(spec)
-    return _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
+    return _built_inline(_inline(spec))
 
 
 def _inline(spec: dict[str, Any]) -> dict[str, Any]:
     raw = {"id": "spec.1", "title": "inline", "kind": "derive", "prompt": "-", "hints": [], "explanation": "-", **spec}
     raw["id"] = str(raw["id"])
     return raw
+
+
+def _built_inline(raw: dict[str, Any]) -> Exercise:
+    return _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
 
 
 __all__ = ["BUILTIN_CONTENT", "Book", "BookError", "Problem", "check_book", "exercise_from_spec", "exercise_of_ours",
