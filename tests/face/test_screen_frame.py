@@ -130,6 +130,21 @@ async def test_a_click_on_a_footer_key_does_what_its_key_does(book, store):
         await wait_until(pilot, lambda: type(app.screen).__name__ == "KeysScreen", "the keys screen")
 
 
+async def test_where_keys_do_not_fit_a_click_on_the_palettes_columns_opens_the_palette(book, store):
+    """At 40 columns home's keys run under the palette's place on the right, and are cut there: a click on
+    "^p palette" is the palette's, not that of a key drawn under it."""
+    from textual.command import CommandPalette
+
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(40, 24)) as pilot:
+        await wait_until(pilot, lambda: "palette" in descriptions(app.screen), "home's keys")
+        keys = footer_keys(app.screen)
+        palette = next(key for key in keys if key.palette)
+        assert all(key.end <= palette.start - 1 for key in keys if not key.palette)   # the edge "▏" between
+        await pilot.click(Footer, offset=(palette.start, 0))
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
+
+
 async def test_hovering_a_footer_key_highlights_it_and_shows_its_tooltip(book, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -13,7 +13,7 @@ tests/test_pinned_internals.py checks each by name and signature, and pyproject.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from rich.cells import cell_len
@@ -162,8 +162,10 @@ class Footer(Widget):
         line, self.shown = Text(no_wrap=True, overflow="crop", end=""), []
         for key in offered:
             self._append(line, key, f" {key.shown} ", f"{key.description} ")
-        if palette is not None:
-            line.truncate(self.size.width - cell_len(f"▏{palette.shown} {palette.description} "), pad=True)
+        if palette is not None:   # keys that do not fit are cut where it begins, and are not clicked there
+            cut = self.size.width - cell_len(f"▏{palette.shown} {palette.description} ")
+            line.truncate(cut, pad=True)
+            self.shown = [replace(key, end=min(key.end, cut)) for key in self.shown if key.start < cut]
             line.append("▏", self.get_component_rich_style("footer--palette-edge"))
             self._append(line, palette, palette.shown, f" {palette.description}", " ", is_palette=True)
         return line
