@@ -178,8 +178,7 @@ class LabScreen(Screen):
         self.keep_design()
         act_id, _, kind = (event.question.id or "").rpartition("-")
         feedback = event.question.query_one(".question-feedback")   # every answer's feedback comes into view
-        self.call_after_refresh(self.query_one(f"#{act_id}-scroll", VerticalScroll).scroll_to_widget, feedback,
-                                animate=False, top=kind == "prediction")
+        self.query_one(f"#{act_id}-scroll", Scroll).reveal(feedback, top=kind == "prediction")
         if kind != "prediction":
             return
         self.unlock(act_id)

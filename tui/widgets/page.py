@@ -3,7 +3,7 @@
 Textual scrolls a container by key only while it, or something in it, has focus. Once an answer was
 submitted or a box left, the focus could end up nowhere, and then PgUp, PgDn and the arrows did nothing
 until Tab (which no footer shows) brought it back. A Page takes the focus whenever its screen would have
-none, and `reveal` brings what has just appeared (a verdict, feedback, results) into view.
+none; any Scroll's `reveal` brings what has just appeared (a verdict, feedback, results) into view.
 """
 
 from __future__ import annotations
@@ -35,19 +35,6 @@ class Scroll(VerticalScroll):
         self.scroll_to(y=y, animate=False, immediate=True)
         if self.scroll_y < y and frames > 0:
             self.call_after_refresh(self.scroll_back, y, frames - 1)
-
-
-class Page(Scroll):
-    def on_mount(self) -> None:
-        self.watch(self.screen, "focused", self._focus_moved)
-
-    def _focus_moved(self, focused: Widget | None) -> None:
-        if focused is None:
-            self.call_after_refresh(self._take_focus)
-
-    def _take_focus(self) -> None:
-        if self.is_attached and self.display and self.screen.focused is None:
-            self.focus(scroll_visible=False)
 
     def reveal(self, widget: Widget, *, top: bool = False, keeping: Widget | None = None,
                lose: Callable[[], None] | None = None) -> None:
@@ -93,3 +80,17 @@ class Page(Scroll):
             region = Region(region.x, widget.cursor_screen_offset.y, region.width, 1)
         return region.translate((-self.content_region.x + round(self.scroll_x),
                                  -self.content_region.y + round(self.scroll_y)))
+
+
+class Page(Scroll):
+    def on_mount(self) -> None:
+        self.watch(self.screen, "focused", self._focus_moved)
+
+    def _focus_moved(self, focused: Widget | None) -> None:
+        if focused is None:
+            self.call_after_refresh(self._take_focus)
+
+    def _take_focus(self) -> None:
+        if self.is_attached and self.display and self.screen.focused is None:
+            self.focus(scroll_visible=False)
+
