@@ -15,7 +15,8 @@ CLASSROOM = [sys.executable, str(ROOT / "benchmarks" / "classroom.py")]
 ROWS = [
     "time to home (s)", "N hello worlds started alike (s)", "time to home / hello world",
     "verdict: number (ms)", "verdict: formula (ms)", "verdict: formula, N at once (ms)", "verdict: build run (ms)",
-    "verdict: review card (ms)", "formula at once: not right (of N)", "hello worlds: a line at once (ms)",
+    "verdict: review card (ms)", "formula at once: its explanation (ms)", "formula at once: not right (of N)",
+    "hello worlds: a line at once (ms)",
     "formula at once / hello world",
     "PSS per learner at home (MB)", "PSS per learner after lesson (MB)", "  of which the app (MB)",
     "  of which its workers (MB)", "PSS of the whole class (MB)", "CPU per learner to home (s)",

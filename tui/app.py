@@ -49,6 +49,15 @@ class Reopens(Protocol):
         """This screen on `book`, scrolled as this one is; None when `book` no longer has what it shows."""
 
 
+@runtime_checkable
+class CatchesUp(Protocol):
+    """A screen that may have put work off while the host was busy, which must be done before the learner's
+    next key, click or paste is handled (it moves the keyboard)."""
+
+    def catch_up(self) -> None:
+        """Do now whatever is still put off."""
+
+
 class RingbookApp(App):
     """A terminal textbook: chapters to read, exercises to answer, progress that is kept."""
 
@@ -68,7 +77,8 @@ class RingbookApp(App):
     def __init__(self, book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None,
                  warm: bool = True, watch: Path | None = None, problems: Sequence[Problem] = ()):
         """`watch`: the book's folder, read again at each save (`--watch`); `problems`: why it did not load
-        (then `book` is an empty stand-in until a save fixes it)."""
+        (then `book` is an empty stand-in until a save fixes it); `warm`: False for a test's app, which neither
+        warms up ahead of need nor makes way on a busy host, so what it shows follows its keys alone."""
         super().__init__()
         self.book = book
         self.watched = watch
@@ -123,10 +133,21 @@ class RingbookApp(App):
         (it came, with the first free core, just as a class paused to submit together)."""
         if not self.warm or "screens" in self._warmed:
             return   # a test's app (no look at the host every half second), or a screen opened meanwhile
-        if host_is_busy():
+        if self.host_is_busy():
             self.set_timer(HOST_BUSY_RETRY_SECONDS, self.warm_up_screens_when_a_core_is_free)
         else:
             self.warm_up("screens")
+
+    def host_is_busy(self) -> bool:
+        """Whether more tasks want a core than the host has (a class starting or submitting together): work
+        that can wait then waits. Never in a test's app (warm=False)."""
+        return self.warm and more_runnable_than_cores()
+
+    async def on_event(self, event: events.Event) -> None:
+        if (isinstance(event, (events.Key, events.MouseDown, events.Paste)) and not event.is_forwarded
+                and isinstance(self.screen, CatchesUp)):
+            self.screen.catch_up()   # what it put off is done before the learner's input is
+        await super().on_event(event)
 
     def on_app_blur(self, event: events.AppBlur) -> None:
         """In a browser, Textual's web driver blurs the app as it starts, to wait for the page to report focus.
@@ -540,7 +561,7 @@ def _folded(path: str, width: int) -> list[str]:
     return [line for line in lines if line]
 
 
-def host_is_busy() -> bool:
+def more_runnable_than_cores() -> bool:
     """Whether more tasks are runnable right now than the host has cores (this one among them). False where
     the kernel does not say (no /proc/loadavg): then nothing waits."""
     try:

@@ -435,6 +435,77 @@ async def test_a_screen_opened_while_the_host_is_busy_leaves_the_warm_up_undone(
         assert not [worker for worker in app.workers if worker.group == "warm-up"]
 
 
+async def right_answer_on_a_busy_host(app, pilot) -> ExerciseScreen:
+    """0.1 answered right by a learner's app (warm) while the host has no core to spare: its verdict shows."""
+    from tests.helpers import home_ready, open_exercise
+
+    await home_ready(app, pilot)
+    screen = await open_exercise(app, pilot, "0.1")
+    await pilot.press(*"7/4", "enter")
+    await wait_until(pilot, lambda: screen.query_one("#verdict").has_class("verdict-correct"), "the verdict")
+    return screen
+
+
+def rest_of_verdict_shown(screen: ExerciseScreen) -> bool:
+    """The explanation a right answer opens is on the page, and the page has the keyboard."""
+    return bool(screen.query_one("#explanation").display) and not isinstance(screen.focused, Input)
+
+
+async def test_on_a_busy_host_the_verdict_shows_and_the_rest_waits_for_a_free_core(book, store, busy_host,
+                                                                                   monkeypatch):
+    """Thirty learners submitting together on two cores: the rest of each verdict (the explanation, the scroll,
+    the keyboard's move: three times the verdict's CPU) took cores from the verdicts still on their way. On a
+    busy host it waits until a core is free; the verdict does not wait."""
+    from tui.app import RingbookApp
+    from tui.screens.exercise import HOST_LOOKED_AT_EVERY
+
+    monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)   # not the cap: the next test's
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await right_answer_on_a_busy_host(app, pilot)
+        await pilot.pause(HOST_LOOKED_AT_EVERY * 3)   # it has looked again
+        assert not rest_of_verdict_shown(screen)
+        assert screen.focused is screen.query_one("#answer", Input)
+        busy_host.write_text(QUIET_HOST)
+        await wait_until(pilot, lambda: rest_of_verdict_shown(screen), "the rest of the verdict once a core is free")
+        assert "7/4" in text_of(screen.query_one("#attempts"))
+
+
+async def test_a_host_that_stays_busy_still_gets_the_rest_of_a_verdict(book, store, busy_host, monkeypatch):
+    """A host busy for other reasons (a build on the learner's laptop) does not keep the explanation back for
+    good: the rest waits REST_WAITS_AT_MOST at most (here none)."""
+    from tui.app import RingbookApp
+
+    monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 0)
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await right_answer_on_a_busy_host(app, pilot)
+        await wait_until(pilot, lambda: rest_of_verdict_shown(screen), "the rest of the verdict on a busy host")
+
+
+@pytest.mark.parametrize("key", ["n", "escape"])
+async def test_a_key_pressed_while_the_rest_of_a_verdict_waits_acts_as_if_it_had_not(book, store, busy_host,
+                                                                                    monkeypatch, key):
+    """The rest of a right verdict gives the page the keyboard: there n is the next exercise and Escape goes
+    back to the list. A learner quick to press n while the rest waited for a core would have typed an n into
+    the box (and Escape would only have left the box): the rest is done first, before the key is handled."""
+    from tui.app import RingbookApp
+
+    monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await right_answer_on_a_busy_host(app, pilot)
+        box = screen.query_one("#answer", Input)
+        assert not rest_of_verdict_shown(screen)
+        await pilot.press(key)
+        await pilot.pause()
+        assert box.value == "7/4"
+        if key == "n":
+            assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "0.2"
+        else:
+            assert not isinstance(app.screen, ExerciseScreen)
+
+
 async def test_unit_conversion_is_made_ready_only_once_a_unit_is_typed(book, store, tmp_path, monkeypatch):
     """pint costs ~0.5 s of CPU: a class of thirty that loaded it at every start slowed one another's starts.
     Home gets the screens ready; only a unit typed after a number ("1750 M") gets conversion ready."""

@@ -26,6 +26,8 @@ from __future__ import annotations
 import gc
 import re
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -58,6 +60,8 @@ LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_nu
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
 PENDING_DELAY = 0.2   # a grade slower than this (a proof) clears the last verdict while it runs: one frame less
+REST_WAITS_AT_MOST = 1.0   # seconds the rest of a verdict waits for a free core: a host that stays busy still gets it
+HOST_LOOKED_AT_EVERY = 0.05   # seconds between looks at the host while the rest of a verdict waits
 UNIT_TYPED = re.compile(r"\d\s*[^\W\d_]")   # a letter after a digit: "1750 M", "2GB"; not "2*M" or "7/4"
 # At 80 columns the exercise's own keys come first; `?` (shown) lists these with the rest, and Ctrl+P works.
 FOOTER_HIDES = ("q", "ctrl+s")
@@ -102,6 +106,7 @@ class ExerciseScreen(Screen):
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
         self._pending_timer: Timer | None = None
+        self._rest_of_verdict: Callable[[], None] | None = None   # waiting for a free core: see catch_up
 
     @property
     def recalls(self) -> bool:
@@ -245,14 +250,36 @@ class ExerciseScreen(Screen):
             self.save_draft()   # the code run is the learner's code: it is what reopening shows
         if verdict.status == "correct":
             self.done = True
-        self.call_after_refresh(self.after_verdict, verdict)
+        self._rest_of_verdict = partial(self.after_verdict, verdict)
+        self.call_after_refresh(self.finish_verdict_when_a_core_is_free, time.monotonic() + REST_WAITS_AT_MOST)
         self.app.call_after_refresh(gc.enable)   # the app's: this screen may be gone by then
+
+    def finish_verdict_when_a_core_is_free(self, deadline: float) -> None:
+        """The rest of a verdict (after_verdict) waits while more tasks want a core than the host has, up to
+        REST_WAITS_AT_MOST: a class that submits together then sees every verdict before anyone's explanation.
+        Done at once, each learner's rest (~45 ms of CPU, three times the verdict) took cores from the verdicts
+        still on their way, and from the thread that writes this learner's verdict to the terminal."""
+        if self._rest_of_verdict is None:
+            return   # done already: a key came first (catch_up)
+        if self.app.host_is_busy() and time.monotonic() < deadline:
+            self.set_timer(HOST_LOOKED_AT_EVERY, partial(self.finish_verdict_when_a_core_is_free, deadline))
+        else:
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """Do the rest of the last verdict now, if it is still waiting. The app calls this before it handles
+        a key, a click or a paste (RingbookApp.on_event): the rest moves the keyboard from the answer to the
+        page, so an n typed meanwhile is the next exercise, never a letter in the box."""
+        rest, self._rest_of_verdict = self._rest_of_verdict, None
+        if rest is not None:
+            rest()
 
     def after_verdict(self, verdict: Verdict) -> None:
         """The rest of a verdict, once the verdict itself is on the screen: the explanation, the scroll, the
         attempts, the keyboard and the footer. Drawn with the verdict, they were three layouts of the page
         (~100 ms of CPU) before any of it showed; thirty learners answering at once on two cores saw the
-        verdict after 2.6 s (p50). Now the verdict is one small repaint, and the rest follows it."""
+        verdict after 2.6 s (p50). Now the verdict is one small repaint, and the rest follows it (on a busy
+        host, once a core is free: finish_verdict_when_a_core_is_free)."""
         if not self.is_attached:
             return
         verdict_panel = self.query_one("#verdict", VerdictPanel)
@@ -272,8 +299,9 @@ class ExerciseScreen(Screen):
         self.refresh_bindings()
 
     def give_page_the_keys(self) -> None:
-        """The panel takes the keyboard: single letters are commands, Escape goes back."""
-        self.panel.focus(scroll_visible=False)
+        """The panel takes the keyboard: single letters are commands, Escape goes back. At once, not after the
+        messages already queued (Widget.focus): a key that made the rest of a verdict catch up goes here."""
+        self.set_focus(self.panel, scroll_visible=False)
         self.refresh_bindings()
 
     # --- actions --------------------------------------------------------------------------------
