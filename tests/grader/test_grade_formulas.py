@@ -100,9 +100,20 @@ def test_a_smooth_right_formula_is_settled_by_the_points_without_a_worker():
     assert WORKER.pid is None, "a formula the points settle started the proof worker"
 
 
-def test_a_right_formula_whose_big_terms_cancel_is_proven(fresh_worker):
-    """Beyond the digits the points can show, so the proof decides."""
-    verdict = grade(RING, "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40")
+def test_a_right_formula_whose_big_terms_cancel_is_proven(fresh_worker, monkeypatch):
+    """Beyond the digits the points can show, so the proof decides. About one grade in a hundred draws points
+    small enough for precise arithmetic to keep the answer's term beside (M+N+1)^40, and they settle it right
+    without a proof: that is no less right, but it is not this test (it failed one full run for it). So the
+    points are drawn from a seed whose points cannot settle it, and the test says so first."""
+    import grader.maths.symbolic as symbolic
+
+    typed = "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40"
+    drawn = symbolic.sample_points
+    points = drawn(RING.symbols, RING.env, random.Random(0))
+    tree, answer = parse(typed, set(RING.symbols)), parse(RING.answer, set(RING.symbols))
+    assert settle(tree, answer, compare(tree, answer, points), points, 10.0) is Settled.UNSURE
+    monkeypatch.setattr(symbolic, "sample_points", lambda symbols, env: drawn(symbols, env, random.Random(0)))
+    verdict = grade(RING, typed)
     assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
 
 
