@@ -14,13 +14,12 @@ tests/test_pinned_internals.py checks each by name and signature, and pyproject.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events, widgets
-from textual.binding import Binding
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.message_pump import MessagePump
@@ -62,19 +61,10 @@ class Header(widgets.Header):
         forget_watchers(self.app, self)
 
 
-class Offered(NamedTuple):
-    """A key the screen offers: its binding, the key as shown and what it does, whether it can be used now."""
-
-    binding: Binding
-    shown: str
-    description: str
-    enabled: bool
-    tooltip: str
-
-
 @dataclass(frozen=True)
 class ShownKey:
-    """One key as the footer draws it, and the columns it takes there (for the mouse)."""
+    """A key the screen offers, as the footer draws it: the key, as shown, what it does, whether it can be used
+    now; and, once drawn, the columns it takes (for the mouse)."""
 
     key: str
     key_display: str
@@ -82,9 +72,9 @@ class ShownKey:
     action: str
     enabled: bool
     tooltip: str
-    palette: bool   # the command palette's, on the right
-    start: int      # its columns, from the footer's left: start to end
-    end: int
+    palette: bool = False   # the command palette's, on the right
+    start: int = 0          # its columns, from the footer's left: start to end
+    end: int = 0
 
 
 class Footer(Widget):
@@ -140,20 +130,21 @@ class Footer(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def keys(self) -> tuple[list[Offered], Offered | None]:
-        """The screen's keys to show now, one per action, and the palette's."""
+    def keys(self) -> tuple[list[ShownKey], ShownKey | None]:
+        """The screen's keys to show now, one per action, and the palette's (not yet placed)."""
         app, bindings = self.app, self.screen.active_bindings
         offered, actions = [], set()
         for _, binding, enabled, tooltip in bindings.values():
             if binding.show and binding.key not in self.hide and binding.action not in actions:
                 actions.add(binding.action)   # one key per action, as Textual's footer shows
-                offered.append(Offered(binding, app.get_key_display(binding), binding.description, enabled, tooltip))
+                offered.append(ShownKey(binding.key, app.get_key_display(binding), binding.description,
+                                        binding.action, enabled, tooltip))
         palette = bindings.get(app.COMMAND_PALETTE_BINDING) if self.show_command_palette else None
         if palette is None or not app.ENABLE_COMMAND_PALETTE:
             return offered, None
         binding = palette.binding
-        return offered, Offered(binding, app.get_key_display(binding), binding.description, palette.enabled,
-                                binding.tooltip or binding.description)
+        return offered, ShownKey(binding.key, app.get_key_display(binding), binding.description, binding.action,
+                                 palette.enabled, binding.tooltip or binding.description, palette=True)
 
     def render(self) -> Text:
         """Each key as Textual's FooterKey draws it: " k " then "does ", and on the right, compact after an
@@ -161,27 +152,25 @@ class Footer(Widget):
         offered, palette = self.keys()
         line, self.shown = Text(no_wrap=True, overflow="crop", end=""), []
         for key in offered:
-            self._append(line, key, f" {key.shown} ", f"{key.description} ")
+            self._append(line, key, f" {key.key_display} ", f"{key.description} ")
         if palette is not None:   # keys that do not fit are cut where it begins, and are not clicked there
-            cut = self.size.width - cell_len(f"▏{palette.shown} {palette.description} ")
+            cut = self.size.width - cell_len(f"▏{palette.key_display} {palette.description} ")
             line.truncate(cut, pad=True)
             self.shown = [replace(key, end=min(key.end, cut)) for key in self.shown if key.start < cut]
             line.append("▏", self.get_component_rich_style("footer--palette-edge"))
-            self._append(line, palette, palette.shown, f" {palette.description}", " ", is_palette=True)
+            self._append(line, palette, palette.key_display, f" {palette.description}", " ")
         return line
 
-    def _append(self, line: Text, key: Offered, shown: str, description: str, padding: str = "",
-                is_palette: bool = False) -> None:
+    def _append(self, line: Text, key: ShownKey, shown: str, description: str, padding: str = "") -> None:
         """`key` drawn at the end of `line` (the key, what it does, its padding), and noted where it is."""
         text = Text.assemble((shown, self.get_component_rich_style("footer-key--key")),
                              (description, self.get_component_rich_style("footer-key--description")), padding)
-        hovered = key.binding.key == self.hovered
+        hovered = key.key == self.hovered
         base = self.get_component_rich_style("footer-key--hover") if hovered else self.rich_style
         text.stylize_before(base if key.enabled else base + Style(dim=True))
         start = line.cell_len
         line.append_text(text)
-        self.shown.append(ShownKey(key.binding.key, key.shown, key.description, key.binding.action, key.enabled,
-                                   key.tooltip, is_palette, start, line.cell_len))
+        self.shown.append(replace(key, start=start, end=line.cell_len))
 
     def key_at(self, x: int) -> ShownKey | None:
         return next((shown for shown in self.shown if shown.start <= x < shown.end), None)
