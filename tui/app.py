@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import math
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import urlsplit
@@ -38,7 +41,7 @@ TOAST_WIDTH, TOAST_FRAME = 60, 3   # Textual's notice: 60 columns or half the sc
 WEB_SCHEMES = ("http", "https")  # what a link in a book may open
 PROOF_WORKER_START_SECONDS = 30.0  # how long a warm-up waits for the proof worker to load sympy
 LOADAVG = Path("/proc/loadavg")    # Linux: its fourth field is "tasks runnable now/all tasks"
-HOST_BUSY_RETRY_SECONDS = 0.5      # how often a warm-up that waits for a free core looks again
+HOST_BUSY_RETRY_SECONDS = 0.5      # how often the screens' warm-up, waiting for a free core, looks again
 
 
 @runtime_checkable
@@ -123,20 +126,20 @@ class RingbookApp(App):
         if self.warm:
             gc.freeze()
         gc.enable()
-        self.warm_up_screens_when_a_core_is_free()
+        # The screens' warm-up is work ahead of need. Thirty learners each warming up as their home showed added
+        # ~0.25 s of CPU apiece to the starts of those still on their way, so it waits for a free core. A
+        # learner who opens a screen meanwhile loads what it would have (RingbookApp.show), and then warm_up
+        # does nothing: it came, with the first free core, just as a class paused to submit together.
+        self.when_a_core_is_free(partial(self.warm_up, "screens"), HOST_BUSY_RETRY_SECONDS)
 
-    def warm_up_screens_when_a_core_is_free(self) -> None:
-        """The screens' warm-up is work ahead of need: while more tasks want a core than the host has (a class
-        logging in together), it waits, and leaves the cores to the learners still on their way home. Thirty
-        learners each warming up as their home showed added ~0.25 s of CPU apiece to the others' starts. A
-        learner who opens a screen meanwhile loads what it would have (RingbookApp.show): then it never runs
-        (it came, with the first free core, just as a class paused to submit together)."""
-        if not self.warm or "screens" in self._warmed:
-            return   # a test's app (no look at the host every half second), or a screen opened meanwhile
-        if self.host_is_busy():
-            self.set_timer(HOST_BUSY_RETRY_SECONDS, self.warm_up_screens_when_a_core_is_free)
+    def when_a_core_is_free(self, work: Callable[[], object], every: float, until: float = math.inf) -> None:
+        """Do `work` once no more tasks want a core than the host has, looking again every `every` seconds, and
+        at the monotonic time `until` whatever the host: work that can wait leaves a class's cores to what it
+        is waiting for. At once in a test's app (host_is_busy)."""
+        if self.host_is_busy() and time.monotonic() < until:
+            self.set_timer(every, partial(self.when_a_core_is_free, work, every, until))
         else:
-            self.warm_up("screens")
+            work()
 
     def host_is_busy(self) -> bool:
         """Whether more tasks want a core than the host has (a class starting or submitting together): work

@@ -251,25 +251,18 @@ class ExerciseScreen(Screen):
         if verdict.status == "correct":
             self.done = True
         self._rest_of_verdict = partial(self.after_verdict, verdict)
-        self.call_after_refresh(self.finish_verdict_when_a_core_is_free, time.monotonic() + REST_WAITS_AT_MOST)
+        # The rest waits while the host is busy, up to REST_WAITS_AT_MOST: a class that submits together then
+        # sees every verdict before anyone's explanation. Done at once, each learner's rest (~45 ms of CPU,
+        # three times the verdict) took cores from the verdicts still on their way, and from the thread that
+        # writes this learner's verdict to the terminal.
+        self.call_after_refresh(self.app.when_a_core_is_free, self.catch_up, HOST_LOOKED_AT_EVERY,
+                                time.monotonic() + REST_WAITS_AT_MOST)
         self.app.call_after_refresh(gc.enable)   # the app's: this screen may be gone by then
 
-    def finish_verdict_when_a_core_is_free(self, deadline: float) -> None:
-        """The rest of a verdict (after_verdict) waits while more tasks want a core than the host has, up to
-        REST_WAITS_AT_MOST: a class that submits together then sees every verdict before anyone's explanation.
-        Done at once, each learner's rest (~45 ms of CPU, three times the verdict) took cores from the verdicts
-        still on their way, and from the thread that writes this learner's verdict to the terminal."""
-        if self._rest_of_verdict is None:
-            return   # done already: a key came first (catch_up)
-        if self.app.host_is_busy() and time.monotonic() < deadline:
-            self.set_timer(HOST_LOOKED_AT_EVERY, partial(self.finish_verdict_when_a_core_is_free, deadline))
-        else:
-            self.catch_up()
-
     def catch_up(self) -> None:
-        """Do the rest of the last verdict now, if it is still waiting. The app calls this before it handles
-        a key, a click or a paste (RingbookApp.on_event): the rest moves the keyboard from the answer to the
-        page, so an n typed meanwhile is the next exercise, never a letter in the box."""
+        """Do the rest of the last verdict now, if it is still waiting: once a core is free, and before the app
+        handles a key, a click or a paste (RingbookApp.on_event). The rest moves the keyboard from the answer
+        to the page, so an n typed meanwhile is the next exercise, never a letter in the box."""
         rest, self._rest_of_verdict = self._rest_of_verdict, None
         if rest is not None:
             rest()
@@ -279,7 +272,7 @@ class ExerciseScreen(Screen):
         attempts, the keyboard and the footer. Drawn with the verdict, they were three layouts of the page
         (~100 ms of CPU) before any of it showed; thirty learners answering at once on two cores saw the
         verdict after 2.6 s (p50). Now the verdict is one small repaint, and the rest follows it (on a busy
-        host, once a core is free: finish_verdict_when_a_core_is_free)."""
+        host, once a core is free: show_verdict)."""
         if not self.is_attached:
             return
         verdict_panel = self.query_one("#verdict", VerdictPanel)
