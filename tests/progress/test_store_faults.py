@@ -14,7 +14,7 @@ import pytest
 
 from tests.helpers import RINGBOOK, ringbook_subprocess
 from tui.progress.store import FILE_NAME, ProgressStore, StoreError, StoreReadOnly, StoreTooNew, default_data_dir
-from tui.progress.store_schema import SCHEMA_VERSION
+from tui.progress.store_schema import MIGRATIONS, SCHEMA_VERSION, migrate, user_version
 
 
 def test_garbage_file_is_moved_aside_and_named(tmp_path):
@@ -74,6 +74,32 @@ def test_empty_folder_is_migrated_to_the_current_schema(tmp_path):
         assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         store.close()
+
+
+def test_a_new_store_is_built_in_one_transaction():
+    """Each commit waits for the disk (a rollback journal's, four waits): a class's first lesson creates thirty
+    files at once, so a new file's whole schema is one commit."""
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    statements: list[str] = []
+    connection.set_trace_callback(statements.append)
+    migrate(connection, None)
+    assert [s for s in statements if s in ("BEGIN IMMEDIATE", "COMMIT")] == ["BEGIN IMMEDIATE", "COMMIT"]
+    assert user_version(connection) == SCHEMA_VERSION
+    connection.close()
+
+
+def test_an_upgrade_that_fails_part_way_leaves_the_file_as_it_was(tmp_path):
+    """A version 1 file whose attempts already have a `seed` column (a hand edit) cannot take step 3; step 2's
+    ledger is not left behind at version 2 either: an upgrade is whole or not at all."""
+    path = tmp_path / "progress.sqlite3"
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.executescript(MIGRATIONS[1] + "; ALTER TABLE attempts ADD COLUMN seed INTEGER")
+    connection.execute("PRAGMA user_version = 1")
+    with pytest.raises(sqlite3.OperationalError, match="duplicate column"):
+        migrate(connection, path)
+    assert user_version(connection) == 1
+    assert connection.execute("SELECT name FROM sqlite_master WHERE name = 'ledger'").fetchall() == []
+    connection.close()
 
 
 def test_full_disk_keeps_the_app_working_read_only(tmp_path):

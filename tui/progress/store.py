@@ -64,6 +64,7 @@ from tui.progress.store_schema import (
     WATERMARK_TRIGGERS,
     check_schema,
     migrate,
+    refuse_too_new,
     too_new_message,
     user_version,
 )
@@ -141,10 +142,12 @@ class ProgressStore:
                       if row[0] != "ok" and not row[0].startswith(ROW_LEVEL_FAULTS)]
             if damage:
                 raise sqlite3.DatabaseError(f"integrity check: {damage[0]}")
-            migrate(connection, path)
-            check_schema(connection)
+            refuse_too_new(connection, path)
+            # WAL before the schema is built: a new file's tables then cost one wait for the disk, not twelve
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
+            migrate(connection, path)
+            check_schema(connection)
             connection.execute("BEGIN IMMEDIATE")  # can we write at all? find out now, not at the first answer
             connection.execute("ROLLBACK")
             store = cls(connection, path, read_only=False)

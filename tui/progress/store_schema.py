@@ -103,22 +103,31 @@ def user_version(connection: sqlite3.Connection) -> int:
     return version
 
 
-def migrate(connection: sqlite3.Connection, path: Path | None) -> None:
-    """Bring the file to SCHEMA_VERSION, one committed step per version; raises StoreTooNew, having
-    changed nothing, for a file a newer ringbook wrote."""
+def refuse_too_new(connection: sqlite3.Connection, path: Path | None) -> None:
+    """Raise StoreTooNew, having changed nothing, for a file a newer ringbook wrote."""
     version = user_version(connection)
     if version > SCHEMA_VERSION:
         raise StoreTooNew(too_new_message(path, version))
-    for target in range(version + 1, SCHEMA_VERSION + 1):
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+
+
+def migrate(connection: sqlite3.Connection, path: Path | None) -> None:
+    """Bring the file to SCHEMA_VERSION, every step it lacks in one transaction: an upgrade happens whole or
+    not at all, and a new file is one commit (each commit waits for the disk, and a class's first lesson
+    creates thirty files at once). Raises StoreTooNew, having changed nothing, for a newer ringbook's file."""
+    refuse_too_new(connection, path)
+    if user_version(connection) == SCHEMA_VERSION:
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        version = user_version(connection)   # again, under the write lock: a start beside this one may have done it
+        for target in range(version + 1, SCHEMA_VERSION + 1):
             for statement in filter(str.strip, MIGRATIONS[target].split(";")):
                 connection.execute(statement)
-            connection.execute(f"PRAGMA user_version = {target}")
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
 
 
 def check_schema(connection: sqlite3.Connection) -> None:
