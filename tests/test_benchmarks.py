@@ -13,7 +13,7 @@ from tests.helpers import ROOT
 
 CLASSROOM = [sys.executable, str(ROOT / "benchmarks" / "classroom.py")]
 ROWS = [
-    "time to home (s)", "N hello worlds started alike (s)", "time to home / hello world",
+    "time to home (s)", "N hello worlds started alike (s)", "time to home / hello world", "  each round's (p50)",
     "verdict: number (ms)", "verdict: formula (ms)", "verdict: formula, N at once (ms)", "verdict: build run (ms)",
     "verdict: review card (ms)", "formula at once: its explanation (ms)", "formula at once: not right (of N)",
     "hello worlds: a line at once (ms)",
