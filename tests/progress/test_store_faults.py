@@ -88,6 +88,23 @@ def test_a_new_store_is_built_in_one_transaction():
     connection.close()
 
 
+@pytest.mark.parametrize("opened_before", [False, True])
+def test_every_answer_is_on_the_disk_once_a_store_is_open(tmp_path, opened_before):
+    """A new file is built without waiting for the disk (a class creates thirty at once); once it is open, a
+    saved answer waits for the disk again (synchronous FULL), in a new file as in one opened before."""
+    if opened_before:
+        ProgressStore.open(tmp_path).close()
+    store = ProgressStore.open(tmp_path)
+    try:
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2   # FULL
+        store.record_attempt("0.1", "1.75", "correct")
+    finally:
+        store.close()
+    reopened = ProgressStore.open(tmp_path)
+    assert [a.answer for a in reopened.attempts()] == ["1.75"] and reopened.notice == ""
+    reopened.close()
+
+
 def test_an_upgrade_that_fails_part_way_leaves_the_file_as_it_was(tmp_path):
     """A version 1 file whose attempts already have a `seed` column (a hand edit) cannot take step 3; step 2's
     ledger is not left behind at version 2 either: an upgrade is whole or not at all."""
