@@ -297,13 +297,11 @@ async def one_class(classroom: Classroom, learners: int) -> Figures:
         await session.wait_until(lambda screen: "q Quit" in footer(screen), "the chapter")
         await session.press("q")
     await asyncio.gather(*(s.wait_exit() for s in sessions))
-    for session in sessions:
-        classroom.terminals.end(session)
+    end_all(classroom, sessions)
     later = datetime.now().astimezone() + timedelta(days=30)
     sessions, _ = await start_together(classroom, ringbook, learners, HOME, now=later)
     await asyncio.gather(*(review(s, figures) for s in sessions))
-    for session in sessions:
-        classroom.terminals.end(session)
+    end_all(classroom, sessions)
 
     figures.serve = await serve_with_tabs(classroom.root / f"serve-{learners}", learners)
     return figures
