@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -117,6 +118,18 @@ def test_an_upgrade_that_fails_part_way_leaves_the_file_as_it_was(tmp_path):
     assert user_version(connection) == 1
     assert connection.execute("SELECT name FROM sqlite_master WHERE name = 'ledger'").fetchall() == []
     connection.close()
+
+
+@pytest.mark.parametrize("make", [os.mkfifo, os.mkdir], ids=["fifo", "folder"])
+def test_a_progress_path_that_is_not_a_file_is_said_never_waited_on(tmp_path, make):
+    """A FIFO named like the progress file kept SQLite's first read waiting for ever: the app never started.
+    It, or a folder, is left as it is and said; the session runs without saving."""
+    make(tmp_path / FILE_NAME)
+    result = ringbook_subprocess("--data-dir", tmp_path, "progress", timeout=30)   # only so a hang fails, not stalls
+    assert result.returncode == 0, result.stderr
+    assert "is not a file" in result.stderr and "Traceback" not in result.stderr
+    assert "Mastery" in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
 
 
 def test_full_disk_keeps_the_app_working_read_only(tmp_path):

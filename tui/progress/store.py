@@ -112,6 +112,10 @@ class ProgressStore:
         except OSError as exc:
             return cls._without_disk(f"Cannot create the progress folder {folder} ({exc.strerror}); "
                                      "progress will not be saved this session.")
+        if path.exists() and not path.is_file():   # a FIFO there kept SQLite's first read waiting for ever
+            return cls._without_disk(f"{path} is not a file (a folder, a pipe or a device?), so progress cannot be "
+                                     "kept in it; nothing will be saved this session. Move it away, or use "
+                                     "--data-dir for another folder.")
         try:
             return cls._open_writable(path)
         except StoreTooNew:
