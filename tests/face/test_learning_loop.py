@@ -466,6 +466,7 @@ async def test_on_a_busy_host_the_verdict_shows_and_the_rest_waits_for_a_free_co
         await pilot.pause(HOST_LOOKED_AT_EVERY * 3)   # it has looked again
         assert not rest_of_verdict_shown(screen)
         assert screen.focused is screen.query_one("#answer", Input)
+        assert [a.answer for a in store.attempts("0.1")] == ["7/4"]   # kept once painted: it waits for no core
         busy_host.write_text(QUIET_HOST)
         await wait_until(pilot, lambda: rest_of_verdict_shown(screen), "the rest of the verdict once a core is free")
         assert "7/4" in text_of(screen.query_one("#attempts"))
@@ -504,6 +505,47 @@ async def test_a_key_pressed_while_the_rest_of_a_verdict_waits_acts_as_if_it_had
             assert isinstance(app.screen, ExerciseScreen) and app.screen.exercise.id == "0.2"
         else:
             assert not isinstance(app.screen, ExerciseScreen)
+
+
+@pytest.mark.parametrize("refusal, said", [
+    ("PRAGMA query_only = ON", "it is read-only from now on"),   # as a read-only folder refuses a write
+    ("CREATE TRIGGER attempts_refused BEFORE INSERT ON attempts BEGIN SELECT RAISE(ABORT, 'attempts are closed');"
+     " END", "attempts are closed"),
+], ids=["read-only", "refused"])
+async def test_an_attempt_the_store_cannot_keep_is_said_under_its_verdict(book, data_dir, refusal, said):
+    """A verdict is painted first and its attempt kept right after: a commit waits for the disk, which thirty
+    learners answering together share. When that commit fails, the verdict already on the screen says so (a
+    notice goes away); once the store is read-only, the next verdict says so as it shows."""
+    from tui.screens.exercise import NOT_SAVED_READ_ONLY
+
+    store = ProgressStore.open(data_dir)
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, "0.1")
+        store._db.execute(refusal)
+        verdict = await answer(app, pilot, "7/8")
+        assert "Not quite" in verdict and said in verdict
+        assert [n.title for n in app._notifications] == ["Not saved"]
+        verdict = await answer(app, pilot, "7/4")
+        assert "Correct" in verdict
+        assert (NOT_SAVED_READ_ONLY in verdict) == (said != "attempts are closed")
+    store.close()
+    assert ProgressStore.open(data_dir).attempts() == []
+
+
+async def test_an_attempt_is_kept_when_the_app_closes_before_its_verdict_is_painted(book, data_dir):
+    """The attempt waits for its verdict's frame; a learner who quits, or whose terminal goes, before that
+    frame still has it kept."""
+    from grader.grade import grade
+
+    store = ProgressStore.open(data_dir)
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.1")
+        screen.show_verdict("7/4", grade(screen.exercise, "7/4"))
+        app.exit()
+    store.close()
+    assert [(a.answer, a.status) for a in ProgressStore.open(data_dir).attempts("0.1")] == [("7/4", "correct")]
 
 
 async def test_unit_conversion_is_made_ready_only_once_a_unit_is_typed(book, store, tmp_path, monkeypatch):

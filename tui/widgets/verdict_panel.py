@@ -23,14 +23,15 @@ class VerdictPanel(Static):
     VerdictPanel.verdict-invalid { border-left: outer $warning; background: $warning 15%; display: block; }
     """
 
-    def show(self, verdict: Verdict, *, saved: bool = True) -> None:
+    def show(self, verdict: Verdict, *, not_saved: str = "") -> None:
+        """`not_saved`: why the answer could not be kept, said under the verdict (a notice goes away)."""
         text = Text.assemble((f"{MARKS[verdict.status]} ", "bold"), (verdict.message, "bold"))
         if not verdict.counts_as_attempt:
             text.append(f"  {NOT_COUNTED}", "dim")
         if verdict.feedback:
             text.append("\n" + verdict.feedback)
-        if not saved:
-            text.append("\nThis answer could not be saved (progress is read-only).", "italic")
+        if not_saved:
+            text.append(f"\n{not_saved}", "italic")
         self.set_classes(f"verdict-{verdict.status}")
         self.update(text)
 
