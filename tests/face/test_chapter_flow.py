@@ -3,8 +3,12 @@ driven with Pilot on the real store in a temp folder."""
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.console import Console, ConsoleRenderable
+from textual import events
 from textual.widgets import OptionList
+from textual.widgets.markdown import MarkdownBlock
 from textual.widgets._header import HeaderTitle
 
 from tests.helpers import chapter_filled_in, ringbook_app, text_of
@@ -208,3 +212,43 @@ async def test_the_header_keeps_a_long_chapter_title_whole_at_80_columns(book, s
         app.open_chapter(chapter)
         await chapter_filled_in(app, pilot)
         assert str(app.screen.query_one(HeaderTitle).render()) == f"Chapter 8: {chapter.title} — {book.title}"
+
+
+async def test_a_chapter_closed_as_it_opens_leaves_the_app_running(book, store):
+    """Escape just after Enter (a wrong chapter, keys typed ahead on a busy host): the chapter closed while its
+    narrative and list were still being filled in after its first frame, and the app stopped with a traceback
+    (NoMatches). It goes back home, and the next chapter opens whole."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for chapter in book.chapters[:3]:
+            app.open_chapter(chapter)
+            for _ in range(100_000):   # its first frame's narrative is there; the rest is on its way
+                if isinstance(app.screen, ChapterScreen) and app.screen.query(MarkdownBlock):
+                    break
+                await asyncio.sleep(0)
+            assert not app.screen.query("#exercise-list")
+            app.pop_screen()   # what Escape does there
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, HomeScreen)
+        await pilot.press("enter")
+        await chapter_filled_in(app, pilot)
+        assert isinstance(app.screen, ChapterScreen)
+
+
+async def test_a_screen_closed_by_the_key_typed_with_the_one_that_opened_it_leaves_the_app_running(book, store):
+    """Enter and Escape read from the terminal together: the screen Enter opened is closed before its own Mount
+    is handled, and its widgets are gone by then (NoMatches, a traceback). A draft of the exercise is kept."""
+    store.save_draft("0.2", "2M(N-1)")
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for open_it in (lambda: app.open_chapter(book.chapters[1]), lambda: app.open_exercise(book.exercise("0.2"))):
+            open_it()
+            app.pop_screen()   # what Escape, handled next, does
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, HomeScreen)
+        app.open_exercise(book.exercise("0.2"))
+        await pilot.pause()
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.panel.answer_text() == "2M(N-1)"
+    assert store.draft("0.2") == "2M(N-1)"

@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from grader.book.model import Book, Chapter
 from tui.screens.contents import ContentsScreen
 from tui.widgets.page import Scroll
-from tui.widgets.screen_frame import Footer, Header
+from tui.widgets.screen_frame import Footer, Header, closing
 
 if TYPE_CHECKING:
     from tui.app import RingbookApp  # for annotations only: tui.app imports this module
@@ -99,6 +99,8 @@ class ChapterScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.title = f"Chapter {self.chapter.id}: {self.chapter.title}"
         self.query_one("#page").focus()
         self.call_after_refresh(self._fill_in)
@@ -106,11 +108,17 @@ class ChapterScreen(Screen):
     async def _fill_in(self) -> None:
         """After the first frame: the whole narrative, then the exercises. (The whole, not the rest:
         Markdown.append re-reads from its last block, and overwrote the opening's last paragraph.)"""
+        if closing(self):
+            return
         whole, self._whole = self._whole, ""
         if whole:
             await self.query_one("#narrative", Markdown).update(whole)
+            if closing(self):
+                return
         page = self.query_one("#page", VerticalScroll)
         await page.mount(Static(id="exercises-heading"), OptionList(id="exercise-list"))
+        if closing(self):
+            return
         self.refresh_exercises()
         if self.initial_tab == "exercises":
             self.action_exercises()

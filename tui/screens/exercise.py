@@ -47,7 +47,7 @@ from tui.progress.answering import draft_key, record_answer, record_explanation_
 from tui.progress.store import StoreError
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.page import Page
-from tui.widgets.screen_frame import Footer, Header
+from tui.widgets.screen_frame import Footer, Header, closing
 from tui.widgets.verdict_panel import VerdictPanel
 
 if TYPE_CHECKING:
@@ -160,6 +160,8 @@ class ExerciseScreen(Screen):
         return self.query_one("#answer-panel", AnswerPanel)
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         if isinstance(self.exercise, NumericAnswer) and needs_proof(self.exercise):
             self.call_after_refresh(self.app.warm_up, "proofs")
         self.title = f"Exercise {self.exercise.id}"
@@ -435,6 +437,8 @@ class ExerciseScreen(Screen):
 
     def save_draft(self) -> None:
         store = self.app.store
+        if not self.query("#answer-panel"):
+            return   # closed before it was mounted (Escape typed with the key that opened it): nothing was typed
         if store.read_only or not self.panel.keeps_draft:
             return
         text = self.panel.answer_text()

@@ -1,5 +1,5 @@
-"""The header and footer every screen wears: Textual's header, minus the watchers it leaves behind, and a
-footer that draws the screen's keys as one line.
+"""The header and footer every screen wears: Textual's header, minus the watchers it leaves behind and safe
+to close at once, and a footer that draws the screen's keys as one line.
 
 Textual drops a watcher only when the watched value next changes, even after the widget that asked for
 it has left the screen (textual#6666). The app's title never changes, so every screen opened kept its
@@ -24,6 +24,7 @@ from textual.content import Content
 from textual.dom import DOMNode
 from textual.message_pump import MessagePump
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._header import HeaderTitle
 
@@ -34,12 +35,32 @@ def forget_watchers(reactable: DOMNode, gone: MessagePump) -> None:
         watchers[:] = [(owner, callback) for owner, callback in watchers if owner is not gone]
 
 
+def closing(screen: Screen) -> bool:
+    """Whether `screen` has gone, or is going, from the app: closed at once (Escape or q typed just after the key
+    that opened it, on a busy host), its widgets are taken down before its own Mount and fill-in run, and looking
+    one up then stopped the app with a traceback."""
+    return not screen.is_attached or screen not in screen.app.screen_stack
+
+
 class Header(widgets.Header):
     """Textual's header, which lets go of the app's title when its screen closes, stays one row, and
     leaves out the sub-title (the book's title) when the two do not fit: "Chapter 8: Mixed Precision
     Training" whole, not "… — Distributed Training, D…" at 80 columns."""
 
     SIDES = 8 + 10   # Textual's icon and clock space, either side of the title
+
+    def _on_mount(self, event: events.Mount) -> None:
+        """In place of Textual's (prevent_default), which sets the title from watchers it runs later: one still
+        waiting when its screen closed at once (Escape typed just after Enter, on a busy host) found the title
+        row gone and stopped the app with a traceback. These run as the title changes, while there is a row."""
+        event.prevent_default()
+        for watched, name in ((self.app, "title"), (self.app, "sub_title"), (self.screen, "title"),
+                              (self.screen, "sub_title")):
+            self.watch(watched, name, self.show_title)
+
+    def show_title(self) -> None:
+        for row in self.query(HeaderTitle):   # none once the header is being taken down
+            row.update(self.format_title())
 
     def on_click(self, event: events.Click) -> None:
         """Textual's header grows to three rows on a click, which only looked broken (in a browser, where
@@ -55,7 +76,7 @@ class Header(widgets.Header):
         return self.app.format_title(title, sub_title)
 
     def on_resize(self) -> None:
-        self.query_one(HeaderTitle).update(self.format_title())
+        self.show_title()
 
     def on_unmount(self) -> None:
         forget_watchers(self.app, self)
