@@ -14,6 +14,12 @@ itself. Interpreter teardown, which no learner waits for, is not counted: each a
 is shown. The apps run alternately and each ringbook start is divided by the hello-world start just before
 it: on a shared 2-core machine whose speed drifts from run to run, the median of those ratios is steadier
 than the ratio of medians.
+
+A chapter's first content is the first frame handed to the (headless) driver with its opening paragraphs in
+it, from the call that opens it (the app warmed up, as a learner's is by then). Until issue 25's last stop it
+was stamped when the chapter's fill-in began, which its comment took for "right after the first frame": it
+comes three frames and ~40 ms later, once the screen's own resize and the layout it asks for are done. Both
+figures are printed; the target is the first.
 """
 
 from __future__ import annotations
@@ -99,15 +105,27 @@ from tui.cli.common import load_or_report, open_store_or_report
 from tui.app import RingbookApp
 from tui.screens import chapter as chapter_module
 
-first_content = {}
+from textual.app import App
+from textual.widgets.markdown import MarkdownBlock
+
+first_frame = {}     # the first frame handed to the driver with the chapter's opening paragraphs in it
+filled_in = {}       # the whole narrative and the exercise list, a few frames later
 original = chapter_module.ChapterScreen._fill_in
+display = App._display
 ROUNDS = 3
 
-async def timed_fill_in(self):
-    # called right after the first frame with the opening paragraphs painted: first content is visible
-    first_content.setdefault(self.chapter.id, []).append(time.perf_counter() - self.app.opened_at)
-    await original(self)
+def stamped_display(app, screen, update):
+    if (update is not None and getattr(app, "awaiting_frame", False)
+            and isinstance(screen, chapter_module.ChapterScreen) and screen.query(MarkdownBlock)):
+        app.awaiting_frame = False
+        first_frame.setdefault(screen.chapter.id, []).append(time.perf_counter() - app.opened_at)
+    return display(app, screen, update)
 
+async def timed_fill_in(self):
+    await original(self)
+    filled_in.setdefault(self.chapter.id, []).append(time.perf_counter() - self.app.opened_at)
+
+App._display = stamped_display
 chapter_module.ChapterScreen._fill_in = timed_fill_in
 
 class Visitor(RingbookApp):
@@ -120,12 +138,13 @@ class Visitor(RingbookApp):
     async def visit(self):
         for _ in range(ROUNDS):
             for chapter in self.book.chapters:
-                seen = len(first_content.get(chapter.id, []))
+                seen = len(filled_in.get(chapter.id, []))
                 self.opened_at = time.perf_counter()
+                self.awaiting_frame = True
                 self.open_chapter(chapter)
-                for _ in range(200):                # wait for the whole narrative to render
+                for _ in range(200):                # wait for the whole narrative and the list
                     await asyncio.sleep(0.02)
-                    if len(first_content.get(chapter.id, [])) > seen and self.screen.query('#exercise-list'):
+                    if len(filled_in.get(chapter.id, [])) > seen:
                         break
                 await asyncio.sleep(0.3)
                 self.pop_screen()
@@ -136,7 +155,8 @@ store = open_store_or_report(Path(sys.argv[1]))
 book = load_or_report(None, cache_dir=store.path.parent)
 Visitor(book, store, warm=True).run(headless=True, size=(80, 24))
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(" ".join(f"{k}=" + ",".join(f"{x * 1000:.1f}" for x in v) for k, v in first_content.items()))
+for stamped in (first_frame, filled_in):
+    print(" ".join(f"{k}=" + ",".join(f"{x * 1000:.1f}" for x in v) for k, v in stamped.items()))
 print(f"peak={peak:.1f}")
 """
 
@@ -247,14 +267,20 @@ def main() -> None:
             return
         output = subprocess.run([sys.executable, "-c", VISIT_ALL, data_dir], check=True, cwd=ROOT,
                                 capture_output=True, text=True, env=ENV).stdout.splitlines()
-    times = {k: [float(x) for x in v.split(",")] for k, v in (pair.split("=") for pair in output[0].split())}
-    peak = float(output[1].split("=")[1])
-    medians = {k: statistics.median(v) for k, v in times.items()}
-    every = [x for v in times.values() for x in v]
-    print("\nchapter open to first content (ms, median of 3 visits per chapter):")
+    first_frame, filled_in = (
+        {k: [float(x) for x in v.split(",")] for k, v in (pair.split("=") for pair in line.split())}
+        for line in output[:2])
+    peak = float(output[2].split("=")[1])
+    medians = {k: statistics.median(v) for k, v in first_frame.items()}
+    every = [x for v in first_frame.values() for x in v]
+    print("\nchapter open to its first frame, the opening paragraphs in it (ms, median of 3 visits per chapter):")
     print("  " + "  ".join(f"{k}:{v:.0f}" for k, v in medians.items()))
     print(f"  median {statistics.median(every):.0f} ms over all visits; slowest chapter {max(medians.values()):.0f} ms"
           " (target <= 100 ms)")
+    whole = {k: statistics.median(v) for k, v in filled_in.items()}
+    print(f"  the whole chapter filled in (narrative and exercise list): median "
+          f"{statistics.median(x for v in filled_in.values() for x in v):.0f} ms, slowest chapter "
+          f"{max(whole.values()):.0f} ms")
     print(f"\npeak RSS after visiting every chapter (units warmed; sympy lives in the proof worker's own process): "
           f"{peak:.0f} MB (target <= 120 MB)")
 
