@@ -6,10 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from rich.console import Console, ConsoleRenderable
-from textual import events
 from textual.widgets import OptionList
-from textual.widgets.markdown import MarkdownBlock
 from textual.widgets._header import HeaderTitle
+from textual.widgets.markdown import MarkdownBlock
 
 from tests.helpers import chapter_filled_in, ringbook_app, text_of
 from tui.progress.store import ProgressStore
