@@ -242,7 +242,8 @@ async def test_a_screen_closed_by_the_key_typed_with_the_one_that_opened_it_leav
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for open_it in (lambda: app.open_chapter(book.chapters[1]), lambda: app.open_exercise(book.exercise("0.2"))):
+        for open_it in (lambda: app.open_chapter(book.chapters[1]), lambda: app.open_exercise(book.exercise("0.2")),
+                        lambda: app.open_lab(book.labs[0])):
             open_it()
             app.pop_screen()   # what Escape, handled next, does
             await pilot.pause(0.3)

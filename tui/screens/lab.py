@@ -43,7 +43,7 @@ from tui.screens.lab_designs import LabDesignsScreen
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.page import Scroll
 from tui.widgets.plain import plain
-from tui.widgets.screen_frame import Footer, Header
+from tui.widgets.screen_frame import Footer, Header, closing
 from tui.widgets.stepper import Stepper
 
 TABS = ("data-parallel", "three-d", "model")
@@ -148,6 +148,8 @@ class LabScreen(Screen):
                     "your setting.", "dim")
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.title = self.lab.title
         for act in self.lab.acts:
             self.query_one(f"#{act.id}-instruments").display = False
