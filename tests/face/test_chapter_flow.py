@@ -12,6 +12,7 @@ from textual.widgets.markdown import MarkdownBlock
 
 from tests.helpers import chapter_filled_in, ringbook_app, text_of
 from tui.progress.store import ProgressStore
+from tui.screens.book_problems import BookProblemsScreen
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_end import ChapterEndScreen
 from tui.screens.exercise import ExerciseScreen
@@ -237,7 +238,8 @@ async def test_a_chapter_closed_as_it_opens_leaves_the_app_running(book, store):
 
 async def test_a_screen_closed_by_the_key_typed_with_the_one_that_opened_it_leaves_the_app_running(book, store):
     """Enter and Escape read from the terminal together: the screen Enter opened is closed before its own Mount
-    is handled, and its widgets are gone by then (NoMatches, a traceback). A draft of the exercise is kept."""
+    is handled, and its widgets are gone by then (NoMatches, a traceback): a chapter, an exercise, the lab, a
+    chapter's contents, a chapter's end, a live book's problems. A draft of the exercise is kept."""
     store.save_draft("0.2", "2M(N-1)")
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -251,4 +253,20 @@ async def test_a_screen_closed_by_the_key_typed_with_the_one_that_opened_it_leav
         app.open_exercise(book.exercise("0.2"))
         await pilot.pause()
         assert isinstance(app.screen, ExerciseScreen) and app.screen.panel.answer_text() == "2M(N-1)"
+        app.pop_screen()
+        app.open_chapter(book.chapters[0])
+        chapter = app.screen
+        await chapter_filled_in(app, pilot)
+        chapter.action_contents()   # t
+        app.pop_screen()
+        await pilot.pause(0.3)
+        assert app.screen is chapter
+        app.open_chapter_end(book.chapters[0])   # in place of the chapter, as n at its last exercise does
+        app.pop_screen()
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HomeScreen)
+        app.push_screen(BookProblemsScreen([], book_open=True))   # a live book's problems (Ctrl+B)
+        app.pop_screen()
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HomeScreen)
     assert store.draft("0.2") == "2M(N-1)"

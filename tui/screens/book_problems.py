@@ -20,7 +20,7 @@ from textual.widgets import Static
 from grader.problems import Problem
 from grader.safe_text import printable
 from tui.widgets.page import Page
-from tui.widgets.screen_frame import Footer, Header
+from tui.widgets.screen_frame import Footer, Header, closing
 
 
 def problem_line(problem: Problem) -> str:
@@ -55,6 +55,8 @@ class BookProblemsScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.title = "Book problems"
         self.show(self.problems)
 

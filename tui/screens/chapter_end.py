@@ -23,7 +23,7 @@ from tui.progress.store import ExerciseState
 from tui.screens.chapter import MARKS, ChapterScreen, exercise_row
 from tui.widgets.page import Page
 from tui.widgets.progress_bar import bar
-from tui.widgets.screen_frame import Footer, Header
+from tui.widgets.screen_frame import Footer, Header, closing
 
 if TYPE_CHECKING:
     from grader.exercise import Exercise
@@ -98,6 +98,8 @@ class ChapterEndScreen(Screen):
         return rows
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         self.title = f"End of chapter {self.chapter.id}"
         listing = self.query_one("#end-list", OptionList)
         listing.highlighted = listing.option_count - 1 if self.next_stop is not None else 0

@@ -11,6 +11,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.widgets.plain import plain
+from tui.widgets.screen_frame import closing
 
 
 class ContentsScreen(ModalScreen[str | None]):
@@ -30,6 +31,8 @@ class ContentsScreen(ModalScreen[str | None]):
                                for level, label, block_id in self.entries if block_id), id="sections")
 
     def on_mount(self) -> None:
+        if closing(self):
+            return
         sections = self.query_one("#sections", OptionList)
         if self.current is not None:
             sections.highlighted = sections.get_option_index(self.current)
