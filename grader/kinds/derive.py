@@ -108,7 +108,7 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
     """Points first (fast, and they cannot hang), then a proof only where the points cannot settle it;
     `method` says which decided."""
     from grader.maths.parse import ParseError, names_in, parse
-    from grader.maths.symbolic import compare, same_function, sample_points
+    from grader.maths.symbolic import compare_widely, same_function, sample_points
 
     symbols = exercise.symbols
     known = set(symbols) | set(exercise.env)
@@ -124,7 +124,7 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
         raise TypeError(f"exercise {exercise.id} has no answer")   # content check refuses such an exercise
     answer = parse(exercise.answer, known)
     points = sample_points(symbols, exercise.env)
-    agreement = compare(tree, answer, points)
+    agreement = compare_widely(tree, answer, points, symbols)
     typed = text.strip()
     if agreement.same is None:
         return invalid(f"That formula cannot be evaluated for typical positive values of {listed}.")

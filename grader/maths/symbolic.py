@@ -141,6 +141,26 @@ def compare(a: Node, b: Node, points: Points) -> Agreement:
     return Agreement(True if len(agreed) >= MIN_VALID_SAMPLES else None, tuple(agreed))
 
 
+def compare_widely(a: Node, b: Node, points: Points, symbols: Iterable[str],
+                   rng: random.Random | None = None) -> Agreement:
+    """compare(a, b, points), then, where the formulas agree at too few points to be called the same without a
+    proof, at as many fresh wide points again. A formula with values over only part of the wide range
+    (2^(2 - 2^(E-1)) underflows for E above about 10) agreed at fewer than WIDELY_TESTED points on about one
+    grade in three hundred, which then needed a proof; a proof worker not yet running could not give one
+    within the grade's second, and a right answer came back "Couldn't confirm"."""
+    agreement = compare(a, b, points)
+    if agreement.same is not True or agreement.widely_tested:
+        return agreement
+    rng = rng or random.Random(os.urandom(16))
+    names = sorted(symbols)
+    base = points.typical[0]   # the parameters' values, as every point has them
+    more = compare(a, b, Points((), tuple({**base, **{s: wide_value(rng) for s in names}}
+                                           for _ in range(WIDE_SAMPLES))))
+    if more.same is False:
+        return more
+    return Agreement(True, agreement.points + more.points)
+
+
 def _close_precisely(a: Node, b: Node, point: Mapping[str, float]) -> bool | None:
     """Floats that cancel (1 - x/(x+1) at x = 1e24) can differ where the formulas do not: the same
     comparison in 100 digits, or in as many more as the sums there lost (up to MOST_DIGITS). Big terms
