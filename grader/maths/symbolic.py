@@ -18,7 +18,8 @@ sympy asked to prove `a - b == 0`, in a worker process that is killed at the dea
   (`sqrt((M-1e-5)^2)` is `M-1e-5` for every M from 1e-4 up), where no exercise poses its numbers. The
   first settling point is a typical one whenever the formulas have values there. floor, round, min, max,
   abs and factorial are not analytic: `floor(M/1e15)` is 0 at any point anyone would try;
-- they agree, within EQUALITY_TOLERANCE, at WIDELY_TESTED points or more, spread over the whole range;
+- they agree, within EQUALITY_TOLERANCE, at WIDELY_TESTED points or more, spread over the whole range (a
+  formula with values over only part of it is tried at a second draw of wide points first: `compare_widely`);
 - at SETTLING_POINTS of those points, drawn at random, they also agree in precise decimal arithmetic to all
   of the digits the arithmetic kept there but SLACK_DIGITS for rounding, and that is AGREED_DIGITS at least.
   Agreement within a tolerance is not equality: `M*(1+10^-15)` is within 1e-9 of `M` everywhere, and is
