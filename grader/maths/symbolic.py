@@ -96,8 +96,12 @@ def sample_points(symbols: Iterable[str], env: Mapping[str, float], rng: random.
     highest = {**env, **{s: TYPICAL_HIGH for s in names}}   # M^400 is too large here on every grade, not only
     typical = (highest, *({**env, **{s: rng.uniform(TYPICAL_LOW, TYPICAL_HIGH) for s in names}}  # when a draw
                           for _ in range(TYPICAL_SAMPLES - 1)))                                  # reached it
-    wide = tuple({**env, **{s: wide_value(rng) for s in names}} for _ in range(WIDE_SAMPLES))
-    return Points(typical, wide)
+    return Points(typical, wide_points(names, env, rng))
+
+
+def wide_points(names: Sequence[str], env: Mapping[str, float], rng: random.Random) -> tuple[dict[str, float], ...]:
+    """WIDE_SAMPLES points with `names` drawn by wide_value and the parameters as `env` has them."""
+    return tuple({**env, **{s: wide_value(rng) for s in names}} for _ in range(WIDE_SAMPLES))
 
 
 def wide_value(rng: random.Random) -> float:
@@ -153,10 +157,8 @@ def compare_widely(a: Node, b: Node, points: Points, symbols: Iterable[str],
     if agreement.same is not True or agreement.widely_tested:
         return agreement
     rng = rng or random.Random(os.urandom(16))
-    names = sorted(symbols)
-    base = points.typical[0]   # the parameters' values, as every point has them
-    more = compare(a, b, Points((), tuple({**base, **{s: wide_value(rng) for s in names}}
-                                           for _ in range(WIDE_SAMPLES))))
+    # typical[0] holds the parameters' values (its symbols' values are drawn again)
+    more = compare(a, b, Points((), wide_points(sorted(symbols), points.typical[0], rng)))
     if more.same is False:
         return more
     return Agreement(True, agreement.points + more.points)
