@@ -18,6 +18,7 @@ from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.quiz import QuizScreen
+from tui.widgets.settling_cursor import SettlingCursor
 
 SMALL_QUIZ = textwrap.dedent("""\
     title: Small check
@@ -180,6 +181,7 @@ async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, dat
         assert not app.screen.query_one("#quiz-notes").has_focus  # so space reveals at once
         await pilot.press("w", *"watchdog", "space", "r")
         assert app.screen.query_one("#quiz-notes").text == "watchdog r"  # typed, not a key binding
+        assert isinstance(app.screen.query_one("#quiz-notes"), SettlingCursor)   # test_settling_cursor.py
         await pilot.press("backspace", "backspace", "escape", "space")
         await pilot.pause()
         shown = visible_text(screen)

@@ -23,6 +23,7 @@ from tui.answers.own_editor import editor_command, run_editor
 from tui.progress.store import Attempt, ProgressStore
 from tui.progress.work_files import WorkFileError, read_work_file, work_file, work_folder, write_work_file
 from tui.widgets.page import Page
+from tui.widgets.settling_cursor import SettlingTextArea
 
 
 class _WithStore(Protocol):
@@ -63,7 +64,7 @@ def body_start(code: str) -> tuple[tuple[int, int], tuple[int, int]]:
     return (first, indent), (first, indent)
 
 
-class CodeEditor(TextArea):
+class CodeEditor(SettlingTextArea):
     """The editor, whose line being typed on is always on screen: the page keys scroll the page (the
     exercise screen takes them first), and a key typed or a cursor moved brings the line back into view.
     It moves with the arrows, Ctrl+←/→ by word, Ctrl+A and Ctrl+E to a line's start and end, and

@@ -26,6 +26,7 @@ from tui.progress.store import StoreError
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
+from tui.widgets.settling_cursor import SettlingTextArea
 
 if TYPE_CHECKING:
     from tui.app import RingbookApp  # for annotations only: tui.app imports this module
@@ -144,7 +145,7 @@ class QuizScreen(Screen):
                     "Answer in your head, or press ", ("w", "bold"), " to write in the box below (not graded; ",
                     ("Esc", "bold"), " leaves it). Then press ", ("space", "bold"),
                     " to see the model answer and rate yourself."), id="quiz-instructions")
-                yield TextArea(self.notes, id="quiz-notes", soft_wrap=True)
+                yield SettlingTextArea(self.notes, id="quiz-notes", soft_wrap=True)
             else:
                 if self.notes.strip():
                     yield Static(Text.assemble(("Your answer: ", "bold"), self.notes.strip()), id="quiz-notes-shown")

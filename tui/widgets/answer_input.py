@@ -7,14 +7,20 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input
 
+from tui.widgets.settling_cursor import SettlingCursor
+
 ANSWER_KEY = "i"   # the exercise screen's key for "the answer takes the keyboard"
 
 
-class AnswerInput(Input):
+class AnswerInput(SettlingCursor, Input):
     BINDINGS = [
         Binding("enter", "submit", "Submit"),
         Binding("escape", "leave", "Leave box"),
     ]
+
+    async def action_submit(self) -> None:
+        self.hold_cursor()   # the verdict is read now; a blink meanwhile is a frame that holds verdicts back
+        await super().action_submit()
 
     def action_leave(self) -> None:
         """Give the keyboard back, to the nearest focusable container (an answer panel) or else the
