@@ -175,3 +175,31 @@ async def test_textual_keeps_watchers_where_the_frame_looks():
         assert header in [owner for callbacks in watchers.values() for owner, _ in callbacks], (
             f"the header no longer watches the app's title; {FRAME} forgets that watcher when it goes")
         assert isinstance(app.screen.query_one(Header).format_title(), Content)
+
+
+# --- Textual: tui/widgets/settling_cursor.py and tui/widgets/verdict_panel.py ------------------------------
+
+CURSOR = "tui/widgets/settling_cursor.py"
+
+
+@pytest.mark.parametrize("box", [widgets.Input, widgets.TextArea])
+def test_textual_restarts_and_pauses_a_cursor_blink_where_the_settling_cursor_hooks_in(box):
+    """The settling cursor learns that the learner is working in a box from the box's own `_restart_blink`,
+    and holds the cursor lit with `_pause_blink`; renamed, the cursor would blink forever again (1% of a
+    core for each learner thinking at a box) or stop blinking at once."""
+    assert_parameters(box._restart_blink, ["self"], CURSOR, "SettlingCursor._restart_blink overrides it")
+    assert_parameters(box._pause_blink, ["self", "visible"], CURSOR, "SettlingCursor.hold_cursor calls it")
+    assert "cursor_blink" in box._reactives, f"{box.__name__}.cursor_blink is no longer reactive ({CURSOR})"
+
+
+def test_textual_asks_for_a_layout_when_a_widget_s_virtual_size_changes():
+    """tui/widgets/verdict_panel.py declares its own virtual_size, without the layout Textual's asks for (a
+    second reflow of the page after every verdict that changed the panel's height); Textual must still set
+    it by that name."""
+    from textual.widget import Widget
+
+    from tui.widgets.verdict_panel import VerdictPanel
+
+    assert "virtual_size" in Widget._reactives and Widget._reactives["virtual_size"]._layout, (
+        "Textual's virtual_size no longer asks for a layout: tui/widgets/verdict_panel.py's override has no use")
+    assert not VerdictPanel._reactives["virtual_size"]._layout

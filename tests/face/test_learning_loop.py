@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -387,15 +388,14 @@ async def test_an_exercise_starts_the_proof_worker_only_when_its_answers_need_pr
 def busy_host(tmp_path, monkeypatch):
     """The host's /proc/loadavg, as a class starting together makes it: more tasks runnable than cores. Write
     QUIET_HOST to it for a core to come free."""
-    import os
-
     loadavg = tmp_path / "loadavg"
-    loadavg.write_text(f"31.5 12.0 4.2 {2 * (os.cpu_count() or 1) + 1}/412 90210\n")
+    loadavg.write_text(BUSY_HOST)
     monkeypatch.setattr("tui.app.LOADAVG", loadavg)
     return loadavg
 
 
 QUIET_HOST = "3.1 9.0 4.8 1/412 90211\n"
+BUSY_HOST = f"31.5 12.0 4.2 {2 * (os.cpu_count() or 1) + 1}/412 90210\n"
 
 
 async def test_the_screens_warm_up_waits_while_the_host_has_no_core_to_spare(book, store, busy_host):
@@ -470,6 +470,82 @@ async def test_on_a_busy_host_the_verdict_shows_and_the_rest_waits_for_a_free_co
         busy_host.write_text(QUIET_HOST)
         await wait_until(pilot, lambda: rest_of_verdict_shown(screen), "the rest of the verdict once a core is free")
         assert "7/4" in text_of(screen.query_one("#attempts"))
+
+
+@pytest.fixture
+def layouts(monkeypatch) -> list:
+    """Every screen Textual lays out, in order, from the moment the test clears it."""
+    from textual.screen import Screen
+
+    laid_out: list[Screen] = []
+    lay_out = Screen._refresh_layout
+
+    def counted(screen: Screen, *args, **kwargs) -> None:
+        laid_out.append(screen)
+        lay_out(screen, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return laid_out
+
+
+async def answer_on_a_busy_host(pilot, screen: ExerciseScreen, answer: str, verdict: str, layouts: list) -> None:
+    """`answer` typed and sent, with the layouts counted from its Enter until its verdict has shown and the app
+    has looked at the (busy) host a few times."""
+    from tui.screens.exercise import HOST_LOOKED_AT_EVERY
+
+    await pilot.press(*answer)
+    await pilot.pause()
+    layouts.clear()
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: screen.query_one("#verdict").has_class(verdict), "the verdict")
+    await pilot.pause(HOST_LOOKED_AT_EVERY * 5)
+
+
+async def test_a_verdict_is_laid_out_once_while_the_rest_of_it_waits(book, store, busy_host, monkeypatch, layouts):
+    """The verdict panel takes the height of its text, and Textual then asked for the same layout of the whole
+    page again (the panel's virtual_size changed): ~5 ms of CPU after every such verdict, while a class that
+    had submitted together still waited for theirs. One layout draws the verdict; none follows while the rest
+    of it waits for a core."""
+    from tests.helpers import home_ready
+    from tui.app import RingbookApp
+
+    monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        screen = await open_exercise(app, pilot, "0.7")
+        await answer_on_a_busy_host(pilot, screen, "M(N-1)/N", "verdict-incorrect", layouts)   # where none was
+        assert "M(N-1)/N" not in text_of(screen.query_one("#attempts"))   # the rest still waits
+        assert layouts == [screen]
+
+
+async def test_a_verdict_that_fits_the_panel_is_drawn_in_it_without_laying_the_page_out(book, store, busy_host,
+                                                                                        monkeypatch, layouts):
+    """A class answers wrong, then right, together: the right verdict (one line) is drawn in the rows the wrong
+    one (two) had, a repaint of the panel alone, not a reflow of the page; once the rest of it comes, the page
+    is laid out anyway and the panel takes its own height."""
+    from tests.helpers import home_ready
+    from tui.app import RingbookApp
+
+    monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)
+    app = RingbookApp(book, store, warm=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        screen = await open_exercise(app, pilot, "0.7")
+        panel = screen.query_one("#verdict")
+        await answer_on_a_busy_host(pilot, screen, "M(N-1)/N", "verdict-incorrect", layouts)
+        busy_host.write_text(QUIET_HOST)
+        await wait_until(pilot, lambda: "M(N-1)/N" in text_of(screen.query_one("#attempts")), "the rest")
+        wrong_rows = panel.size.height
+        busy_host.write_text(BUSY_HOST)
+        await pilot.press("ctrl+u")
+        await answer_on_a_busy_host(pilot, screen, "2M(N-1)/N", "verdict-correct", layouts)
+        assert layouts == []
+        assert text_of(panel).startswith("✓ Correct") and panel.size.height == wrong_rows
+        busy_host.write_text(QUIET_HOST)
+        await wait_until(pilot, lambda: rest_of_verdict_shown(screen), "the rest of the verdict")
+        await pilot.pause()
+        assert panel.size.height < wrong_rows and text_of(panel) == text_of(panel).rstrip()
 
 
 async def test_a_host_that_stays_busy_still_gets_the_rest_of_a_verdict(book, store, busy_host, monkeypatch):

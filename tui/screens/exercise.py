@@ -214,6 +214,11 @@ class ExerciseScreen(Screen):
             gc.disable()   # until the verdict is painted: a full collection held one back 2 s in a class of 30
             if self._pending_timer is not None:
                 self._pending_timer.stop()   # an answer sent again before the last one's verdict
+            if self._draft_timer is not None:
+                # What was typed is sent: an attempt spends it, and a verdict that does not count keeps it as
+                # the draft again (show_verdict). Saved meanwhile, it was a commit, waiting for the disk,
+                # while a class that had just pressed Enter together waited for its verdicts.
+                self._draft_timer.stop()
             if event.pending:
                 self.show_pending(event.pending)
             else:   # most grades take milliseconds: the verdict replaces the last one in the same frame
@@ -252,8 +257,12 @@ class ExerciseScreen(Screen):
             self.started = time.monotonic()
         elif self.panel.keeps_sent:
             self.save_draft()   # the code run is the learner's code: it is what reopening shows
-        self.query_one("#verdict", VerdictPanel).show(verdict, not_saved=not_saved)
-        self.query_one("#verdict-details", Static).update(Text(self.panel.show_verdict(verdict)))
+        else:
+            self.keep_draft_soon()   # not an attempt: what was sent is still the learner's draft
+        self.query_one("#verdict", VerdictPanel).show(verdict, not_saved=not_saved, in_place=True)
+        details, shown = self.query_one("#verdict-details", Static), self.panel.show_verdict(verdict)
+        if str(details.content) != shown:   # an update lays the page out, whether or not it changed
+            details.update(Text(shown))
         if verdict.status == "correct":
             self.done = True
         # Kept right after the verdict is painted, not before: a commit waits for the disk (fdatasync), which
@@ -308,6 +317,7 @@ class ExerciseScreen(Screen):
         if not self.is_attached:
             return
         verdict_panel = self.query_one("#verdict", VerdictPanel)
+        verdict_panel.settle()
         page = self.query_one("#exercise", Page)
         if verdict.status == "correct":
             self.reveal_explanation(record=False, scroll=False)
@@ -453,12 +463,15 @@ class ExerciseScreen(Screen):
         """Keep the draft as it is typed (debounced), so even a killed terminal loses little. A unit typed
         after a number ("1750 M") gets unit conversion ready while the learner finishes it: only such an
         answer needs pint (~0.5 s of CPU), which a class paid thirty times over when every start loaded it."""
-        if self._draft_timer is not None:
-            self._draft_timer.stop()
-        self._draft_timer = self.set_timer(DRAFT_DELAY, self.save_draft)
+        self.keep_draft_soon()
         unit = isinstance(self.exercise, NumericAnswer) and self.exercise.unit
         if unit and isinstance(event, Input.Changed) and UNIT_TYPED.search(event.value):
             self.app.warm_up("units")
+
+    def keep_draft_soon(self) -> None:
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(DRAFT_DELAY, self.save_draft)
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.on_input_changed(event)
