@@ -274,9 +274,11 @@ class ExerciseScreen(Screen):
         # sees every verdict before anyone's explanation. Done at once, each learner's rest (~45 ms of CPU,
         # three times the verdict) took cores from the verdicts still on their way, and from the thread that
         # writes this learner's verdict to the terminal.
-        self.call_after_refresh(self.app.when_a_core_is_free, self.catch_up, HOST_LOOKED_AT_EVERY,
-                                time.monotonic() + REST_WAITS_AT_MOST)
-        self.app.call_after_refresh(gc.enable)   # the app's: this screen may be gone by then
+        self.call_after_refresh(self.rest_when_a_core_is_free)
+        self.app.call_after_refresh(self.app.collect_garbage_again)   # the app's: this screen may be gone by then
+
+    def rest_when_a_core_is_free(self) -> None:
+        self.app.when_a_core_is_free(self.catch_up, HOST_LOOKED_AT_EVERY, time.monotonic() + REST_WAITS_AT_MOST)
 
     def keep_answer(self) -> None:
         """Keep the attempt of the verdict on the screen, if it is not kept yet."""
