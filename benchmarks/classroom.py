@@ -92,6 +92,7 @@ class Figures:
     idle_cpu: list[float] = field(default_factory=list)
     not_right_at_once: int = 0
     explained_at_once: list[float] = field(default_factory=list)   # the rest of those verdicts: the explanation
+    build_runs: list[tuple[float, float]] = field(default_factory=list)   # each learner's run: sent, shown
     serve: ServeFigures | None = None
 
 
@@ -208,7 +209,9 @@ async def lesson(session: Session, figures: Figures, short: bool) -> None:
         await next_exercise(session, exercise)
     await session.wait_for("^r Run")
     sent = session.write(CTRL_R)
-    figures.verdicts["build run"].append(await session.wait_for("tests pass") - sent)
+    shown = await session.wait_for("tests pass")
+    figures.verdicts["build run"].append(shown - sent)
+    figures.build_runs.append((sent, shown))
     for exercise in ("0.6", "0.7"):
         await next_exercise(session, exercise)
     await session.wait_until(answer_focused, "the answer focused")
@@ -387,6 +390,17 @@ def pair(values: Sequence[float], scale: float = 1, digits: int = 2) -> str:
     return f"{percentile(values, 50) * scale:.{digits}f} / {percentile(values, 99) * scale:.{digits}f}"
 
 
+def most_at_once(spans: Sequence[tuple[float, float]]) -> int:
+    """The most of these (start, end) spans under way at one moment: how many learners' build runs shared the
+    cores at worst, which a class in step (every learner at the build exercise together) makes N."""
+    edges = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
+    under_way = most = 0
+    for _, step in edges:
+        under_way += step
+        most = max(most, under_way)
+    return most
+
+
 def rows(figures: Figures) -> list[tuple[str, str]]:
     f = figures
     ratio = [statistics.median(r[p] for r in f.start_ratios) for p in (0, 1)] if f.start_ratios else []
@@ -396,7 +410,11 @@ def rows(figures: Figures) -> list[tuple[str, str]]:
         ("time to home / hello world", " / ".join(f"{r:.2f}" for r in ratio) or "-"),
         ("  each round's (p50)", ", ".join(f"{r[0]:.2f}" for r in f.start_ratios) or "-"),
     ]
-    found += [(f"verdict: {kind} (ms)", pair(times, 1000, 0)) for kind, times in f.verdicts.items()]
+    for kind, times in f.verdicts.items():
+        found.append((f"verdict: {kind} (ms)", pair(times, 1000, 0)))
+        if kind == "build run":
+            most = str(most_at_once(f.build_runs)) if f.build_runs else "-"
+            found.append(("  build runs under way at once (most)", most))
     at_once = f.verdicts["formula, N at once"]
     found += [
         ("formula at once: its explanation (ms)", pair(f.explained_at_once, 1000, 0)),

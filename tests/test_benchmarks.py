@@ -15,7 +15,8 @@ CLASSROOM = [sys.executable, str(ROOT / "benchmarks" / "classroom.py")]
 ROWS = [
     "time to home (s)", "N hello worlds started alike (s)", "time to home / hello world", "  each round's (p50)",
     "verdict: number (ms)", "verdict: formula (ms)", "verdict: formula, N at once (ms)", "verdict: build run (ms)",
-    "verdict: review card (ms)", "formula at once: its explanation (ms)", "formula at once: not right (of N)",
+    "  build runs under way at once (most)", "verdict: review card (ms)", "formula at once: its explanation (ms)",
+    "formula at once: not right (of N)",
     "hello worlds: a line at once (ms)",
     "formula at once / hello world",
     "PSS per learner at home (MB)", "PSS per learner after lesson (MB)", "  of which the app (MB)",
@@ -56,4 +57,15 @@ def test_the_classroom_benchmark_runs_a_short_lesson_and_prints_every_row(tmp_pa
         assert figure and figure != "-", f"{row!r} has no figure:\n{done.stdout}"
         if row == "formula at once: not right (of N)":
             assert figure == "0", done.stdout
+        if row == "  build runs under way at once (most)":
+            assert figure == "1", done.stdout   # one learner
     assert processes_under(tmp_path) == []
+
+
+def test_the_most_build_runs_under_way_at_once_counts_overlapping_spans_only(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from classroom import most_at_once
+
+    assert most_at_once([(0, 2), (1, 3), (2.5, 4)]) == 2   # the first has ended when the third starts
+    assert most_at_once([(0, 10), (1, 2), (3, 4), (5, 9), (6, 7)]) == 3
+    assert most_at_once([(0, 1)]) == 1
