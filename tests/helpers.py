@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -161,6 +162,27 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+# A child given this in its environment prints every thread's stack when sent SIGABRT (stop_with_ctrl_c).
+STACKS_ON_ABORT = {"PYTHONFAULTHANDLER": "1"}
+
+
+def stop_with_ctrl_c(child: subprocess.Popen[str]) -> None:
+    """Ctrl+C to a watching command, and its end awaited. One still running WAIT_SECONDS later is sent SIGABRT,
+    which makes it print every thread's stack (it runs with STACKS_ON_ABORT), and the test fails with them and
+    the rest of its stderr: both watching commands once outlived their Ctrl+C by a minute in one CI run (of
+    2,232 tests, at 96%), and that run could not say where they were."""
+    child.send_signal(signal.SIGINT)
+    try:
+        child.wait(timeout=WAIT_SECONDS)
+    except subprocess.TimeoutExpired:
+        child.send_signal(signal.SIGABRT)
+        assert child.stderr is not None
+        stacks = child.stderr.read()
+        child.wait()
+        raise AssertionError(f"still running {WAIT_SECONDS:g} s after Ctrl+C; its stderr, stacks last:\n{stacks}") \
+            from None
 
 
 class LineReader:

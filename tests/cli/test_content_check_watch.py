@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 
-from tests.helpers import RINGBOOK, ROOT, WAIT_SECONDS, LineReader
+from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, stop_with_ctrl_c
 
 CHAPTER = "00-ring-allreduce"
 
@@ -17,7 +16,7 @@ def test_each_save_is_checked_again(chapters_copy):
     good = exercises.read_text()
     child = subprocess.Popen([*RINGBOOK, "content", "check", "--watch", "--content", str(root)], cwd=ROOT,
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=dict(os.environ))
+                             env={**os.environ, **STACKS_ON_ABORT})
     output = LineReader(child)
     try:
         assert output.until("ok: ")[-1].startswith("ok: ")
@@ -30,6 +29,5 @@ def test_each_save_is_checked_again(chapters_copy):
         assert output.until("ok: ")[-1].startswith("ok: ")
         output.until("Watching ")   # the check is done: its status is the one Ctrl+C exits with
     finally:
-        child.send_signal(signal.SIGINT)
-        child.wait(timeout=WAIT_SECONDS)
+        stop_with_ctrl_c(child)
     assert child.stderr is not None and child.returncode == 0, child.stderr.read()

@@ -4,10 +4,9 @@ test saves the file as an editor would and reads what is printed, waiting for ea
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 
-from tests.helpers import RINGBOOK, ROOT, WAIT_SECONDS, LineReader
+from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, stop_with_ctrl_c
 from tui.progress.store import ProgressStore
 
 EXERCISE = "0.5"
@@ -17,7 +16,7 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
     exercise = book.exercise(EXERCISE)
     child = subprocess.Popen([*RINGBOOK, "work", EXERCISE], cwd=ROOT, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "RINGBOOK_DATA_DIR": str(data_dir)})
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)})
     output = LineReader(child)
     try:
         task = output.until("Each save runs the tests.")
@@ -33,8 +32,7 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
         right = output.until("✓ All")
         tests = output.until("Explanation:")
     finally:
-        child.send_signal(signal.SIGINT)
-        child.wait(timeout=WAIT_SECONDS)
+        stop_with_ctrl_c(child)
     assert child.stderr is not None and child.returncode == 0, child.stderr.read()
     stopped = output.until("Stopped.")
     assert wrong[-1].startswith("✗ ") and "tests pass" in wrong[-1] and feedback
