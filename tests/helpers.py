@@ -177,12 +177,17 @@ def stop_with_ctrl_c(child: subprocess.Popen[str]) -> None:
     try:
         child.wait(timeout=WAIT_SECONDS)
     except subprocess.TimeoutExpired:
+        try:   # whether it ignores, blocks or catches SIGINT, and whether it is waiting on the disk (D)
+            status = [line for line in Path(f"/proc/{child.pid}/status").read_text().splitlines()
+                      if line.startswith(("State:", "SigBlk:", "SigIgn:", "SigCgt:"))]
+        except OSError:
+            status = []
         child.send_signal(signal.SIGABRT)
         assert child.stderr is not None
         stacks = child.stderr.read()
         child.wait()
-        raise AssertionError(f"still running {WAIT_SECONDS:g} s after Ctrl+C; its stderr, stacks last:\n{stacks}") \
-            from None
+        raise AssertionError(f"still running {WAIT_SECONDS:g} s after Ctrl+C ({'; '.join(status)}); its stderr, "
+                             f"stacks last:\n{stacks}") from None
 
 
 class LineReader:
