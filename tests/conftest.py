@@ -8,6 +8,7 @@ import gc
 import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -76,6 +77,16 @@ class RingbookSVGExtension(pytest_textual_snapshot.SVGImageExtension):
 
 # snap_compare looks its extension up by this module-level name when it runs.
 pytest_textual_snapshot.SVGImageExtension = RingbookSVGExtension
+
+
+# --- Ctrl+C, as at a terminal ---------------------------------------------------------------------------
+# A suite started in the background of a non-interactive shell (`... &`, as a CI script or nohup may start it)
+# inherits SIGINT ignored, uv passes that on, and so does every command a test starts: the watching commands
+# that tests stop with Ctrl+C (`ringbook work`, `content check --watch`, `serve`) then never stopped, and their
+# tests failed after a minute. A learner's terminal delivers Ctrl+C; so does each worker, to what it starts
+# (a caught signal is reset to its default in a child).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # --- hypothesis: thorough in CI, quick at the desk --------------------------------------------------
