@@ -31,8 +31,7 @@ class VerdictPanel(Static):
     VerdictPanel.verdict-invalid { border-left: outer $warning; background: $warning 15%; display: block; }
     """
 
-    _text: Text | None = None
-    _padded = False   # the text is drawn in rows the panel had before, blank ones under it, until `settle`
+    _unpadded: Text | None = None   # drawn in rows the panel had before, blank ones under it, until `settle`
 
     def show(self, verdict: Verdict, *, not_saved: str = "", in_place: bool = False) -> None:
         """`not_saved`: why the answer could not be kept, said under the verdict (a notice goes away).
@@ -50,22 +49,22 @@ class VerdictPanel(Static):
             text.append(f"\n{not_saved}", "italic")
         rows = self.content_size.height if in_place and self.display else 0
         self.set_classes(f"verdict-{verdict.status}")
-        self._text, self._padded = text, False
+        self._unpadded = None
         if rows:
             self.update(text, layout=False)
             spare = rows - self._rows_taken()
             if spare > 0:
                 self.update(text + Text("\n" * spare), layout=False)
             if spare >= 0 and self._rows_taken() == rows:
-                self._padded = spare > 0
+                self._unpadded = text if spare > 0 else None
                 return
         self.update(text)
 
     def settle(self) -> None:
         """The verdict at its own height, now that the page is laid out again anyway."""
-        if self._padded and self._text is not None:
-            self._padded = False
-            self.update(self._text)
+        text, self._unpadded = self._unpadded, None
+        if text is not None:
+            self.update(text)
 
     def _rows_taken(self) -> int:
         """The rows the panel's text takes at its width."""
@@ -73,5 +72,5 @@ class VerdictPanel(Static):
 
     def clear(self) -> None:
         self.set_classes("")
-        self._text, self._padded = None, False
+        self._unpadded = None
         self.update("")
