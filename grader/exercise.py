@@ -154,22 +154,38 @@ def code_tests(raw: Sequence[dict[str, Any]]) -> tuple[CodeTest, ...]:
                           else str(t["expected"]), t.get("note", "")) for t in raw)
 
 
-FIGURES = ("memory", "nvlink", "network")  # GB per GPU; NVLink GB/s, both directions added; Gb/s per port
-_HARDWARE_NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_(?:memory|nvlink|network)\b")
+# What book.yaml declares per product (a GPU in its node): GB of HBM per GPU as the system exposes it;
+# NVLink GB/s per GPU, one direction; GPUs per node; NICs per node; Gb/s per NIC, one direction; GB/s of
+# the PCIe link that feeds each NIC, one direction.
+FIGURES = ("memory", "nvlink", "gpus", "nics", "network", "pcie")
+# What grader.network derives from them: GB/s through all a node's NICs, and the rate of a ring that spans
+# nodes (one channel per NIC), both one direction.
+DERIVED_FIGURES = ("node_network", "ring_across_nodes")
+_HARDWARE_NAME = re.compile(rf"\b[A-Za-z][A-Za-z0-9]*_(?:{'|'.join(FIGURES + DERIVED_FIGURES)})\b")
+
+
+def product_figures(figures: dict[str, float]) -> dict[str, float]:
+    """One product's declared figures with the network model's derived ones beside them."""
+    from grader.network import node_network_gbs, ring_gbs
+
+    return {**{name: float(figures[name]) for name in FIGURES},
+            "node_network": node_network_gbs(figures["nics"], figures["network"]),
+            "ring_across_nodes": ring_gbs(figures["nvlink"], figures["nics"], figures["network"], True)}
 
 
 def hardware_figures(hardware: dict[str, dict[str, float]], gpu: str | None = None) -> dict[str, float]:
-    """The names the book's hardware gives formulas: `H100_memory`, `B200_nvlink`, ... for every product,
-    and `gpu_memory`, `gpu_nvlink`, `gpu_network` for `gpu`, the card an exercise (or variant) runs on."""
+    """The names the book's hardware gives formulas: `H100_memory`, `B200_nvlink`, `A100_ring_across_nodes`
+    ... for every product, and `gpu_memory`, `gpu_nvlink`, ... for `gpu`, the card an exercise (or variant)
+    runs on."""
     if not hardware:
         return {}
     kept = _FIGURE_NAMES.get((id(hardware), gpu))
     if kept is not None and kept[0] is hardware:  # variants resolve it thousands of times in a check
         return dict(kept[1])
-    names = {f"{product}_{figure}": float(value) for product, figures in hardware.items()
-             for figure, value in figures.items() if figure in FIGURES}
+    names = {f"{product}_{figure}": value for product, figures in hardware.items()
+             for figure, value in product_figures(figures).items()}
     if gpu is not None and gpu in hardware:
-        names.update({f"gpu_{figure}": float(hardware[gpu][figure]) for figure in FIGURES})
+        names.update({f"gpu_{figure}": value for figure, value in product_figures(hardware[gpu]).items()})
     _FIGURE_NAMES[(id(hardware), gpu)] = (hardware, names)
     return dict(names)
 

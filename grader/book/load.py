@@ -177,8 +177,9 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
 
 
 def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str, dict[str, float]]:
-    """book.yaml's `hardware`: per product (a name formulas can use, such as H100), its memory in GB, its
-    NVLink in GB/s (both directions added) and its network port in Gb/s (one direction)."""
+    """book.yaml's `hardware`: per product (a name formulas can use, such as H100), the figures of
+    grader.exercise.FIGURES, each a positive number; a NIC faster than the PCIe link that feeds it is a
+    card that cannot exist."""
     from grader.exercise import FIGURES
 
     table = data.get("hardware", {})
@@ -194,8 +195,14 @@ def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str,
                                                      "H100_memory"))
         elif (not isinstance(figures, dict) or set(figures) != set(FIGURES)
               or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in figures.values())):
-            problems.append(Problem(book_path, line, f"hardware {name}: give memory (GB), nvlink (GB/s, both "
-                                                     "directions added) and network (Gb/s per port), positive numbers"))
+            problems.append(Problem(book_path, line, f"hardware {name}: give memory (GB per GPU), nvlink (GB/s "
+                                                     "per GPU, one direction), gpus and nics (per node), network "
+                                                     "(Gb/s per NIC) and pcie (GB/s of the link feeding a NIC), "
+                                                     "positive numbers"))
+        elif figures["network"] / 8 > figures["pcie"]:
+            problems.append(Problem(book_path, line, f"hardware {name}: a {figures['network']:g} Gb/s NIC "
+                                                     f"moves {figures['network'] / 8:g} GB/s, more than the "
+                                                     f"{figures['pcie']:g} GB/s PCIe link that feeds it"))
         else:
             good[name] = {figure: float(figures[figure]) for figure in FIGURES}
     return good

@@ -225,7 +225,7 @@ _FIGURE_WORD = {"GB/s": "NVLink bandwidth", "Gb/s": "network port", "GB": "memor
 
 def _figures_in(figures: dict[str, float], unit: str) -> tuple[float, ...]:
     if unit == "GB/s":
-        return figures["nvlink"], figures["nvlink"] / 2
+        return figures["nvlink"] * 2, figures["nvlink"]  # as data sheets print it, and per direction
     return (figures["network"],) if unit == "Gb/s" else (figures["memory"],)
 
 
