@@ -121,6 +121,28 @@ class Mistake:
         return all(holds(condition, value) for condition in self.when)
 
 
+GUARDED = re.compile(r"\{\{when (?P<conditions>[^{}]*)\}\}(?P<text>.*?)\{\{end\}\}", re.DOTALL)
+"""A paragraph shown only in the variants where its conditions (comparisons split by `;`) all hold; the YAML
+writes it as `{when: "C <= 1", text: ...}` in a list of paragraphs, and guarded_text makes it a template."""
+
+
+def guarded_text(value: Any) -> str:
+    """An explanation or a feedback as the YAML writes it: one Markdown text, or a list of paragraphs each
+    a text or `{text, when}` (a comparison, or a list of them that must all hold), into one template whose
+    guarded paragraphs grader.book.variants.render keeps or drops by the variant's numbers."""
+    if not isinstance(value, list):
+        return str(value)
+    paragraphs = []
+    for part in value:
+        if isinstance(part, dict):
+            conditions = part.get("when", ())
+            written = "; ".join([str(conditions)] if isinstance(conditions, str) else map(str, conditions))
+            paragraphs.append(f"{{{{when {written}}}}}{str(part.get('text', '')).strip()}{{{{end}}}}")
+        else:
+            paragraphs.append(str(part).strip())
+    return "\n\n".join(paragraphs) + "\n"
+
+
 def evaluate_text(formula: str | float, env: dict[str, float]) -> float:
     """A formula's value; the evaluator loads on first use, so building a book from its cache stays cheap."""
     from grader.maths.evaluate import evaluate_text as evaluate

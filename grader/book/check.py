@@ -15,6 +15,9 @@ from grader.kinds.registry import Findings, kind_of
 def exercise_problems(exercise: Exercise, where: Where) -> Findings:
     """(line, message) for each problem; `where(*keys)` gives the line of a field of the exercise."""
     found = kind_of(exercise).problems(exercise, where)
+    if not isinstance(exercise, NumericAnswer) and "{{when " in exercise.explanation:
+        found.append((where("explanation"), "a paragraph guarded by `when` needs numbers to compare: only a "
+                                            "derive's or a trace's explanation can have one"))
     if not found and isinstance(exercise, NumericAnswer) and exercise.is_template:
         from grader.book.variant_check import template_problems
 

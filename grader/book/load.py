@@ -18,7 +18,7 @@ from grader.book import cache as book_cache
 from grader.book.model import Book, Chapter, LabRef
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
 from grader.book.schema import BUILTIN_CONTENT, QUIZ_SCHEMA_PATH, check_kinds, validator
-from grader.exercise import Exercise, NumericAnswer, Source, Where
+from grader.exercise import Exercise, NumericAnswer, Source, Where, guarded_text
 from grader.files import BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of
 from grader.kinds.registry import Hardware, KindError, kind_named
@@ -346,7 +346,7 @@ def _build(raw: dict[str, Any], chapter_id: str, source: Source, hardware: Hardw
     """The exercise `raw` describes, read by its kind; one whose numbers are posed shows its canonical texts."""
     common: dict[str, Any] = dict(
         id=str(raw["id"]), title=raw["title"], prompt=raw["prompt"], hints=tuple(raw.get("hints", ())),
-        explanation=raw["explanation"], chapter_id=chapter_id, source=source,
+        explanation=guarded_text(raw["explanation"]), chapter_id=chapter_id, source=source,
     )
     if "tolerance" in raw:
         common["tolerance"] = float(raw["tolerance"])

@@ -22,13 +22,14 @@ from grader.book.variants import (
     formula_value,
     gpu_of,
     graded_values,
+    guard_holds,
     mistake_applies,
     names_for_text,
     render,
     rendered,
     resolve,
 )
-from grader.exercise import NumericAnswer, TextKey, Where
+from grader.exercise import GUARDED, NumericAnswer, TextKey, Where
 from grader.maths.evaluate import EvaluationError, evaluate
 from grader.maths.parse import Call, Node, ParseError, parse
 
@@ -95,6 +96,8 @@ def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
     canonical_values = graded_values(written, canonical_env)
     branches = _Branches(written, names_for_text(written, canonical_env))
     applies = [False] * len(written.mistakes)
+    guards = {(keys, match["conditions"]): False for keys, text in _texts_with_keys(written)
+              for match in GUARDED.finditer(text)}
     checked: set[tuple[tuple, str]] = set()   # a text renders the same in many variants: read it once
     posed_before: set[tuple] = set()          # most exercises have fewer variants than seeds: judge each once
     draws = Draws(written)
@@ -114,6 +117,8 @@ def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
         names = dict(variant.env, answer=values[0]) if one_number else variant.env  # names_for_text, computed
         for i, mistake in enumerate(written.mistakes):
             applies[i] = applies[i] or mistake_applies(mistake, names)
+        for guard, met in guards.items():
+            guards[guard] = met or _guard_met(guard[1], names)
         _memory_findings(written, names, seed, shown, where, found)
         if seed and written.answer is not None and not written.is_formula:
             branches.findings(names, seed, shown, where, found)
@@ -139,7 +144,20 @@ def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
             found[f"never {i}"] = (where("mistakes", i, "when"),
                                    f"mistake {mistake.answer!r} applies in none of the variants checked (seeds 0-"
                                    f"{seeds if written.vary else 0}): its `when` never holds", False)
+    for (keys, conditions), met in guards.items():
+        if not met:
+            found[f"never {keys} {conditions}"] = (
+                where(*keys), f"{_field(keys)}: the paragraph guarded by `when {conditions}` is shown in none of "
+                              f"the variants checked (seeds 0-{seeds if written.vary else 0}): its `when` never holds",
+                False)
     return list(found.values())
+
+
+def _guard_met(conditions: str, names: dict[str, float]) -> bool:
+    try:
+        return guard_holds(conditions, names)
+    except VariantError:
+        return False   # template_problems reports a guard that does not evaluate
 
 
 def _memory_findings(ex: NumericAnswer, names: dict[str, float], seed: int, shown: str, where: Where,

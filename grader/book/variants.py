@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from grader.exercise import Exercise, Mistake, NumericAnswer, hardware_figures
+from grader.exercise import GUARDED, Exercise, Mistake, NumericAnswer, hardware_figures
 from grader.maths.evaluate import EvaluationError, evaluate, holds
 from grader.maths.parse import Node, ParseError, parse
 
@@ -241,7 +241,7 @@ def format_number(value: float, spec: str = "") -> str:
     if not math.isfinite(value):
         raise VariantError(f"the value is {value}, not a finite number")
     if match["decimals"] is not None and not match["scientific"]:
-        return f"{value:{group}.{int(match['decimals'])}f}"
+        return _fixed(value, int(match["decimals"]), group)
     figures = int(match["figures"] or DEFAULT_FIGURES)
     if match["scientific"]:
         mantissa, exponent = f"{value:.{figures - 1}e}".split("e")
@@ -250,10 +250,24 @@ def format_number(value: float, spec: str = "") -> str:
     if value == 0:
         return "0"
     decimals = max(0, figures - 1 - math.floor(math.log10(abs(value))))  # never rounds away a whole digit
-    text = f"{value:{group}.{decimals}f}"
+    text = _fixed(value, decimals, group)
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
+
+
+def _fixed(value: float, decimals: int, group: str) -> str:
+    """`value` to `decimals` decimals, a tie rounded away from zero as a reader does (12.5 to 13, 14.985 to
+    14.99): Python's own formatting rounds the binary value, a tie to even, so a worked step showed
+    "15/120 = 12 %" (grader.book.text_check reports such a step). The value is read to 15 figures first,
+    so float noise (13.049999999999999 for 13.05) does not decide a tie."""
+    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+    try:
+        exact = Decimal(f"{value:.15g}").quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    except InvalidOperation:   # more digits than a decimal context holds: no figure a reader checks
+        return f"{value:{group}.{decimals}f}"
+    return f"{exact:{group}.{decimals}f}"
 
 
 _WORD = re.compile(r"^[A-Za-z][A-Za-z-]*(/[A-Za-z][A-Za-z-]*)?$")
@@ -295,6 +309,8 @@ def render(template: str, names: Mapping[str, float], shown: dict[str, str] | No
     does not evaluate. `shown` remembers placeholders already rendered with these `names`, as one
     exercise's texts repeat them."""
     shown = {} if shown is None else shown
+    if "{{when " in template:
+        template = kept_paragraphs(template, names)
 
     def one(match: re.Match) -> str:
         inside = match.group(1)
@@ -308,6 +324,26 @@ def render(template: str, names: Mapping[str, float], shown: dict[str, str] | No
         return shown[inside]
     closed, rest = closed_part(template)
     return PLACEHOLDER.sub(one, closed) + rest if "{{" in closed else template
+
+
+def guard_holds(conditions: str, names: Mapping[str, float]) -> bool:
+    """Whether every comparison of a guard (`{{when A; B}}`) holds with these numbers; VariantError names the
+    one that does not evaluate."""
+    for condition in conditions.split(";"):
+        try:
+            if not holds(condition.strip(), lambda side: formula_value(side, names)):
+                return False
+        except (ParseError, EvaluationError, ValueError) as exc:
+            raise VariantError(f"when {condition.strip()!r}: {exc}") from exc
+    return True
+
+
+def kept_paragraphs(template: str, names: Mapping[str, float]) -> str:
+    """`template` with each guarded paragraph kept (without its guard) where its conditions hold and taken
+    out, with the blank line before it, where they do not."""
+    dropped = "\x00"
+    text = GUARDED.sub(lambda m: m["text"] if guard_holds(m["conditions"], names) else dropped, template)
+    return re.sub(f"(\n*){dropped}(\n*)", lambda m: "\n" * min(len(m[1]), len(m[2])), text)
 
 
 def closed_part(template: str) -> tuple[str, str]:

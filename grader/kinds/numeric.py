@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from grader.exercise import Mistake, NumericAnswer, Where, resolve_params
+from grader.exercise import Mistake, NumericAnswer, Where, guarded_text, resolve_params
 from grader.kinds.registry import Findings, Hardware
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def read_fields(raw: dict[str, Any], hardware: Hardware) -> dict[str, Any]:
     return dict(
         params=params, answer=formula(raw.get("answer")), unit=str(raw.get("unit", "")),
         symbols=tuple(raw.get("symbols", ())),
-        mistakes=tuple(Mistake(str(m["answer"]), m["feedback"], _conditions(m.get("when")))
+        mistakes=tuple(Mistake(str(m["answer"]), guarded_text(m["feedback"]), _conditions(m.get("when")))
                        for m in raw.get("mistakes", ())),
         vary=vary, constraints=tuple(str(c) for c in raw.get("constraints", ())),
         hardware=hardware, gpus=gpus, fits=formula(raw.get("fits")), overflows=formula(raw.get("overflows")),

@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 import grader.kinds.numeric as numeric
-from grader.exercise import NumericAnswer, Option, Where, evaluate_text, fixed_shuffle
+from grader.exercise import NumericAnswer, Option, Where, evaluate_text, fixed_shuffle, guarded_text
 from grader.kinds.derive import judge_number
 from grader.kinds.registry import Findings, Hardware, Kind, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
@@ -70,7 +70,7 @@ class Trace(NumericAnswer):
 def read(raw: dict[str, Any], common: dict[str, Any], hardware: Hardware) -> Trace:
     return Trace(
         **common, **numeric.read_fields(raw, hardware),
-        options=tuple(Option(o["id"], o["text"], bool(o.get("correct", False)), o["feedback"])
+        options=tuple(Option(o["id"], o["text"], bool(o.get("correct", False)), guarded_text(o["feedback"]))
                       for o in raw.get("options", ())),
         steps=tuple(Step(s["label"], str(s["answer"]), s.get("feedback", "")) for s in raw.get("steps", ())),
     )
