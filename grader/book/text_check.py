@@ -62,12 +62,38 @@ def arithmetic_problems(text: str) -> list[str]:
         strict = match["relation"] == "=" and _figures(result_text) < 3 and _hides_a_digit(exact * scale, result_text)
         half = _half_unit(result_text, figures=DEFAULT_FIGURES if strict else None) / scale
         slack = half + 1e-9 * abs(result)
+        shown = " ".join(match.group(0).split())
+        percent = "%" if match["percent"] else ""
         if not low - slack <= result <= high + slack:
-            shown = " ".join(match.group(0).split())
             found.append(f"the worked step \"{shown}\" does not follow from its numbers: they give "
-                         f"{_plain(exact * scale)}{'%' if match['percent'] else ''}"
+                         f"{_plain(exact * scale)}{percent}"
                          + (" (write ≈, or show more figures)" if strict and abs(result - exact) <= 10 * half else ""))
+        elif not strict and all(_figures(n) < 3 for n, _ in numbers):
+            right = _rounded_as_shown(exact * scale, result_text)
+            if right is not None:
+                found.append(f"the worked step \"{shown}\" does not follow from its numbers at the figures it "
+                             f"shows: they give {_plain(exact * scale)}{percent}, which rounds to {right}{percent} "
+                             f"(or show {_plain(exact * scale)}{percent})")
     return found
+
+
+def _rounded_as_shown(exact: float, shown: str) -> str | None:
+    """What `exact` rounds to at the precision of `shown`, when that is not `shown`. Called for a step
+    whose operands read as exact (fewer than 3 figures), so `exact` is the step's value itself, and a
+    result rounded any other way is a slip even where the operands' allowance for trailing zeros would
+    cover it: "15/120 = 12 %" shows 12.5 rounded toward zero, which a reader cannot follow (12.5 rounds
+    to 13). A tie is rounded away from zero, as grader.book.variants.format_number does."""
+    if "e" in shown.lower():
+        return None
+    half = _half_unit(shown)
+    value, size = _value(shown), abs(exact)
+    near = min(1e-9 * size, 1e-3 * half)   # a float's error, never a digit the result shows
+    if abs(value) - half - near <= size < abs(value) + half - near or (exact > 0) != (value > 0):
+        return None
+    unit = 2 * half
+    right = math.copysign(math.floor(size / unit + 0.5 + 1e-9) * unit, exact)
+    decimals = len(shown.split(".")[1]) if "." in shown else 0
+    return f"{right:{',' if ',' in shown else ''}.{decimals}f}"
 
 
 def _value(text: str) -> float:
