@@ -32,7 +32,15 @@ params_per_expert = 3 * 7168 * 2048
 weights_113 = experts_here * params_per_expert * 2 / 1e9   # 20.43 GB
 
 # 11.2 and 11.3 explanations: side figures rounded to what the grader accepts
-_states(f"at 50 GB/s that is {a2a_112 / 50:.1f} ms per layer")   # MB / (GB/s) = ms: 924.8 / 50 = 18.5
+# 11.2's timing on H100 nodes: 8 GPUs on NVLink (450 GB/s one way), one 400 Gb/s NIC per GPU. Of the 63 peers,
+# 7 share the GPU's node and 56 are on other nodes; each peer gets an equal share of the traffic.
+gpus_per_node, nvlink_gbs, nic_gbs = 8, 450, 400 / 8
+per_peer = 2 * T * k * h * bytes_el / P / 1e6                  # MB, dispatch + combine
+in_node, elsewhere = (gpus_per_node - 1) * per_peer, (P - gpus_per_node) * per_peer
+assert abs(in_node + elsewhere - a2a_112) < 1e-9
+_states(f"7 x {per_peer:.2f} MB = {in_node:.1f} MB / 450 GB/s = {in_node / nvlink_gbs:.3f} ms")      # 0.228
+_states(f"56 x {per_peer:.2f} MB = {elsewhere:.1f} MB / 50 GB/s = {elsewhere / nic_gbs:.1f} ms")     # 16.4
+_states(f"the slower sets the pace: {max(in_node / nvlink_gbs, elsewhere / nic_gbs):.1f} ms per layer")
 _states(f"brings it down to {weights_113:.1f} GB")                              # 20.4
 
 
@@ -46,6 +54,8 @@ def _a2a_bytes(T, k, h, b, P):
 # 11.5: capacity 1.25*16*1/4 = 5, loads 8, 5, 2, 1
 cap = 1.25 * 16 * 1 / 4
 dropped_115 = sum(max(0, n - cap) for n in (8, 5, 2, 1))   # 3
+_states(f"drops {dropped_115:.0f} tokens ({100 * dropped_115 / 16:.1f} % of them)")   # 3/16 = 18.75 -> 18.8
+assert 100 * 1 / 16 == 6.25   # seed 1 drops 1 of 16: 6.25 %, shown to 3 figures
 
 
 
