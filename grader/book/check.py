@@ -8,8 +8,12 @@ Only reading a book from its files runs these checks; a start from the book cach
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grader.exercise import Exercise, NumericAnswer, Where
-from grader.kinds.registry import Findings, kind_of
+from grader.files import BookFileError, read_text
+from grader.kinds.registry import Findings, Hardware, kind_of
+from grader.problems import Problem
 
 
 def exercise_problems(exercise: Exercise, where: Where) -> Findings:
@@ -42,3 +46,16 @@ def unit_problems(ex: NumericAnswer, where: Where) -> Findings:
     found += [(where("prompt"), f"{message} (written in the exercise's text)")
               for message in map(misread_unit, spellings) if message]
     return found
+
+
+def narrative_problems(path: Path, hardware: Hardware) -> list[Problem]:
+    """A chapter's Markdown quoting a network port faster than the products its paragraph names have
+    (grader.book.text_check.network_problems). A full check only; a narrative that cannot be read is
+    reported by the load."""
+    from grader.book.text_check import narrative_problems as ports  # a full check only, as the variants
+
+    try:
+        text = read_text(path)
+    except (OSError, BookFileError):
+        return []
+    return [Problem(path, line, message) for line, message in ports(text, hardware)]

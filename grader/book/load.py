@@ -160,6 +160,10 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         chapter_ids.add(entry["id"])
         chapter_dir = root / entry["dir"]
         _check_narrative(chapter_dir / "chapter.md", problems)
+        if validate_schema:   # a full check (`ringbook content check`), as the sampled variants
+            from grader.book.check import narrative_problems
+
+            problems.extend(narrative_problems(chapter_dir / "chapter.md", hardware))
         raw_chapter: dict[str, Any] = {}
         exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema,
                                   raw_chapter, hardware)

@@ -14,6 +14,7 @@ import math
 import re
 
 from grader.book.variants import DEFAULT_FIGURES, article
+from grader.exercise import NumericAnswer, TextKey
 
 # --- worked steps ---------------------------------------------------------------------------------
 
@@ -258,3 +259,134 @@ def _figures_in(figures: dict[str, float], unit: str) -> tuple[float, ...]:
 def _said(hardware: dict[str, dict[str, float]], named: list[str], unit: str) -> str:
     return ", ".join(f"{name}: " + " or ".join(f"{_plain(v)} {unit}" for v in _figures_in(hardware[name], unit))
                      for name in named)
+
+
+# --- network ports --------------------------------------------------------------------------------
+
+_PORT = r"(?:InfiniBand|Ethernet|RoCE|IB|NICs?|ports?|network\s+cards?)"
+_RATE = r"(?P<number>\d[\d,]*(?:\.\d+)?)\**\s?(?P<unit>Gb/s|GB/s)(?![\w/])"
+_WAY = r"(?:\s+(?:per\s+direction|each\s+way|one\s+way|one-way))?"
+_PORT_RATE = re.compile(
+    rf"(?<![\w.,]){_RATE}\**(?={_WAY}\s+(?:\w+\s+)?{_PORT}\b)"                                # 50 GB/s port
+    rf"|\b{_PORT}\s+at\s+\**~?{_RATE.replace('number', 'after').replace('unit', 'after_unit')}"  # ports at 100 GB/s
+    rf"|(?<![\w.,])(?P<bits>\d[\d,]*(?:\.\d+)?)\**\s?Gb/s(?![\w/])")                          # any Gb/s rate
+_TOTAL = re.compile(r"\b(?:in\s+total|together|per\s+node|for\s+the\s+node|aggregate|node's\s+network)\b")
+_PORT_WORD = re.compile(rf"\b{_PORT}\b|\b(?:HDR|NDR|XDR)\b")
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
+
+
+def network_problems(text: str, hardware: dict[str, dict[str, float]], about: tuple[str, ...] = ()) -> list[str]:
+    """A network port faster than any the product's node has: "two H100 nodes ... InfiniBand ports at
+    100 GB/s" (an H100 node's NICs run at 400 Gb/s, 50 GB/s, and the PCIe Gen5 x16 link feeding each
+    carries 63 GB/s), or "an H100 node with 800 Gb/s ports". A rate in Gb/s is a network rate; one in GB/s
+    is when it is written as a port's ("50 GB/s port", "InfiniBand ports at 50 GB/s"); either in a sentence
+    about ports (a port, a NIC, InfiniBand, Ethernet, NDR). The product is
+    the one the paragraph names, else those of `about` (the exercise's card, or the products its texts
+    name); a text about no product is not judged. A result ("8 x 400 Gb/s = 3,200 Gb/s") and a sentence
+    about several ports together ("3,200 Gb/s in total", "the node's network") are a node's, not a port's."""
+    return [message for _, message in _network_findings(text, hardware, about)]
+
+
+def narrative_problems(text: str, hardware: dict[str, dict[str, float]]) -> list[tuple[int, str]]:
+    """(line, message) for each port in a chapter's Markdown faster than the products its paragraph names
+    have (network_problems; a paragraph that names no product is not judged)."""
+    return [(text.count("\n", 0, offset) + 1, message) for offset, message in _network_findings(text, hardware, ())]
+
+
+def _network_findings(text: str, hardware: dict[str, dict[str, float]],
+                      about: tuple[str, ...]) -> list[tuple[int, str]]:
+    """(offset in `text`, message) for network_problems."""
+    if not hardware:
+        return []
+    found: list[tuple[int, str]] = []
+    for block in re.finditer(r"(?:[^\n]|\n(?!\s*\n))+", text):
+        paragraph = block.group(0)
+        named = [name for name in hardware if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", paragraph)]
+        products = named or [name for name in about if name in hardware]
+        if not products:
+            continue
+        port_gbps = max(hardware[name]["network"] for name in products)
+        host_gbs = max(hardware[name]["pcie"] for name in products)
+        for match in _PORT_RATE.finditer(paragraph):
+            number = match["number"] or match["after"] or match["bits"]
+            in_bytes = (match["unit"] or match["after_unit"]) == "GB/s"
+            before = paragraph[:match.start()].rstrip(" *~")
+            sentence = _sentence(paragraph, match.start(), match.end())
+            if before.endswith(("=", "≈")) or _TOTAL.search(sentence) or not _PORT_WORD.search(sentence):
+                continue
+            gbps = _value(number) * (8 if in_bytes else 1)
+            if gbps <= port_gbps * (1 + 1e-9):
+                continue
+            who = "/".join(products)
+            message = (f"a port at \"{number} {'GB/s' if in_bytes else 'Gb/s'}\" is faster than any of the {who}'s: "
+                       f"its node's NICs run at "
+                       f"{_plain(port_gbps)} Gb/s ({_plain(port_gbps / 8)} GB/s) each way")
+            if gbps / 8 > host_gbs * (1 + 1e-9):
+                message += f", and the PCIe link that feeds each carries {_plain(host_gbs)} GB/s"
+            found.append((block.start() + match.start(),
+                          message + " (only several NICs together are faster: say so, or use the product's own rate)"))
+    return found
+
+
+def _sentence(paragraph: str, start: int, end: int) -> str:
+    """The sentence of `paragraph` that holds `start`..`end`."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(paragraph)]
+    first = max((e for e in ends if e <= start), default=0)
+    last = min((e for e in ends if e >= end), default=len(paragraph))
+    return paragraph[first:last]
+
+
+def products_about(texts: list[str], hardware: dict[str, dict[str, float]], gpu: str | None) -> tuple[str, ...]:
+    """The products an exercise is about: its card, else those its texts name."""
+    if gpu is not None:
+        return (gpu,)
+    return tuple(name for name in hardware
+                 if any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) for text in texts))
+
+
+# --- a group said to cross nodes that fits in one -------------------------------------------------
+
+_GROUP = re.compile(r"\{\{\s*(?P<name>[A-Za-z_]\w*)\s*(?::[^{}|]*)?\}\}\**\s+(?:GPUs|ranks|GPU\s+ranks)\b"
+                    r"(?!\s+(?:per|in\s+each|each|of\s+each)\b)")
+_CROSSES = re.compile(r"\b(?:across|between|crosses|crossing|cross|spans?|spanning)\s+(?:the\s+|two\s+|several\s+|"
+                      r"many\s+|\d+\s+)?nodes\b|\bcross-node\b|\binter-node\b|\bthe\s+network\b", re.IGNORECASE)
+
+
+def group_params(templates: list[str]) -> tuple[str, ...]:
+    """The params an exercise's texts give as a count of GPUs in its collective: "P = {{P}} GPUs", "over
+    **{{N}}** GPUs" (not "{{g}} GPUs per node")."""
+    return tuple(dict.fromkeys(match["name"] for text in templates for match in _GROUP.finditer(text)))
+
+
+def crossing_problems(text: str, groups: dict[str, float], node_gpus: float, node: str) -> list[str]:
+    """A text that says its traffic crosses nodes ("across nodes", "cross-node", "the network") while the
+    exercise's group (`groups`: each param that counts its GPUs, with this variant's value) fits in one
+    `node` of `node_gpus` GPUs: its traffic stays on NVLink."""
+    crossing = _CROSSES.search(text)
+    small = [(name, value) for name, value in groups.items() if value <= node_gpus]
+    if crossing is None or not small:
+        return []
+    name, value = small[0]
+    return [f"it says the traffic crosses nodes (\"{' '.join(crossing.group(0).split())}\"), but {name} = "
+            f"{_plain(value)} GPUs fit in one {node} node ({_plain(node_gpus)} GPUs), where they talk over NVLink: "
+            f"keep {name} above {_plain(node_gpus)} with a constraint, or guard the sentence with `when`"]
+
+
+def crossing_findings(posed: NumericAnswer) -> list[tuple[TextKey, str]]:
+    """`crossing_problems` over the texts of an exercise as posed with one variant's numbers: its groups
+    are the params its templates give as counts of GPUs, its node that of its card (or of the products
+    its texts name, else the smallest the book declares)."""
+    if not posed.hardware:
+        return []
+    names = group_params((posed.written or posed).texts)
+    groups = {name: float(value) for name in names
+              if isinstance(value := posed.params.get(name), (int, float)) and not isinstance(value, bool)}
+    if not groups:
+        return []
+    products = products_about(posed.texts, posed.hardware, posed.gpu) or tuple(posed.hardware)
+    node_gpus = min(posed.hardware[name]["gpus"] for name in products)
+    if all(value > node_gpus for value in groups.values()):
+        return []
+    node = "/".join(products)
+    return [(keys, messages[0]) for keys, text in posed.keyed_texts() if keys != ("title",)
+            for messages in [crossing_problems(text, groups, node_gpus, node)] if messages]

@@ -13,7 +13,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from grader.book.text_check import arithmetic_problems, grammar_problems, hardware_problems
+from grader.book.text_check import (
+    arithmetic_problems,
+    crossing_findings,
+    grammar_problems,
+    hardware_problems,
+    network_problems,
+    products_about,
+)
 from grader.book.variants import (
     Draws,
     VariantError,
@@ -187,17 +194,22 @@ def _memory_findings(ex: NumericAnswer, names: dict[str, float], seed: int, show
 def _text_findings(posed: NumericAnswer, seed: int, shown: str, where: Where, found: dict,
                    checked: set[tuple[tuple, str]]) -> None:
     """Worked steps, grammar and hardware figures in every text the learner reads with these numbers
-    (each distinct text once: `checked` holds those read already)."""
+    (each distinct text once: `checked` holds those read already), network ports the card's node has, and
+    a group said to cross nodes that fits in one (with every variant's numbers: its text may not show them)."""
+    numbers = f"seed {seed} ({shown})" if seed else "the book's own numbers"
+    for keys, message in crossing_findings(posed):
+        found.setdefault(f"crossing {keys}", (where(*keys), f"{_field(keys)}: with {numbers}, {message}", False))
+    about = products_about(posed.texts, posed.hardware, posed.gpu)
     for keys, text in posed.keyed_texts():
         if (keys, text) in checked:
             continue
         checked.add((keys, text))
         rules = (("arithmetic", arithmetic_problems(text)), ("grammar", grammar_problems(text)),
-                 ("hardware", hardware_problems(text, posed.hardware)))
+                 ("hardware", hardware_problems(text, posed.hardware)),
+                 ("network", network_problems(text, posed.hardware, about)))
         for rule, messages in rules:
             key = f"{rule} {keys}"
             if messages and key not in found:
-                numbers = f"seed {seed} ({shown})" if seed else "the book's own numbers"
                 found[key] = (where(*keys), f"{_field(keys)}: with {numbers}, {messages[0]}", False)
 
 
