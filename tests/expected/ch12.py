@@ -1,5 +1,6 @@
 """Chapter 12 answers recomputed by hand, independently of the YAML formulas."""
 import math
+from pathlib import Path
 
 GB = 1e9
 
@@ -9,8 +10,20 @@ def _slices_not_owned(total, ranks):
     return (ranks - 1) * (total / ranks)
 
 
-# 12.1: all-gather of an 8 GB layer over 16 GPUs, GB received per GPU
-ag_121 = _slices_not_owned(8.0, 16)  # 7.5
+# 12.1: one layer of Llama 3 405B in BF16, from its shapes: attention (q and o are d x 128 heads x 128, k and v
+# d x 8 heads x 128), a SwiGLU feed-forward of three d x 53248 matrices, and two norm vectors.
+d, ffn, q_heads, kv_heads, head_dim = 16384, 53248, 128, 8, 128
+layer_params = 2 * d * q_heads * head_dim + 2 * d * kv_heads * head_dim + 3 * d * ffn + 2 * d
+layer_gb = layer_params * 2 / GB                                   # 6.375 GB
+assert 401e9 < 126 * layer_params < 402e9                          # 126 layers: 401.7B of the 405B
+assert round(layer_gb, 1) == 6.4                                    # the book's M
+llama70_gb = (2 * 8192 * 64 * 128 + 2 * 8192 * 8 * 128 + 3 * 8192 * 28672 + 2 * 8192) * 2 / GB   # 1.711 GB
+_EX = " ".join((Path(__file__).parents[2] / "content/12-collectives-toolkit/exercises.yaml").read_text().split())
+assert f"{layer_params / 1e9:.2f}B parameters, {layer_gb:.2f} GB in BF16" in _EX             # 3.19B, 6.38 GB
+assert f"Llama 3 70B holds {llama70_gb:.2f} GB" in _EX                                       # 1.71 GB
+
+# 12.1: all-gather of a 6.4 GB layer over 16 GPUs, GB received per GPU
+ag_121 = _slices_not_owned(6.4, 16)  # 6.0
 
 # 12.2: alpha-beta ring all-reduce, 64 MB, 64 GPUs, 10 us, 50 GB/s
 steps_122 = 2 * (64 - 1)
