@@ -17,6 +17,12 @@ def _states(figure: str) -> None:
     assert figure in EXERCISES, f"chapter 14's exercises should state {figure!r}"
 
 
+# 14.5 never states the checkpoint's size, so no option or explanation may quote one ("about 1 TB").
+_ex145 = next(e for e in _CHAPTER.exercises if e.id == "14.5")
+_texts145 = " ".join([_ex145.prompt, _ex145.explanation, *(o.text + " " + o.feedback for o in _ex145.options)])
+assert "TB" not in _texts145 and "terabyte" not in _texts145
+
+
 # 14.1: 70B params x 14 bytes, ZeRO-3 over 64 ranks.
 _total_bytes = 70e9 * (2 + 4 + 4 + 4)
 _total_gb = _total_bytes / 1e9                  # 980 GB
