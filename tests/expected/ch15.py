@@ -45,6 +45,19 @@ _young_min = math.sqrt(2 * 0.5 * 180)
 _goodput_young = 100 * (1 - 0.5 / _young_min - (_young_min / 2 + 10) / 180)   # 86.99 %
 _states(f"a goodput of {_goodput_young:.1f} %")
 
+# 15.6's explanation: 16,384 GPUs of 50,000 h MTBF and 2,048 hosts of 100,000 h. Rates add, MTBFs do not.
+_gpu_mtbf, _host_mtbf = 50000 / 16384, 100000 / 2048          # 3.05 h, 48.8 h
+_rate = 1 / _gpu_mtbf + 1 / _host_mtbf                        # 0.32768 + 0.02048 = 0.34816 per hour
+_wrong_per_day = 24 / (_gpu_mtbf + _host_mtbf)                # 0.46
+_states(f"{1 / _gpu_mtbf:.3f} + {1 / _host_mtbf:.3f} = {_rate:.3f} per hour, an MTBF of {1 / _rate:.2f}")
+_states(f"**{24 * _rate:.2f} failures a day**")              # 24 x 0.34816 = 8.356 -> 8.36
+_states(f"{_gpu_mtbf + _host_mtbf:.1f} h, or {_wrong_per_day:.2f} failures a day")
+assert round(24 * _rate / _wrong_per_day) == 18               # "eighteen times more"
+
+# The narrative's hang detection: the watchdog belongs to PyTorch's NCCL process group, not to NCCL.
+_states("PyTorch's **watchdog** (a thread of its NCCL process group, ProcessGroupNCCL)")
+
+
 NUMERIC = {
     "15.1": _per_day,
     "15.2": _job_mtbf_h,
