@@ -85,7 +85,14 @@ STATED = {           # where ("9.6" or "chapter 9") -> {figure as written: recom
         "75%": few_m_floor_pct,
         "77.1%": few_m_simulated_pct,
     },
-    "chapter 9": {"75%": few_m_floor_pct},
+    "chapter 9": {
+        "75%": few_m_floor_pct,
+        "6.38 GB": shard_bytes / 1e9,
+        "12.65 GB": ring_bytes / 1e9,
+        # the DP ring stays on one rail: each GPU's own NIC, 400 Gb/s = 50 GB/s
+        "50 GB/s": 400 / 8,
+        "0.25 s": ring_bytes / (400e9 / 8),
+    },
 }
 
 if __name__ == "__main__":
