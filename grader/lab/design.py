@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from grader.lab.model import (
     FABRICS,
+    FORMER_FABRIC_IDS,
     GPU_COUNTS,
     MICRO_BATCHES,
     MODELS,
@@ -98,6 +99,12 @@ def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _current_fabric_id(value: Any) -> Any:
+    """A fabric id as the lab names it now: a design saved before the network model was made true to real
+    clusters names the fabric it meant by its old id."""
+    return FORMER_FABRIC_IDS.get(value, value) if isinstance(value, str) else value
+
+
 def design_from(payload: Any, lab: Lab) -> LabDesign:
     """Read a design back from `payload` (a ledger entry's, or a kept state's); whatever is missing, damaged
     or no longer offered keeps its starting value, and an answer the lab's questions do not have is dropped."""
@@ -109,7 +116,7 @@ def design_from(payload: Any, lab: Lab) -> LabDesign:
     dp = replace(dp, model=_pick(chosen.get("model"), MODELS, lambda m: m.name) or dp.model,
                  gpus=_pick(chosen.get("gpus"), GPU_COUNTS) or dp.gpus,
                  micro_batch=_pick(chosen.get("micro_batch"), MICRO_BATCHES) or dp.micro_batch,
-                 fabric=_pick(chosen.get("fabric"), FABRICS, lambda f: f.id) or dp.fabric)
+                 fabric=_pick(_current_fabric_id(chosen.get("fabric")), FABRICS, lambda f: f.id) or dp.fabric)
     td, chosen = ThreeDSetup(), config["three-d"]
     td = replace(td, tp=_pick(chosen.get("tp"), TP_DEGREES) or td.tp, pp=_pick(chosen.get("pp"), PP_DEGREES) or td.pp,
                  microbatches=_pick(chosen.get("microbatches"), PIPELINE_MICROBATCHES) or td.microbatches)

@@ -2,7 +2,9 @@
 dataclasses, and the figures that prose may name. grader.lab.load reads a lab file into these.
 
 The model reuses the book's formulas so the lab never contradicts a chapter: ring AllReduce time
-2(N-1)α + 2S(N-1)/(NB) (chapters 0 and 4), paid by every gradient bucket since each is its own AllReduce,
+2(N-1)α + 2S(N-1)/(NB) (chapters 0 and 4), with B from the book's network model (grader.network: NVLink inside
+a node; across nodes one channel per NIC, so all the node's NICs together), paid by every gradient bucket since
+each is its own AllReduce,
 MFU_eff = MFU x T_compute / (T_compute + T_exposed) (chapter 4), the bubble overhead (p-1)/m and idle share
 (p-1)/(m+p-1) (chapter 5), four TP AllReduces of 2bsh bytes per layer (chapter 6), activations
 s b h (10 + 24/t) bytes per layer (chapter 10), 16 bytes per parameter for mixed-precision Adam (chapter 1)
@@ -14,9 +16,43 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+from grader.network import node_network_gbs, ring_gbs
 
 GB = 1e9
+
+
+@dataclass(frozen=True)
+class Fabric:
+    """The network between nodes: `nics` cards of `nic_gbps` Gb/s each per node. A ring that spans nodes runs
+    one channel per NIC (grader.network), so what a node can send is all its NICs together."""
+
+    id: str
+    name: str
+    nics: int
+    nic_gbps: float
+
+    @property
+    def nic_gbs(self) -> float:
+        """One NIC, GB/s one way."""
+        return node_network_gbs(1, self.nic_gbps)
+
+    @property
+    def node_gbs(self) -> float:
+        """All the node's NICs together, GB/s one way."""
+        return node_network_gbs(self.nics, self.nic_gbps)
+
+
+FABRICS = (
+    Fabric("rail-ndr", "8 x 400 Gb/s per node, rail-optimized", 8, 400),   # HGX H100 with ConnectX-7 NDR
+    Fabric("rail-hdr", "8 x 200 Gb/s per node, rail-optimized", 8, 200),   # the DGX A100 generation's HDR
+    Fabric("eth-2x200", "2 x 200 Gb/s Ethernet per node", 2, 200),         # a cloud node with two ports
+    Fabric("eth-1x100", "1 x 100 Gb/s Ethernet per node", 1, 100),         # a cloud node with one port
+)
+# Fabrics a design saved before 2026-11 may name: the hierarchical ones are these rail-optimized nodes, and the
+# old flat ring "at one port" was NDR too (it modelled a ring NCCL does not run there).
+FORMER_FABRIC_IDS = {"ndr-hier": "rail-ndr", "hdr-hier": "rail-hdr", "ndr-flat": "rail-ndr"}
 
 
 @dataclass(frozen=True)
@@ -26,8 +62,8 @@ class Hardware:
     peak_tflops: float = 989.0          # H100 SXM dense BF16; 1979 is the 2:4-sparsity figure
     hbm_gb: float = 80.0
     nvlink_gbs: float = 450.0           # NVLink 4 per GPU, one direction (the data sheet's 900 adds both)
-    network_gbs: float = 50.0           # one NDR InfiniBand port (400 Gb/s) per GPU, one direction
     gpus_per_node: int = 8
+    fabric: Fabric = field(default=FABRICS[0])   # Act II's cluster: a ConnectX-7 NDR NIC per GPU, on rails
     base_efficiency: float = 0.60       # share of peak the matrix multiplies reach with no communication
     alpha_us: float = 5.0               # start-up latency of one ring step
     bucket_mb: float = 25.0             # DDP's default gradient bucket; each bucket is its own AllReduce
@@ -47,16 +83,6 @@ class ModelShape:
         return self.params_b * 1e9
 
 
-@dataclass(frozen=True)
-class Fabric:
-    """How the gradient AllReduce crosses nodes: the per-port rate, and flat ring or hierarchical."""
-
-    id: str
-    name: str
-    network_gbs: float                  # one InfiniBand port, one direction
-    hierarchical: bool
-
-
 MODELS = (
     ModelShape("1.3B", 1.3, 24, 2048, 16),
     ModelShape("7B", 7, 32, 4096, 32),
@@ -65,11 +91,6 @@ MODELS = (
     ModelShape("175B", 175, 96, 12288, 96),
 )
 GPT3 = MODELS[-1]
-FABRICS = (
-    Fabric("ndr-hier", "NDR 400 Gb/s x 8 per node, hierarchical", 50.0, True),
-    Fabric("hdr-hier", "HDR 200 Gb/s x 8 per node, hierarchical", 25.0, True),
-    Fabric("ndr-flat", "NDR 400 Gb/s, one flat ring", 50.0, False),
-)
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 MICRO_BATCHES = (1, 2, 3, 4, 6, 8)
 TP_DEGREES = (1, 2, 4, 8, 16, 32)
@@ -88,12 +109,23 @@ def ring_allreduce_s(size_bytes: float, ranks: int, bandwidth_gbs: float, hw: Ha
     return 2 * (ranks - 1) * hw.alpha_us * 1e-6 + 2 * size_bytes * (ranks - 1) / (ranks * bandwidth_gbs * GB)
 
 
-def hierarchical_allreduce_s(size_bytes: float, nodes: int, network_gbs: float, hw: Hardware) -> float:
+def hierarchical_allreduce_s(size_bytes: float, nodes: int, fabric: Fabric, hw: Hardware) -> float:
     """Chapter 4: reduce-scatter and all-gather on NVLink inside each node (together one NVLink ring), and
-    between them a ring of the nodes over each GPU's own port, carrying that GPU's eighth."""
+    between them a ring of the nodes for each GPU's eighth. The eight eighths cross at once and share the
+    node's NICs: each its own NIC on a rail-optimized node, all of them one port on a node that has one."""
     node = hw.gpus_per_node
     return (ring_allreduce_s(size_bytes, node, hw.nvlink_gbs, hw)
-            + ring_allreduce_s(size_bytes / node, nodes, network_gbs, hw))
+            + ring_allreduce_s(size_bytes / node, nodes, fabric.node_gbs / node, hw))
+
+
+def per_gpu_network_gbs(fabric: Fabric, hw: Hardware) -> float:
+    """What one GPU can send between nodes while all its node's GPUs send too: its share of the NICs."""
+    return fabric.node_gbs / hw.gpus_per_node
+
+
+def tp_ring_gbs(tp: int, fabric: Fabric, hw: Hardware) -> float:
+    """The bandwidth of a TP group's ring: NVLink inside a node, the book's cross-node ring beyond it."""
+    return ring_gbs(hw.nvlink_gbs, fabric.nics, fabric.nic_gbps, tp > hw.gpus_per_node)
 
 
 def bucket_count(size_bytes: float, hw: Hardware) -> int:
@@ -103,7 +135,7 @@ def bucket_count(size_bytes: float, hw: Hardware) -> int:
 
 def gradient_sync_s(size_bytes: float, one_allreduce: Callable[[float], float], hw: Hardware) -> float:
     """The gradient leaves in DDP's buckets, each its own collective, so every bucket pays the start-ups of
-    whichever AllReduce carries it (flat, hierarchical or over the DP ranks)."""
+    whichever AllReduce carries it (on NVLink, hierarchical or over the DP ranks)."""
     full, rest = divmod(size_bytes, hw.bucket_mb * 1e6)
     return full * one_allreduce(hw.bucket_mb * 1e6) + (one_allreduce(rest) if rest else 0.0)
 
@@ -166,18 +198,15 @@ class DataParallelFigures(MemoryBudget):
 
 
 def data_parallel_comm_s(setup: DataParallelSetup, hw: Hardware) -> float:
-    """The gradient sync bucket by bucket, nothing overlapped: NVLink inside a node; across nodes either one
-    flat ring whose slowest hop is a single port, or chapter 4's hierarchical AllReduce."""
+    """The gradient sync bucket by bucket, nothing overlapped: NVLink inside a node; across nodes chapter 4's
+    hierarchical AllReduce over the fabric's NICs."""
     n, node, fabric = setup.gpus, hw.gpus_per_node, setup.fabric
     if n <= node:
         def one_bucket(size: float) -> float:
             return ring_allreduce_s(size, n, hw.nvlink_gbs, hw)
-    elif fabric.hierarchical:
-        def one_bucket(size: float) -> float:
-            return hierarchical_allreduce_s(size, n // node, fabric.network_gbs, hw)
     else:
         def one_bucket(size: float) -> float:
-            return ring_allreduce_s(size, n, fabric.network_gbs, hw)
+            return hierarchical_allreduce_s(size, n // node, fabric, hw)
     return gradient_sync_s(2 * setup.model.params, one_bucket, hw)      # BF16 gradients
 
 
@@ -283,8 +312,8 @@ def idle_share(pp: int, m: int) -> float:
 
 def three_d_figures(setup: ThreeDSetup, hw: Hardware = Hardware()) -> ThreeDFigures:
     """One step of 1F1B: (m + p - 1) slots of one micro-batch's compute plus its TP AllReduces, then the
-    ZeRO-1 gradient sync over DP on each GPU's own port, bucket by bucket. Nothing overlaps; pipeline sends
-    are neglected."""
+    ZeRO-1 gradient sync over DP on each GPU's share of the NICs, bucket by bucket. Nothing overlaps; pipeline
+    sends are neglected."""
     check_three_d(setup)
     model, tp, pp, m = setup.model, setup.tp, setup.pp, setup.microbatches
     dp = setup.dp
@@ -294,11 +323,12 @@ def three_d_figures(setup: ThreeDSetup, hw: Hardware = Hardware()) -> ThreeDFigu
     activations = in_flight * (model.layers // pp) * activation_bytes_per_layer(model, setup.micro_batch, tp, hw)
     compute_mb = 6 * params_per_gpu * setup.micro_batch * hw.seq_len / (hw.peak_tflops * 1e12 * hw.base_efficiency)
     cross_node = tp > hw.gpus_per_node
-    tp_bandwidth = hw.network_gbs if cross_node else hw.nvlink_gbs   # a ring runs at its slowest hop
-    one_tp_allreduce = ring_allreduce_s(2 * setup.micro_batch * hw.seq_len * model.hidden, tp, tp_bandwidth, hw)
+    one_tp_allreduce = ring_allreduce_s(2 * setup.micro_batch * hw.seq_len * model.hidden, tp,
+                                        tp_ring_gbs(tp, hw.fabric, hw), hw)
     tp_mb = 4 * (model.layers // pp) * one_tp_allreduce     # activations are not bucketed: one α set each
     pipeline = (m + pp - 1) * (compute_mb + tp_mb)
-    dp_comm = gradient_sync_s(2 * params_per_gpu, lambda size: ring_allreduce_s(size, dp, hw.network_gbs, hw), hw)
+    dp_gbs = per_gpu_network_gbs(hw.fabric, hw)              # DP peers sit on other nodes: each GPU its own rail
+    dp_comm = gradient_sync_s(2 * params_per_gpu, lambda size: ring_allreduce_s(size, dp, dp_gbs, hw), hw)
     useful_flops = 6 * params_per_gpu * setup.micro_batch * hw.seq_len * m
     return ThreeDFigures(
         dp=dp, params_per_gpu_b=params_per_gpu / 1e9, weights_grads_gb=weights_grads / GB,
@@ -306,6 +336,17 @@ def three_d_figures(setup: ThreeDSetup, hw: Hardware = Hardware()) -> ThreeDFigu
         tp_comm_s=m * tp_mb, dp_comm_s=dp_comm, pipeline_s=pipeline, bubble_overhead=bubble_overhead(pp, m),
         idle_share=idle_share(pp, m), tp_cross_node=cross_node, global_batch=dp * m * setup.micro_batch,
         mfu=useful_flops / (hw.peak_tflops * 1e12 * (pipeline + dp_comm)), hbm_gb=hw.hbm_gb)
+
+
+def tp_cross_node_warning(setup: ThreeDSetup, hw: Hardware) -> str:
+    """What a TP group that spans nodes costs, in one sentence both faces show under Act II's figures."""
+    node = replace(setup, tp=min(setup.tp, hw.gpus_per_node))
+    return (f"A TP group of {setup.tp} spans {math.ceil(setup.tp / hw.gpus_per_node)} nodes: each of its "
+            f"AllReduces takes {2 * (setup.tp - 1)} ring steps that cross the network instead of "
+            f"{2 * (node.tp - 1)} on NVLink, at {tp_ring_gbs(setup.tp, hw.fabric, hw):g} GB/s through all the "
+            f"node's NICs instead of {hw.nvlink_gbs:g}, and every layer waits for four of them "
+            f"({1e6 * tp_allreduce_s(setup, hw):.0f} µs each against {1e6 * tp_allreduce_s(node, hw):.0f} µs "
+            "inside a node). Real clusters also lose NVLink SHARP and share the NICs with DP and PP traffic.")
 
 
 def bubble_curve(m: int, pp_degrees: tuple[int, ...] = PP_DEGREES) -> list[tuple[int, float]]:
@@ -365,11 +406,26 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}"
 
 
+def tp_allreduce_s(setup: ThreeDSetup, hw: Hardware) -> float:
+    """One of a layout's TP AllReduces: the micro-batch's activation over the TP group's ring."""
+    size = 2 * setup.micro_batch * hw.seq_len * setup.model.hidden
+    return ring_allreduce_s(size, setup.tp, tp_ring_gbs(setup.tp, hw.fabric, hw), hw)
+
+
 def layout_values(setup: ThreeDSetup, hw: Hardware) -> dict[str, str]:
-    """The figures one Act II layout offers to prose, already formatted."""
+    """The figures one Act II layout offers to prose, already formatted; `one_port_` ones price the same layout
+    on nodes with a single port (the last fabric) instead of the cluster's."""
     figures = three_d_figures(setup, hw)
     full_pipeline = three_d_figures(replace(setup, microbatches=setup.pp), hw)   # m = p: all p in flight
+    one_port = replace(hw, fabric=FABRICS[-1])
+    in_node = replace(setup, tp=min(setup.tp, hw.gpus_per_node))
     return {
+        "tp_ring_gbs": f"{tp_ring_gbs(setup.tp, hw.fabric, hw):g}", "tp_steps": str(2 * (setup.tp - 1)),
+        "node_tp_steps": str(2 * (in_node.tp - 1)),
+        "tp_allreduce_us": f"{1e6 * tp_allreduce_s(setup, hw):.0f}",
+        "node_tp_allreduce_us": f"{1e6 * tp_allreduce_s(in_node, hw):.0f}",
+        "one_port_tp_comm_s": f"{three_d_figures(setup, one_port).tp_comm_s:.2f}",
+        "one_port_mfu": _pct(three_d_figures(setup, one_port).mfu),
         "tp": str(setup.tp), "pp": str(setup.pp), "dp": str(figures.dp), "m": str(setup.microbatches),
         "shards": str(setup.tp * setup.pp), "stage_layers": str(setup.model.layers // setup.pp),
         "tp_nodes": str(math.ceil(setup.tp / hw.gpus_per_node)),
@@ -386,15 +442,20 @@ def layout_values(setup: ThreeDSetup, hw: Hardware) -> dict[str, str]:
 
 def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
     """Constants and Act I figures at the starting settings, formatted for the lab's prose: MFU per GPU
-    count on the starting fabric (model_N) and on the flat ring (flat_N), the points lost between two
-    counts (fall_A_B), and the AllReduce's time split into start-ups and bytes at 8, 64 and 512 GPUs."""
+    count on the starting fabric (model_N) and on each fabric (rail_ndr_N, eth_1x100_N, ... by its id), the
+    points lost between two counts (fall_A_B), the AllReduce's time split into start-ups and bytes at 8, 64
+    and 512 GPUs, and the TP=16 example of Act II's reflection on the cluster and on one-port nodes."""
     start = DataParallelSetup()
-    flat = next(fabric for fabric in FABRICS if not fabric.hierarchical)
     no_latency = replace(hw, alpha_us=0.0)
+    one_port = FABRICS[-1]
     weights_grads, optimizer = model_state_bytes(start.model.params, 1)
     values = {
         "peak_tflops": f"{hw.peak_tflops:g}", "hbm_gb": f"{hw.hbm_gb:g}", "nvlink_gbs": f"{hw.nvlink_gbs:g}",
-        "network_gbs": f"{hw.network_gbs:g}", "base_efficiency": _pct(hw.base_efficiency).removesuffix(".0"),
+        "nic_gbs": f"{hw.fabric.nic_gbs:g}", "nic_gbps": f"{hw.fabric.nic_gbps:g}", "nics": str(hw.fabric.nics),
+        "node_network_gbs": f"{hw.fabric.node_gbs:g}",
+        "cross_node_ring_gbs": f"{tp_ring_gbs(2 * hw.gpus_per_node, hw.fabric, hw):g}",
+        "one_port_gbps": f"{one_port.nic_gbps:g}", "one_port_gbs": f"{one_port.node_gbs:g}",
+        "base_efficiency": _pct(hw.base_efficiency).removesuffix(".0"),
         "alpha_us": f"{hw.alpha_us:g}", "bucket_mb": f"{hw.bucket_mb:g}", "seq_len": str(hw.seq_len),
         "model_states_tb": f"{16 * GPT3.params / 1e12:.1f}", "m": str(ThreeDSetup().microbatches),
         "gpt3_layers": str(GPT3.layers), "gpt3_hidden": str(GPT3.hidden), "gpt3_heads": str(GPT3.heads),
@@ -410,7 +471,9 @@ def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
         values[f"fall_{earlier}_{later}"] = f"{mfu[earlier] - mfu[later]:.1f}"
     for n in GPU_COUNTS:
         values[f"model_{n}"] = f"{mfu[n]:.1f}"
-        values[f"flat_{n}"] = f"{100 * data_parallel_mfu(replace(start, gpus=n, fabric=flat), hw):.1f}"
+        for fabric in FABRICS:
+            at_n = replace(start, gpus=n, fabric=fabric)
+            values[f"{fabric.id.replace('-', '_')}_{n}"] = f"{100 * data_parallel_mfu(at_n, hw):.1f}"
     latency, bandwidth = {}, {}
     for n in (8, 64, 512):
         setup = replace(start, gpus=n)
@@ -420,6 +483,12 @@ def prose_values(hw: Hardware, measured: dict[int, float]) -> dict[str, str]:
     for earlier, later in ((8, 64), (64, 512)):
         values[f"latency_gain_{earlier}_{later}"] = f"{latency[later] - latency[earlier]:.0f}"
         values[f"bandwidth_gain_{earlier}_{later}"] = f"{bandwidth[later] - bandwidth[earlier]:.0f}"
+    node_tp, wide_tp = ThreeDSetup(), replace(ThreeDSetup(), tp=2 * hw.gpus_per_node, pp=2)
+    for name, layout in (("tp8", node_tp), ("tp16", wide_tp)):
+        values[f"{name}_comm_s"] = f"{three_d_figures(layout, hw).tp_comm_s:.2f}"
+        values[f"{name}_compute_s"] = f"{three_d_figures(layout, hw).compute_s:.2f}"
+        values[f"{name}_one_port_comm_s"] = f"{three_d_figures(layout, replace(hw, fabric=one_port)).tp_comm_s:.2f}"
+    values["tp16_pp"] = str(wide_tp.pp)
     for n, value in measured.items():
         values[f"measured_{n}"] = f"{value:g}"
     if 64 in measured and 512 in measured:

@@ -12,8 +12,10 @@ PEAK = 989e12             # H100 SXM dense BF16, FLOP/s
 EFFICIENCY = 0.60         # share of peak when nothing waits
 HBM = 80 * GB
 NVLINK = 450 * GB         # per GPU, one direction
-PORT = {"ndr-hier": 50 * GB, "hdr-hier": 25 * GB, "ndr-flat": 50 * GB}   # one InfiniBand port, one direction
-HIERARCHICAL = {"ndr-hier": True, "hdr-hier": True, "ndr-flat": False}
+# Between nodes: (NICs per node, Gb/s per NIC). What a node can send is all its NICs together, one direction.
+FABRIC = {"rail-ndr": (8, 400), "rail-hdr": (8, 200), "eth-2x200": (2, 200), "eth-1x100": (1, 100)}
+NODE_NETWORK = {name: nics * gbps / 8 * GB for name, (nics, gbps) in FABRIC.items()}   # 400, 200, 50, 12.5 GB/s
+CLUSTER = "rail-ndr"      # Act II's cluster: one 400 Gb/s NIC per GPU
 NODE = 8                  # GPUs per node
 ALPHA = 5e-6              # start-up of one ring step, s
 BUCKET = 25e6             # DDP gradient bucket, bytes
@@ -33,10 +35,17 @@ def ring(nbytes, ranks, link, alpha=ALPHA):
     return steps * (alpha + nbytes / ranks / link)
 
 
-def hierarchical(nbytes, nodes, port, alpha=ALPHA):
+def hierarchical(nbytes, nodes, node_network, alpha=ALPHA):
     """Reduce-scatter and all-gather on NVLink inside each node (one NVLink ring AllReduce between them),
-    and each GPU's eighth of the bucket around a ring of the nodes over its own port."""
-    return ring(nbytes, NODE, NVLINK, alpha) + ring(nbytes / NODE, nodes, port, alpha)
+    and each GPU's eighth of the bucket around a ring of the nodes; the eight eighths cross together, so
+    each gets an eighth of what the node's NICs carry (its own NIC on a rail-optimized node)."""
+    return ring(nbytes, NODE, NVLINK, alpha) + ring(nbytes / NODE, nodes, node_network / NODE, alpha)
+
+
+def cross_node_ring_bandwidth(fabric):
+    """A ring that spans nodes runs one channel per NIC: every hop between nodes has all the NICs together,
+    and every hop inside a node NVLink, so the ring moves data at the slower of the two."""
+    return min(NVLINK, NODE_NETWORK[fabric])
 
 
 def in_buckets(grad_bytes, one_allreduce):
@@ -58,18 +67,16 @@ def bucket_count(grad_bytes):
 
 # --- Act I: ZeRO-1 data parallelism ---------------------------------------------------------------------
 
-def data_parallel(model="7B", gpus=8, micro_batch=2, fabric="ndr-hier", alpha=ALPHA):
+def data_parallel(model="7B", gpus=8, micro_batch=2, fabric="rail-ndr", alpha=ALPHA):
     """(T_compute, T_comm, memory per GPU in bytes) for one step with nothing overlapped."""
     params, layers, hidden, _ = MODELS[model]
     compute = 6 * params * micro_batch * SEQ / (PEAK * EFFICIENCY)
 
     def one(size):
-        """One bucket's AllReduce: NVLink inside a node, else hierarchical or one flat ring over the ports."""
+        """One bucket's AllReduce: NVLink inside a node, else hierarchical over the fabric's NICs."""
         if gpus <= NODE:
             return ring(size, gpus, NVLINK, alpha)
-        if HIERARCHICAL[fabric]:
-            return hierarchical(size, gpus // NODE, PORT[fabric], alpha)
-        return ring(size, gpus, PORT[fabric], alpha)
+        return hierarchical(size, gpus // NODE, NODE_NETWORK[fabric], alpha)
 
     comm = in_buckets(2 * params, one)                                # BF16 gradient
     activations = layers * SEQ * micro_batch * hidden * (10 + 24)     # t = 1
@@ -84,8 +91,8 @@ def data_parallel_mfu(**setup):
 
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-MFU = {n: data_parallel_mfu(gpus=n) for n in GPU_COUNTS}                       # the default hierarchical NDR
-FLAT_MFU = {n: data_parallel_mfu(gpus=n, fabric="ndr-flat") for n in GPU_COUNTS}
+MFU = {n: data_parallel_mfu(gpus=n) for n in GPU_COUNTS}                       # the default rail-optimized NDR
+FABRIC_MFU = {fabric: {n: data_parallel_mfu(gpus=n, fabric=fabric) for n in GPU_COUNTS} for fabric in FABRIC}
 MEMORY_GB = {n: data_parallel(gpus=n)[2] / GB for n in GPU_COUNTS}
 OUT_OF_MEMORY = {n for n in GPU_COUNTS if MEMORY_GB[n] * GB > HBM}             # {1, 2}: 130.25 and 88.25 GB
 PLAIN_DDP_7B_GB = 16 * 7e9 / GB                                                # 112, before any activation
@@ -106,22 +113,22 @@ assert abs(MFU[64] - 35.94) < 0.01 and abs(MFU[512] - 21.60) < 0.01
 
 # --- Act II: 3D parallelism for 175B on 1024 GPUs ----------------------------------------------------------
 
-def three_d(tp, pp, m, micro_batch=1, gpus=1024):
+def three_d(tp, pp, m, micro_batch=1, gpus=1024, fabric=CLUSTER):
     """The 1F1B step with nothing overlapped: a dict of its figures (seconds, bytes, fractions)."""
     params, layers, hidden, _ = MODELS["175B"]
     dp = gpus // (tp * pp)
     per_gpu = params / (tp * pp)
     stage_layers = layers // pp
     compute_mb = 6 * per_gpu * micro_batch * SEQ / (PEAK * EFFICIENCY)
-    link = NVLINK if tp <= NODE else PORT["ndr-hier"]
+    link = NVLINK if tp <= NODE else cross_node_ring_bandwidth(fabric)
     tp_one = ring(2 * micro_batch * SEQ * hidden, tp, link)          # one collective: its start-ups once
     tp_mb = 4 * stage_layers * tp_one
     pipeline = (m + pp - 1) * (compute_mb + tp_mb)
-    dp_sync = in_buckets(2 * per_gpu, lambda size: ring(size, dp, PORT["ndr-hier"]))
+    dp_sync = in_buckets(2 * per_gpu, lambda size: ring(size, dp, NODE_NETWORK[fabric] / NODE))   # a GPU's share
     activations = min(m, pp) * stage_layers * SEQ * micro_batch * hidden * (10 + 24 / tp)
     memory = 4 * per_gpu + 12 * per_gpu / dp + activations
     useful = 6 * per_gpu * micro_batch * SEQ * m
-    return {"dp": dp, "compute": m * compute_mb, "tp_comm": m * tp_mb, "dp_comm": dp_sync,
+    return {"dp": dp, "compute": m * compute_mb, "tp_one": tp_one, "tp_comm": m * tp_mb, "dp_comm": dp_sync,
             "pipeline": pipeline, "step": pipeline + dp_sync, "memory": memory, "activations": activations,
             "mfu": 100 * useful / (PEAK * (pipeline + dp_sync)), "oom": memory > HBM,
             "idle_share": 100 * (pp - 1) / (m + pp - 1), "bubble_overhead": 100 * (pp - 1) / m}
@@ -132,3 +139,9 @@ def three_d(tp, pp, m, micro_batch=1, gpus=1024):
 TP_ALLREDUCE_US = ring(2 * SEQ * 12288, 8, NVLINK) * 1e6                       # 265.7
 ACT_TWO_LAYOUTS = {"wide-tp": (32, 1), "node-tp": (8, 4), "deep-pp": (1, 32), "no-pp": (8, 1)}
 ACT_TWO = {name: three_d(tp, pp, 8) for name, (tp, pp) in ACT_TWO_LAYOUTS.items()}
+
+# The same activation over a TP group of 16 on two rail-optimized nodes: 30 steps of 5 us + 50.3 MB/16 at
+# min(450, 8 x 50) = 400 GB/s, 385.9 us; on nodes with one 100 Gb/s port the ring runs at 12.5 GB/s.
+TP_ACROSS_NODES_US = ring(2 * SEQ * 12288, 16, cross_node_ring_bandwidth(CLUSTER)) * 1e6             # 385.9
+TP16, TP8 = three_d(16, 2, 8), three_d(8, 4, 8)          # Act II's reflection: the same compute, TP in or out
+TP16_ONE_PORT = three_d(16, 2, 8, fabric="eth-1x100")

@@ -18,6 +18,7 @@ from textual.geometry import Region
 from textual.widgets import OptionList, Static
 
 from grader.book.load import BUILTIN_CONTENT, check_book
+from grader.lab.design import design_from
 from grader.lab.load import LAB_SCHEMA_PATH, LabError, load_lab
 from grader.lab.model import (
     FABRICS,
@@ -62,8 +63,8 @@ EXPECTED = _load_expected()
 
 
 def test_hardware_uses_dense_bf16_and_one_direction_bandwidths():
-    assert (HW.peak_tflops, HW.nvlink_gbs, HW.network_gbs, HW.hbm_gb) == (989, 450, 50, 80)
-    assert {f.id: f.network_gbs for f in FABRICS} == {"ndr-hier": 400 / 8, "hdr-hier": 200 / 8, "ndr-flat": 50}
+    assert (HW.peak_tflops, HW.nvlink_gbs, HW.fabric.nic_gbs, HW.fabric.node_gbs, HW.hbm_gb) == (989, 450, 50, 400, 80)
+    assert {f.id: f.node_gbs * 1e9 for f in FABRICS} == EXPECTED.NODE_NETWORK
 
 
 @pytest.mark.parametrize("fabric", FABRICS, ids=lambda f: f.id)
@@ -116,8 +117,8 @@ def test_a_bigger_micro_batch_never_lowers_mfu_and_a_slower_network_never_raises
     for gpus in GPU_COUNTS:
         by_batch = [data_parallel_mfu(DataParallelSetup(gpus=gpus, micro_batch=b)) for b in MICRO_BATCHES]
         assert by_batch == sorted(by_batch)
-        assert (data_parallel_mfu(DataParallelSetup(gpus=gpus, fabric=FABRICS[1]))
-                <= data_parallel_mfu(DataParallelSetup(gpus=gpus, fabric=FABRICS[0])))
+        by_fabric = [data_parallel_mfu(DataParallelSetup(gpus=gpus, fabric=fabric)) for fabric in FABRICS]
+        assert by_fabric == sorted(by_fabric, reverse=True)     # the fabrics are offered fastest first
 
 
 def test_three_d_figures_match_the_hand_model_for_every_layout():
@@ -145,12 +146,16 @@ def test_a_tp_allreduce_pays_its_start_ups_once():
     assert f.tp_comm_s == pytest.approx(8 * 4 * 24 * one)
 
 
-def test_tp_beyond_a_node_sets_the_cross_node_flag_and_costs_more_than_compute():
+def test_tp_beyond_a_node_sets_the_cross_node_flag_and_costs_most_where_nodes_have_one_port():
+    """Issue 41: TP = 16 cost more than its compute because the old model ran the ring at one port; on rails it
+    costs a larger share of the step than TP = 8, and more than its compute only where a node has one port."""
     for tp in TP_DEGREES:
         for pp in PP_DEGREES:
             assert three_d_figures(ThreeDSetup(tp=tp, pp=pp)).tp_cross_node == (tp > 8)
-    wide = three_d_figures(ThreeDSetup(tp=16, pp=4))
-    assert wide.tp_comm_s > wide.compute_s
+    node, wide = three_d_figures(ThreeDSetup(tp=8, pp=4)), three_d_figures(ThreeDSetup(tp=16, pp=4))
+    assert node.tp_comm_s / node.compute_s < wide.tp_comm_s / wide.compute_s < 1
+    one_port = three_d_figures(ThreeDSetup(tp=16, pp=4), replace(HW, fabric=FABRICS[-1]))
+    assert one_port.tp_comm_s > 10 * one_port.compute_s
 
 
 def test_out_of_memory_above_80_gb():
@@ -203,11 +208,13 @@ def fall(a: int, b: int, curve=None) -> float:
 
 
 def test_the_model_statement_says_where_the_model_falls(lab):
-    """Issue 13, 11b: the hierarchical fabric has no cliff where the job leaves the node; only the flat ring
-    has one. Each claim is checked against the hand model, each figure is the hand model's."""
+    """Issue 13, 11b, and issue 41: a rail-optimized fabric has no cliff where the job leaves the node; nodes whose
+    eight GPUs share one or two ports have one. Each claim is checked against the hand model, each figure is the
+    hand model's."""
     statement = _prose(lab.model_statement)
-    flat = EXPECTED.FLAT_MFU
-    assert fall(8, 16) < 1.25 * fall(4, 8) and fall(8, 16, flat) > 5 * fall(4, 8, flat)
+    one_port, two_ports = EXPECTED.FABRIC_MFU["eth-1x100"], EXPECTED.FABRIC_MFU["eth-2x200"]
+    assert fall(8, 16) < 1.25 * fall(4, 8) and fall(8, 16, one_port) > 5 * fall(4, 8, one_port)
+    assert fall(8, 16, two_ports) > 4 * fall(4, 8, two_ports)
     assert "no cliff where the job leaves the node" in statement
     assert (f"falls {fall(8, 16):.1f} points from 8 to 16 GPUs, about as much as the {fall(4, 8):.1f} from 4 to 8"
             in statement)
@@ -215,7 +222,18 @@ def test_the_model_statement_says_where_the_model_falls(lab):
     past_64 = [fall(a, b) for a, b in itertools.pairwise(GPU_COUNTS[6:])]           # 64 -> 128 onwards
     assert GPU_COUNTS[6] == 64 and past_64 == sorted(past_64) and past_64[0] > fall(32, 64)
     assert f"{fall(64, 128):.1f} points from 64 to 128 GPUs, {fall(256, 512):.1f} from 256 to 512" in statement
-    assert f"drops from {EXPECTED.MFU[8]:.1f}% at 8 GPUs to {flat[16]:.1f}% at 16" in statement
+    assert (f"where eight GPUs share one 100 Gb/s port, MFU drops from {EXPECTED.MFU[8]:.1f}% at 8 GPUs to "
+            f"{one_port[16]:.1f}% at 16, and two 200 Gb/s ports still give only {two_ports[16]:.1f}%") in statement
+    assert "The cliff belongs to the fabric, not to leaving the node" in statement
+
+
+def test_the_model_statement_says_a_ring_across_nodes_runs_at_all_the_nics(lab):
+    """Issue 41: the lab said a ring across nodes runs at one port; NCCL runs one channel per NIC."""
+    statement = _prose(lab.model_statement)
+    assert "slowest hop, one port" not in statement and "crawl" not in statement
+    ring_rate = EXPECTED.cross_node_ring_bandwidth("rail-ndr") / 1e9
+    assert ring_rate == 400 and f"min(NVLink, 400) = {ring_rate:g} GB/s here, never at one port's 50" in statement
+    assert "8 NICs of 400 Gb/s, one per GPU, 50 GB/s each and 400 GB/s together" in statement
 
 
 def test_the_model_statement_compares_the_model_with_the_measurements_as_they_are(lab):
@@ -233,8 +251,8 @@ def test_the_model_statement_compares_the_model_with_the_measurements_as_they_ar
 def test_the_model_statement_prices_latency_per_bucket_and_says_why(lab):
     statement = _prose(lab.model_statement)
     assert f"the 7B gradient pays them {EXPECTED.BUCKETS_7B} times" in statement
-    one_allreduce = EXPECTED.hierarchical(2 * 7e9, 64, 50e9)                       # chapter 4: one AllReduce
-    alpha_share = 1 - EXPECTED.hierarchical(2 * 7e9, 64, 50e9, alpha=0) / one_allreduce
+    one_allreduce = EXPECTED.hierarchical(2 * 7e9, 64, 400e9)                      # chapter 4: one AllReduce
+    alpha_share = 1 - EXPECTED.hierarchical(2 * 7e9, 64, 400e9, alpha=0) / one_allreduce
     assert alpha_share < 0.01 and EXPECTED.LATENCY_MS[512] > EXPECTED.BANDWIDTH_MS[512]
     assert f"one AllReduce of gigabytes hardly notices it; {EXPECTED.BUCKETS_7B} of them on a long ring do" in statement
 
@@ -281,6 +299,13 @@ def test_act_two_options_say_what_the_model_computes(lab):
     assert f"It fits ({wide['memory'] / 1e9:.1f} GB per GPU), but a TP group of 32 spans 4 nodes" in feedback["wide-tp"]
     assert (f"{wide['tp_comm']:.2f} s of TP traffic per step against {wide['compute']:.2f} s of compute, for an MFU "
             f"of {wide['mfu']:.1f}%") in feedback["wide-tp"]
+    wide_one_port = EXPECTED.three_d(32, 1, 8, fabric="eth-1x100")
+    assert (f"({EXPECTED.cross_node_ring_bandwidth('rail-ndr') / 1e9:g} GB/s across all eight NICs against NVLink's "
+            "450)") in feedback["wide-tp"]
+    assert (f"now has 62 ring steps instead of 14, and every GPU waits for four of them in each of its 96 layers: "
+            f"{wide['tp_one'] * 1e6:.0f} µs each against {EXPECTED.TP_ALLREDUCE_US:.0f} µs inside a node"
+            ) in feedback["wide-tp"]
+    assert f"would spend {wide_one_port['tp_comm']:.2f} s on TP alone" in feedback["wide-tp"]
 
     node = hand["node-tp"]
     assert f"4 stages of 24 layers bring a GPU down to {node['memory'] / 1e9:.1f} GB" in feedback["node-tp"]
@@ -299,6 +324,33 @@ def test_act_two_options_say_what_the_model_computes(lab):
     assert no_pp["oom"] and "does not fit" in feedback["no-pp"]
     assert (f"weights and gradients alone take {4 * 175e9 / 8 / 1e9:.1f} GB and the total is "
             f"{no_pp['memory'] / 1e9:.1f} GB against 80 GB") in feedback["no-pp"]
+
+
+def test_act_two_reflection_prices_tensor_parallelism_across_nodes(lab):
+    """Issue 41: the reflection said TP across nodes "crawls at one port's bandwidth"; on rail-optimized nodes the
+    ring keeps most of NVLink's, and the feedback gives the model's real cost, and the one-port node's."""
+    options = {o.id: o for o in lab.act("three-d").reflection.options}
+    right = options["critical-path"]
+    text, feedback = _prose(right.text), _prose(right.feedback)
+    assert right.correct and "one port" not in text + feedback
+    tp16, tp8, one_port = EXPECTED.TP16, EXPECTED.TP8, EXPECTED.TP16_ONE_PORT
+    assert tp16["compute"] == pytest.approx(tp8["compute"]) and tp16["tp_comm"] > 2 * tp8["tp_comm"]
+    assert one_port["tp_comm"] > 10 * tp16["tp_comm"]
+    assert (f"In this model TP = 16 with PP = 2 spends {tp16['tp_comm']:.2f} s of each step on TP against "
+            f"{tp8['tp_comm']:.2f} s for TP = 8, for the same {tp8['compute']:.2f} s of compute; on nodes with one "
+            f"100 Gb/s port it would be {one_port['tp_comm']:.2f} s") in feedback
+    assert "(400 GB/s through all the NICs against NVLink's 450)" in feedback
+
+
+@pytest.mark.parametrize(("saved", "now"), [("ndr-hier", "rail-ndr"), ("hdr-hier", "rail-hdr"),
+                                            ("ndr-flat", "rail-ndr"), ("eth-1x100", "eth-1x100")])
+def test_a_design_saved_with_a_former_fabric_reads_as_the_fabric_it_meant(lab, saved, now):
+    """Designs saved before issue 41 name the fabrics of the old model; the ledger lists and restores them
+    on the rail-optimized fabric they described, priced by the model as it is now."""
+    design = design_from({"data-parallel": {"config": {"gpus": 64, "fabric": saved}}}, lab)
+    assert design.data_parallel.fabric.id == now and design.data_parallel.gpus == 64
+    mfu = EXPECTED.FABRIC_MFU[now][64]
+    assert f"(Act I: 7B on 64 GPUs, {mfu:.1f}%)" in design.summary(lab)
 
 
 def _line(text: str, needle: str) -> int:
@@ -624,7 +676,13 @@ async def test_an_out_of_memory_layout_shows_the_warning(store):
         assert f"{memory:.1f} GB per GPU" in text_of(screen, "#three-d-warnings")
         await pilot.press("shift+tab", "right")              # TP 8 -> 16 crosses nodes too
         await pilot.pause()
-        assert "TP crosses nodes" in text_of(screen, "#three-d-warnings")
+        warning = " ".join(text_of(screen, "#three-d-warnings").split())
+        assert "TP crosses nodes" in warning and "one port" not in warning
+        across = EXPECTED.three_d(16, 1, 8)
+        assert (f"A TP group of 16 spans 2 nodes: each of its AllReduces takes 30 ring steps that cross the network "
+                f"instead of 14 on NVLink, at 400 GB/s through all the node's NICs instead of 450, and every layer "
+                f"waits for four of them ({across['tp_one'] * 1e6:.0f} µs each against "
+                f"{EXPECTED.TP_ALLREDUCE_US:.0f} µs inside a node)") in warning
 
 
 async def test_saving_the_design_writes_a_ledger_entry(store):

@@ -27,6 +27,7 @@ from grader.lab.model import (
     data_parallel_mfu,
     mfu_curve,
     three_d_figures,
+    tp_cross_node_warning,
 )
 from tui.lines.context import Context
 from tui.progress.store import StoreError
@@ -222,8 +223,7 @@ def show_figures(ctx: Context, lab: Lab, act: Act, design: LabDesign) -> None:
         say("step time", f"{g.step_s:.2f} s: compute {g.compute_s:.2f}, TP {g.tp_comm_s:.2f}, bubble {bubble:.2f}, "
                          f"DP sync {g.dp_comm_s:.2f}")
         if g.tp_cross_node:
-            say("warning", f"TP crosses nodes: a TP group of {setup3.tp} spans {setup3.tp // hw.gpus_per_node} "
-                           f"nodes, at one port's {hw.network_gbs:g} GB/s instead of NVLink's {hw.nvlink_gbs:g} GB/s")
+            say("warning", f"TP crosses nodes. {tp_cross_node_warning(setup3, hw)}")
         memory(ctx, g, lab, "raise TP or PP to split the model further")
 
 

@@ -36,6 +36,7 @@ from grader.lab.model import (
     data_parallel_mfu,
     mfu_curve,
     three_d_figures,
+    tp_cross_node_warning,
 )
 from tui.progress.runs import keep_lab_design, record_lab_design
 from tui.progress.store import ProgressStore, StoreError
@@ -244,10 +245,7 @@ class LabScreen(Screen):
         if f.oom:
             warnings.append(self.oom_warning(f.memory_gb, "Raise TP or PP to split the model further."))
         if f.tp_cross_node:
-            warnings.append(Text.assemble(
-                ("⚠ TP crosses nodes. ", "bold"),
-                f"A TP group of {setup.tp} spans {setup.tp // hw.gpus_per_node} nodes, so every layer's "
-                f"AllReduces run at one port's {hw.network_gbs:g} GB/s instead of NVLink's {hw.nvlink_gbs:g} GB/s."))
+            warnings.append(Text.assemble(("⚠ TP crosses nodes. ", "bold"), tp_cross_node_warning(setup, hw)))
         return figures, warnings
 
     def oom_warning(self, memory_gb: float, advice: str) -> Text:
