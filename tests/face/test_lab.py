@@ -1021,3 +1021,16 @@ async def test_the_design_saved_notice_does_not_cover_the_saved_designs_dialog(s
         dialog = app.screen.query_one("#designs").region
         assert all(not toast.region.overlaps(dialog) for toast in app.screen.query(Toast))
         assert not app._notifications
+
+
+def test_the_labs_cluster_is_the_books_h100_node():
+    """Issue 41: one network model. The lab prices the node book.yaml declares (its H100: memory, NVLink per
+    direction, GPUs, NICs and their rate), and its cross-node ring is grader.network's."""
+    from grader.exercise import product_figures
+    from grader.lab.model import tp_ring_gbs
+
+    h100 = product_figures(builtin_book().exercise("13.2").hardware["H100"])
+    assert (HW.hbm_gb, HW.nvlink_gbs, HW.gpus_per_node) == (h100["memory"], h100["nvlink"], h100["gpus"])
+    assert (HW.fabric.nics, HW.fabric.nic_gbps, HW.fabric.node_gbs) == (h100["nics"], h100["network"],
+                                                                       h100["node_network"])
+    assert tp_ring_gbs(16, HW.fabric, HW) == h100["ring_across_nodes"]
