@@ -3,6 +3,7 @@
 Each entry is a substring that only the correct option contains. Where the option quotes a number,
 the substring is built from the number recomputed here, so a slip in the quiz text fails the test.
 """
+from pathlib import Path
 
 GB = 1e9
 ADAM_MIXED_BYTES = 2 + 2 + 4 + 4 + 4      # BF16 weights, BF16 grads, FP32 master, Adam m, Adam v
@@ -65,3 +66,33 @@ CORRECT = {
     "q19": f"each GPU sends M = 1 GB instead of 2M(N-1)/N ≈ {q19_ring_gb:.2f} GB",
     "q20": "must end before the next snapshot",
 }
+
+
+# Figures the quiz's feedback, explanations and reveal answers state, recomputed (issue 41: the network model).
+
+
+_QUIZ = " ".join((Path(__file__).parents[2] / "content/quizzes/readiness.yaml").read_text().split())
+
+
+def _states(figure: str) -> None:
+    assert figure in _QUIZ, f"the readiness quiz should state {figure!r}"
+
+
+_NVLINK_H100 = 18 * 25                      # GB/s one way: 18 NVLink 4 links of 25 GB/s
+_NDR = 400 / 8                              # GB/s: one 400 Gb/s NIC
+_TWO_PORTS = 2 * 200 / 8                    # GB/s: a server with two 200 Gb/s ports, for all eight GPUs
+_RAIL_RING = min(_NVLINK_H100, 8 * _NDR)    # a ring across servers, one channel per NIC
+_states(f"{8 * _NDR:.0f} GB/s against NVLink's {_NVLINK_H100}")                   # q02
+_states(f"it has {2 * (16 - 1)} steps instead of {2 * (8 - 1)}")
+_states(f"That takes {q04_sent_mb / _NVLINK_H100:.2f} ms at NVLink's 450 GB/s")   # q04, MB / (GB/s) = ms
+_states(f"{_TWO_PORTS:.0f} GB/s for all eight GPUs, it would take {q04_sent_mb / _TWO_PORTS:.2f} ms")
+_states(f"320 × 117.4 MB = {320 * q04_sent_mb / 1000:.1f} GB per GPU per step: about "
+        f"{320 * q04_sent_mb / _NVLINK_H100:.0f} ms")
+_states(f"it would be about {320 * q04_sent_mb / _TWO_PORTS:.0f} ms")
+_states(f"8 × 50 = {_RAIL_RING:.0f} GB/s")
+_states(f"about {q07_sent_gb / _NDR:.2f} s at 50 GB/s")                            # q07
+_states(f"runs about {_NVLINK_H100 / 63:.0f}× below NVLink")                      # q18: PCIe Gen5 x16, 63 GB/s
+# q09: per TP region, TP is two all-reduces (4 halves); Megatron's SP adds one all-gather in backward
+_tp_halves, _sp_halves = 2 * 2, 2 + 2 + 1
+_states(f"per TP region {_sp_halves} half-collectives against TP's {_tp_halves}")
+_states(f"adds one half more per region, {_sp_halves / _tp_halves}×, not 1.5×")
