@@ -9,6 +9,7 @@ sampled variants.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -296,12 +297,13 @@ def narrative_problems(text: str, hardware: dict[str, dict[str, float]]) -> list
 def _network_findings(text: str, hardware: dict[str, dict[str, float]],
                       about: tuple[str, ...]) -> list[tuple[int, str]]:
     """(offset in `text`, message) for network_problems."""
-    if not hardware:
+    if not hardware or "b/s" not in text.replace("B/s", "b/s"):
         return []
     found: list[tuple[int, str]] = []
+    names = _names(tuple(hardware))
     for block in re.finditer(r"(?:[^\n]|\n(?!\s*\n))+", text):
         paragraph = block.group(0)
-        named = [name for name in hardware if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", paragraph)]
+        named = list(dict.fromkeys(names.findall(paragraph)))
         products = named or [name for name in about if name in hardware]
         if not products:
             continue
@@ -336,12 +338,20 @@ def _sentence(paragraph: str, start: int, end: int) -> str:
     return paragraph[first:last]
 
 
+@functools.lru_cache(maxsize=16)
+def _names(products: tuple[str, ...]) -> re.Pattern[str]:
+    """A product's name as a word of a text: H100, not H1000."""
+    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, sorted(products, key=len, reverse=True)))})(?!\w)")
+
+
 def products_about(texts: list[str], hardware: dict[str, dict[str, float]], gpu: str | None) -> tuple[str, ...]:
     """The products an exercise is about: its card, else those its texts name."""
     if gpu is not None:
         return (gpu,)
-    return tuple(name for name in hardware
-                 if any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) for text in texts))
+    if not hardware:
+        return ()
+    named = set(_names(tuple(hardware)).findall("\n".join(texts)))
+    return tuple(name for name in hardware if name in named)
 
 
 # --- a group said to cross nodes that fits in one -------------------------------------------------
@@ -355,6 +365,11 @@ _CROSSES = re.compile(r"\b(?:across|between|crosses|crossing|cross|spans?|spanni
 def group_params(templates: list[str]) -> tuple[str, ...]:
     """The params an exercise's texts give as a count of GPUs in its collective: "P = {{P}} GPUs", "over
     **{{N}}** GPUs" (not "{{g}} GPUs per node")."""
+    return _group_params(tuple(templates))
+
+
+@functools.lru_cache(maxsize=512)
+def _group_params(templates: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(match["name"] for text in templates for match in _GROUP.finditer(text)))
 
 
@@ -381,7 +396,7 @@ def crossing_findings(posed: NumericAnswer) -> list[tuple[TextKey, str]]:
     names = group_params((posed.written or posed).texts)
     groups = {name: float(value) for name in names
               if isinstance(value := posed.params.get(name), (int, float)) and not isinstance(value, bool)}
-    if not groups:
+    if not groups or all(value > max(f["gpus"] for f in posed.hardware.values()) for value in groups.values()):
         return []
     products = products_about(posed.texts, posed.hardware, posed.gpu) or tuple(posed.hardware)
     node_gpus = min(posed.hardware[name]["gpus"] for name in products)
