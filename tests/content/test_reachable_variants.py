@@ -167,12 +167,15 @@ def test_6_5_each_step_follows_from_the_time_it_shows():
         assert shows(float(traffic) * 1e6 / (float(bandwidth) * 1e9) * 1e3, t), text
         count, t_again, total = find(r"(\d+) × ([\d.]+) ms =\s+([\d.]+) ms", text)
         assert t_again == t and shows(int(count) * float(t), total), text
-        total_again, compute, share = find(r"```text\s+([\d.]+) / (\d+) = ([\d.]+) %", text)
+        total_again, compute, share = find(r"```text\s+([\d.]+) / (\d+) ≈ ([\d.]+) %", text)
         assert total_again == total and shows(100 * float(total) / float(compute), share), text
-        t16, slower = find(r"takes ([\d.]+) ms per AllReduce,\s+([\d.]+) times slower", text)
+        t16, slower = find(r"which takes ([\d.]+) ms,\s+([\d.]+) times the in-node figure", text)
         assert shows(float(t16) / float(t), slower), text
-        total16, share16 = find(r"add up to (\d+) ms, about \*\*([\d.]+) %\*\*", text)
-        assert shows(100 * float(total16) / float(compute), share16), text
+        half, t16_again, total16, share16 = find(
+            r"half the compute, ([\d.]+) ms,[\s\S]*?320 × ([\d.]+) ms = ([\d.]+) ms is"
+            r"\s+about \*\*([\d.]+) %\*\*", text)
+        assert float(half) == float(compute) / 2 and t16_again == t16 and shows(320 * float(t16), total16), text
+        assert shows(100 * float(total16) / float(half), share16), text
 
 
 def test_7_3_each_step_follows_and_the_lost_work_is_one_figure():
