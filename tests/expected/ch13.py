@@ -64,7 +64,7 @@ assert 0.2 < _ring_allreduce_ms(tp_msg_mb / 1000, 8, 450) < 0.3   # "a quarter o
 _states(f"{2 * (8 - 1)} in one node of 8, {2 * (16 - 1)} over two nodes")
 nvlink_step_us, net_step_us = (0.6, 3.4), (2.7, 14.0)       # NCCL src/graph/tuning.cc hwLat, Ring LL..Simple
 _states("0.6 to 3.4 us on NVLink and 2.7 to 14 us over the network")
-assert all(3.9 < net / nv < 4.6 for nv, net in zip(nvlink_step_us, net_step_us))   # "about 4x"
+assert all(3.9 < net / nv < 4.6 for nv, net in zip(nvlink_step_us, net_step_us, strict=True))   # "about 4x"
 _states(f"at N = 8 is {2 * 7 / 8}x fewer")                 # NVLS: M once against 2M(N-1)/N
 tp_node_gb = per_layer * layers * 2 * tp_msg_mb * 15 / 16 / 1000
 _states(f"320 x 2 x 67.1 MB x 15/16 = {tp_node_gb:.1f} GB")

@@ -1,6 +1,7 @@
 """Chapter 14 answers recomputed by hand, independently of the YAML formulas."""
 import math
 
+from grader.kinds.trace import Trace
 from tests.built_in import builtin_book
 
 _CHAPTER = builtin_book().chapter("14")
@@ -19,6 +20,7 @@ def _states(figure: str) -> None:
 
 # 14.5 never states the checkpoint's size, so no option or explanation may quote one ("about 1 TB").
 _ex145 = next(e for e in _CHAPTER.exercises if e.id == "14.5")
+assert isinstance(_ex145, Trace)
 _texts145 = " ".join([_ex145.prompt, _ex145.explanation, *(o.text + " " + o.feedback for o in _ex145.options)])
 assert "TB" not in _texts145 and "terabyte" not in _texts145
 

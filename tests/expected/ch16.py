@@ -90,7 +90,9 @@ for _ring in (400e9, 200e9, 50e9, 12.5e9):                      # 8 x NDR, 8 x H
     _a16 = 2 * _msg * 15 / 16 / _ring
     assert 2 * (_c8 / 2 + 2 * _a16) > _c8 + 2 * _a8             # TP = 16 loses at every message size
 _a16_ndr = 2 * _msg * 15 / 16 / 400e9
-_EXPLANATION_162 = " ".join(builtin_book().exercise("16.2").explanation.split())   # as rendered, seed 0
+_EX162 = builtin_book().exercise("16.2")
+assert _EX162 is not None
+_EXPLANATION_162 = " ".join(_EX162.explanation.split())   # as rendered, seed 0
 for _figure in (f"= {_c8 * 1000:.2f} ms", f"= {_a8 * 1000:.3f} ms", f"= {_a16_ndr * 1000:.3f} ms",
                 f"{2 * (_c8 / 2 + 2 * _a16_ndr) * 1000:.2f} ms against {(_c8 + 2 * _a8) * 1000:.2f} ms",
                 f"adds {1e6 * (4 * _a16_ndr - 2 * _a8) / _tok:.3f} µs of traffic per token and layer"):
