@@ -204,9 +204,9 @@ def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str,
                                                      "(Gb/s per NIC) and pcie (GB/s of the link feeding a NIC), "
                                                      "positive numbers"))
         elif figures["network"] / 8 > figures["pcie"]:
-            problems.append(Problem(book_path, line, f"hardware {name}: a {figures['network']:g} Gb/s NIC "
-                                                     f"moves {figures['network'] / 8:g} GB/s, more than the "
-                                                     f"{figures['pcie']:g} GB/s PCIe link that feeds it"))
+            problems.append(Problem(book_path, line, f"hardware {name}: NICs of {figures['network']:g} Gb/s "
+                                                     f"move {figures['network'] / 8:g} GB/s each, more than the "
+                                                     f"{figures['pcie']:g} GB/s PCIe link that feeds each (pcie)"))
         else:
             good[name] = {figure: float(figures[figure]) for figure in FIGURES}
     return good

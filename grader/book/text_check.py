@@ -269,9 +269,11 @@ _RATE = r"(?P<number>\d[\d,]*(?:\.\d+)?)\**\s?(?P<unit>Gb/s|GB/s)(?![\w/])"
 _WAY = r"(?:\s+(?:per\s+direction|each\s+way|one\s+way|one-way))?"
 _PORT_RATE = re.compile(
     rf"(?<![\w.,]){_RATE}\**(?={_WAY}\s+(?:\w+\s+)?{_PORT}\b)"                                # 50 GB/s port
-    rf"|\b{_PORT}\s+at\s+\**~?{_RATE.replace('number', 'after').replace('unit', 'after_unit')}"  # ports at 100 GB/s
+    rf"|\b{_PORT}(?:\s+links?)?\s+(?:at|of)\s+(?:(?:around|about|roughly|some)\s+)?\**~?"
+    rf"{_RATE.replace('number', 'after').replace('unit', 'after_unit')}"                        # ports at 100 GB/s
     rf"|(?<![\w.,])(?P<bits>\d[\d,]*(?:\.\d+)?)\**\s?Gb/s(?![\w/])")                          # any Gb/s rate
-_TOTAL = re.compile(r"\b(?:in\s+total|together|per\s+node|for\s+the\s+node|aggregate|node's\s+network)\b")
+_TOTAL = re.compile(r"\b(?:in\s+total|together|per\s+node|for\s+the\s+node|aggregate|node's\s+(?:network|NICs)|"
+                    r"all\s+(?:\w+\s+)?(?:NICs|ports))\b")
 _PORT_WORD = re.compile(rf"\b{_PORT}\b|\b(?:HDR|NDR|XDR)\b")
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
 
@@ -283,14 +285,15 @@ def network_problems(text: str, hardware: dict[str, dict[str, float]], about: tu
     is when it is written as a port's ("50 GB/s port", "InfiniBand ports at 50 GB/s"); either in a sentence
     about ports (a port, a NIC, InfiniBand, Ethernet, NDR). The product is
     the one the paragraph names, else those of `about` (the exercise's card, or the products its texts
-    name); a text about no product is not judged. A result ("8 x 400 Gb/s = 3,200 Gb/s") and a sentence
-    about several ports together ("3,200 Gb/s in total", "the node's network") are a node's, not a port's."""
+    name), else any the book declares: "a ~100 GB/s InfiniBand link" is faster than every one of them. A
+    result ("8 x 400 Gb/s = 3,200 Gb/s") and a sentence about several ports together ("3,200 Gb/s in total",
+    "the node's network", "all eight NICs") are a node's, not a port's."""
     return [message for _, message in _network_findings(text, hardware, about)]
 
 
 def narrative_problems(text: str, hardware: dict[str, dict[str, float]]) -> list[tuple[int, str]]:
     """(line, message) for each port in a chapter's Markdown faster than the products its paragraph names
-    have (network_problems; a paragraph that names no product is not judged)."""
+    have, or than any the book declares where it names none (network_problems)."""
     return [(text.count("\n", 0, offset) + 1, message) for offset, message in _network_findings(text, hardware, ())]
 
 
@@ -304,9 +307,7 @@ def _network_findings(text: str, hardware: dict[str, dict[str, float]],
     for block in re.finditer(r"(?:[^\n]|\n(?!\s*\n))+", text):
         paragraph = block.group(0)
         named = list(dict.fromkeys(names.findall(paragraph)))
-        products = named or [name for name in about if name in hardware]
-        if not products:
-            continue
+        products = named or [name for name in about if name in hardware] or list(hardware)  # no product: any
         port_gbps = max(hardware[name]["network"] for name in products)
         host_gbs = max(hardware[name]["pcie"] for name in products)
         for match in _PORT_RATE.finditer(paragraph):

@@ -112,7 +112,23 @@ def test_an_800_gbs_port_in_a_chapter_paragraph_about_an_h100_node_is_reported(c
     chapter = path.parent / "chapter.md"
     assert code == 1
     assert at(rows, chapter, 6) == [f'a port at "800 Gb/s" {H100_PORTS}']
-    assert [row for row in rows if str(chapter) in row] == [f"{chapter}:6: a port at \"800 Gb/s\" {H100_PORTS}"]
+    any_ports = H100_PORTS.replace("H100's", "H100/A100/B200's")   # a paragraph naming no product: any declared
+    assert [row for row in rows if str(chapter) in row] == [f"{chapter}:6: a port at \"800 Gb/s\" {H100_PORTS}",
+                                                            f"{chapter}:8: a port at \"800 Gb/s\" {any_ports}"]
+
+
+def test_old_chapter_6_with_a_100_gbs_infiniband_link_is_reported(chapters_copy, capsys):
+    """Issue 41: chapter 6 stretched TP over "an InfiniBand link of around 100 GB/s", a paragraph that names no
+    product; no node the book declares has a port faster than 400 Gb/s (50 GB/s, fed by 63 GB/s of PCIe)."""
+    narrative = ("# Tensor parallelism\n\nStretch the group to TP=16 across two nodes and the ring now crosses an\n"
+                 "InfiniBand link of around 100 GB/s: each AllReduce takes about 1.26 ms.\n\n"
+                 "Across two rail-optimized nodes the ring runs at 400 GB/s through all eight NICs.\n")
+    book, path = only(chapters_copy, "13-hardware", OLD_134.replace("[25, 50, 100]", "[25, 50]"), narrative)
+    code, rows = run_check(book, capsys)
+    chapter = path.parent / "chapter.md"
+    assert code == 1
+    assert [row for row in rows if str(chapter) in row] == [
+        f"{chapter}:4: a port at \"100 GB/s\" {H100_PORTS.replace('H100', 'H100/A100/B200')}"]
 
 
 def test_a_chapter_paragraph_with_the_ports_an_h100_node_has_passes(chapters_copy, capsys):
@@ -126,8 +142,10 @@ def test_a_chapter_paragraph_with_the_ports_an_h100_node_has_passes(chapters_cop
 @pytest.mark.parametrize("text, shown", [
     ("An H100 node has eight 800 Gb/s ports.", "800 Gb/s"),
     ("the H100's ~100 GB/s InfiniBand", "100 GB/s"),
+    ("an H100 node's InfiniBand link of around 100 GB/s", "100 GB/s"),
     ("two H100 nodes joined by InfiniBand ports at **100 GB/s** per direction", "100 GB/s"),
     ("An A100 node with 400 Gb/s NDR ports", "400 Gb/s"),   # a DGX A100's NICs are HDR, 200 Gb/s, on PCIe Gen4
+    ("A node with 800 Gb/s ports", "800 Gb/s"),             # no product named: faster than any the book declares
 ])
 def test_ports_faster_than_the_products_node_has_are_found(text, shown):
     messages = network_problems(text, HARDWARE)
@@ -139,7 +157,8 @@ def test_ports_faster_than_the_products_node_has_are_found(text, shown):
     "An H100 node has eight 400 Gb/s ports: 8 x 400 Gb/s = 3,200 Gb/s.",   # a result is the node's
     "An H100 node's ports carry 3,200 Gb/s together.",                    # so is a rate said of all of them
     "An H100 node: 400 GB/s through all eight NICs.",                     # GB/s, not written as one port's
-    "A node with 800 Gb/s ports",                                         # no product named
+    "A node with 100 Gb/s Ethernet ports",                                # no product named, and any has it
+    "An H100 node: 400 GB/s through all eight NICs, 50 GB/s per NIC.",   # all of them, then each one's
     "An H100 and a 200 Gb/s HDR port",
     "An H100 node. 3200 Gb/s is in gigabits per second.",                 # no port in that sentence
 ])
@@ -151,7 +170,8 @@ def test_an_exercise_about_a_card_is_held_to_its_ports_in_every_text():
     """A paragraph that names no product is about the exercise's card (or the products its texts name)."""
     assert network_problems("The hops between the nodes use ports at 100 GB/s.", HARDWARE, ("H100",)) \
         == [f'a port at "100 GB/s" {H100_PORTS}']
-    assert network_problems("The hops between the nodes use ports at 100 GB/s.", HARDWARE) == []
+    assert network_problems("The hops between the nodes use ports at 100 GB/s.", HARDWARE) \
+        == [f'a port at "100 GB/s" {H100_PORTS.replace("H100", "/".join(HARDWARE))}']   # no card: any product
 
 
 # --- 2. a group said to cross nodes that fits in one -------------------------------------------------
@@ -304,3 +324,16 @@ def test_results_rounded_right_are_not_reported(step):
 ])
 def test_format_number_rounds_a_tie_away_from_zero(value, spec, shown):
     assert format_number(value, spec) == shown
+
+
+def test_a_nic_faster_than_the_pcie_link_that_feeds_it_is_a_book_problem(chapters_copy, capsys):
+    """Issue 41: an H100-era NIC sits on PCIe Gen5 x16 (about 63 GB/s per direction), so book.yaml cannot give an
+    H100 node 800 Gb/s (100 GB/s) NICs."""
+    book = chapters_copy("13-hardware")
+    path = book / "book.yaml"
+    path.write_text(path.read_text().replace("nics: 8, network: 400, pcie: 63}   # HGX H100",
+                                             "nics: 8, network: 800, pcie: 63}   # HGX H100"))
+    code, rows = run_check(book, capsys)
+    assert code == 1
+    assert at(rows, path, line_of(path, "  H100: {")) == [
+        "hardware H100: NICs of 800 Gb/s move 100 GB/s each, more than the 63 GB/s PCIe link that feeds each (pcie)"]
