@@ -61,7 +61,7 @@ def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
 # every exercise shares, running learner code, the kinds, the lab, the book (which reads its labs), grading.
 GRADER_LAYERS = [
     ("grader.safe_text", "grader.verdict", "grader.files", "grader.problems"),
-    ("grader.maths",),
+    ("grader.maths", "grader.network"),
     ("grader.exercise",),
     ("grader.sandbox",),
     ("grader.kinds",),
