@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from grader.book.variants import render, variant
 from tests.built_in import builtin_book
 from tests.content.test_content_rules import edit, line_of, reported, run_check
@@ -43,23 +45,17 @@ def test_a_guarded_paragraph_is_taken_out_with_its_blank_line():
     assert render(text, {"x": -1}) == "Before -1.\n\nAfter.\n"     # both conditions of a list must hold
 
 
-def test_a_guard_no_variant_meets_is_reported(chapters_copy, capsys):
+@pytest.mark.parametrize(("guard", "message"), [
+    ("100*sqrt(2*C/M) < 1", "explanation: the paragraph guarded by `when 100*sqrt(2*C/M) < 1` is shown in none of the "
+                            "variants checked (seeds 0-200): its `when` never holds"),
+    ("100*sqrt(2*C/MTBF) < 10", "explanation: when '100*sqrt(2*C/MTBF) < 10': Unknown name 'MTBF'."),
+])
+def test_a_guard_never_met_or_not_evaluating_is_reported(chapters_copy, capsys, guard, message):
     book = chapters_copy("15-failures-at-scale")
-    path = edit(book, "15-failures-at-scale", 'when: "100*sqrt(2*C/M) < 10"', 'when: "100*sqrt(2*C/M) < 1"')
+    path = edit(book, "15-failures-at-scale", 'when: "100*sqrt(2*C/M) < 10"', f'when: "{guard}"')
     code, out = run_check(book, capsys)
-    messages = reported(out, path, line_of(path, "      - |", after='id: "15.4"'))   # the explanation's first line
     assert code == 1
-    assert messages == ["explanation: the paragraph guarded by `when 100*sqrt(2*C/M) < 1` is shown in none of the "
-                        "variants checked (seeds 0-200): its `when` never holds"]
-
-
-def test_a_guard_that_does_not_evaluate_is_reported(chapters_copy, capsys):
-    book = chapters_copy("15-failures-at-scale")
-    path = edit(book, "15-failures-at-scale", 'when: "100*sqrt(2*C/M) < 10"', 'when: "100*sqrt(2*C/MTBF) < 10"')
-    code, out = run_check(book, capsys)
-    messages = reported(out, path, line_of(path, "      - |", after='id: "15.4"'))
-    assert code == 1 and len(messages) == 1
-    assert messages[0].startswith("explanation: when '100*sqrt(2*C/MTBF) < 10': ") and "MTBF" in messages[0]
+    assert reported(out, path, line_of(path, "      - |", after='id: "15.4"')) == [message]   # the explanation's line
 
 
 def test_a_guard_in_an_exercise_without_numbers_is_reported(chapters_copy, capsys):
