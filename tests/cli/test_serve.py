@@ -329,6 +329,21 @@ async def test_a_pages_websocket_ticket_lets_in_one_connection(served):
     assert "with a ticket this server did not give, or has taken" in served.log.read_text()
 
 
+async def test_a_pages_websocket_without_an_origin_is_refused_and_no_ringbook_starts(served):
+    """Issue 42.12: the Origin check named only textual-serve's own websocket route, so the page's ticketed
+    websocket opened with a valid ticket and no Origin at all (a program, not ringbook's page) and ran a
+    ringbook. A browser always sends its page's Origin on a websocket; one without is refused."""
+    async with aiohttp.ClientSession() as http:
+        url = await page_websocket(http, served)
+        assert await handshake_status(url, origin=None) == 403
+        status, text = await status_of(url.replace("ws://", "http://", 1))
+        assert status == 403 and "did not come from ringbook's own page" in text
+        assert descendants(served.server.pid) == set(), "a ringbook was started for a websocket without an Origin"
+        async with http.ws_connect(url, origin=served.origin) as tab:   # the page itself still gets in
+            await Session(tab).wait_for("Mastery 0 / ")
+    assert "refused GET /ws/TICKET: sent from 'no page', not from ringbook's own page" in served.log.read_text()
+
+
 async def test_the_token_is_never_logged(guarded):
     assert (await status_of(guarded.key_url))[0] == 200
     assert (await status_of(f"http://127.0.0.1:{guarded.port}/after-the-key"))[0] == 403

@@ -53,6 +53,10 @@ CLOSE_WAIT_SECONDS = 1.0
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
 
+# The routes whose websocket runs a session: textual-serve's own, and the page's with its ticket. Each needs the
+# page's Origin, which a browser always sends on a websocket (issue 42.12: the ticketed one did not).
+SESSION_ROUTES = frozenset({"websocket", "ticketed_websocket"})
+
 # Pages loaded whose websocket has not connected yet; the oldest ticket is forgotten past this many.
 OPEN_TICKETS = 64
 
@@ -178,8 +182,9 @@ class RingbookServer(Server):
             return f"addressed to '{clipped(host, 60)}', not to this server", WRONG_HOST
         origin = request.headers.get("Origin")
         route = request.match_info.route.name
-        # A browser always sends Origin on a websocket; on a page load it may leave it out.
-        if (origin is not None or route == "websocket") and not self.address.accepts_origin(origin, host):
+        # A browser always sends Origin on a websocket; on a page load it may leave it out. Checked before a
+        # ticket is spent, so a refused connection does not use up the page's.
+        if (origin is not None or route in SESSION_ROUTES) and not self.address.accepts_origin(origin, host):
             return f"sent from '{clipped(origin or 'no page', 60)}', not from ringbook's own page", OTHER_ORIGIN
         if route == "static":  # textual-serve's own scripts, styles and fonts: nothing of the learner's
             return None
