@@ -2,7 +2,8 @@
 
 Names, answers and file names come from students, so every one is printed through grader.safe_text:
 an escape sequence in a name shows as text instead of clearing the instructor's screen. CSV cells
-that a spreadsheet would run as a formula are quoted, and JSON carries such characters as escapes.
+that a spreadsheet would run as a formula are quoted (export_file.csv_cell, as in `progress export`),
+and JSON carries such characters as escapes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from grader.safe_text import clipped, printable
 from tui.cli.common import load_or_report
 from tui.progress.class_report import ClassReport, StudentReport, WrongAnswer, build_report
-from tui.progress.export_file import inert_json
+from tui.progress.export_file import csv_cell, inert_json
 from tui.progress.roster import UnreadableRoster, read_roster
 
 if TYPE_CHECKING:
@@ -270,7 +271,7 @@ def as_csv(report: ClassReport) -> str:
     for s in report.students:
         quizzes = [s.quizzes.get(q.id) for q in report.book.quizzes]
         v = s.verification
-        writer.writerow([_csv_text(s.name), _csv_text(s.account), _csv_text(s.user), _csv_text(s.host), len(s.files),
+        writer.writerow([csv_cell(s.name), csv_cell(s.account), csv_cell(s.user), csv_cell(s.host), len(s.files),
                          s.attempts,
                          s.mastery.solved, s.mastery.total,
                          s.mastery.after_reveal, s.last_active.isoformat() if s.last_active else "",
@@ -278,15 +279,8 @@ def as_csv(report: ClassReport) -> str:
                          *(f"{getattr(q, which):g}" if q else "" for q in quizzes for which in ("latest", "best")),
                          v.confirmed, v.build_not_rerun, len(v.tampered), v.conflicts, v.not_regraded,
                          v.outside_book, len(v.owner_mismatches), len(v.name_claims),
-                         _csv_text("; ".join(v.name_shared_with)), int(v.off_roster)])
+                         csv_cell("; ".join(v.name_shared_with)), int(v.off_roster)])
     return out.getvalue()
-
-
-def _csv_text(text: str) -> str:
-    """A student's text as a CSV cell: printable, and never a formula a spreadsheet would run
-    (=HYPERLINK(...), +cmd|...): a leading = + - @ gets a quote in front, as OWASP advises."""
-    safe = printable(text, one_line=True)
-    return "'" + safe if safe[:1] in ("=", "+", "-", "@") else safe
 
 
 def as_json(report: ClassReport) -> str:

@@ -213,11 +213,25 @@ def export_counts(data: dict[str, Any]) -> Counter[str]:
 
 
 def export_csv(data: dict[str, Any]) -> str:
-    """Attempts as CSV, one row each, for spreadsheets."""
+    """Attempts as CSV, one row each, for spreadsheets; every text cell through csv_cell (an answer keeps
+    its lines: a quoted cell holds them)."""
     import csv  # only `progress export --csv` needs it: not loaded at every start
 
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=ATTEMPT_FIELDS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(data["attempts"])
+    writer.writerows({field: csv_cell(value, one_line=False) if isinstance(value, str) else value
+                      for field, value in attempt.items()} for attempt in data["attempts"])
     return out.getvalue()
+
+
+# What makes a spreadsheet read a cell as a formula (=HYPERLINK(...), +cmd|...), as OWASP lists them.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str, *, one_line: bool = True) -> str:
+    """Text a student wrote as a CSV cell: control characters shown as escapes (grader.safe_text), and
+    a quote in front of a cell a spreadsheet would run as a formula, as OWASP advises. With `one_line`
+    (a name in a row per student) newlines and tabs are escaped too."""
+    safe = printable(text, one_line=one_line)
+    return "'" + safe if safe.startswith(_FORMULA_START) else safe
