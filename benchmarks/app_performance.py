@@ -152,7 +152,7 @@ class Visitor(RingbookApp):
         self.exit()
 
 store = open_store_or_report(Path(sys.argv[1]))
-book = load_or_report(None, cache_dir=store.path.parent)
+book = load_or_report(None)
 Visitor(book, store, warm=True).run(headless=True, size=(80, 24))
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 for stamped in (first_frame, filled_in):

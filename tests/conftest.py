@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -164,16 +165,21 @@ def compile_our_code() -> None:
         compileall.compile_dir(root / folder, quiet=1)
 
 
-# --- the built-in book cached beside it, as on an installed ringbook ---------------------------------------
+# --- the built-in book cached, once a run, in a cache folder of the run's own -----------------------------
+
+CACHE_SETTING = "RINGBOOK_CACHE_DIR"
+
 
 def cache_the_built_in_book() -> None:
-    """An installed book has a checked copy beside it (docs/classroom.md: `ringbook content check` after
-    installing), and every `ringbook` then starts from it in 20 ms. A test's fresh data folder has no copy of
-    its own, so without this each command a test ran, in this process or a child, read and checked the book's
-    files again: 0.8 s of CPU, a hundred times and more a run. Written once, here, the way load_book keeps a
-    reader's copy; a cached book loads the same as one read from its files (grader/book/cache.py, and
-    tests/grader/test_book_cache.py), and tests of reading the book read their own copies."""
-    load_book(cache_dir=book_cache.beside(BUILTIN_CONTENT))
+    """Every `ringbook` starts from the reader's own cached copy of the book (grader/book/cache.py) in 20 ms.
+    Without one, each command a test ran, in this process or a child, read and checked the book's files again:
+    0.8 s of CPU, a hundred times and more a run. The controller points RINGBOOK_CACHE_DIR at a folder of the
+    run's own (never the tester's ~/.cache), which the workers and every child inherit, and keeps the built-in
+    book there once; a cached book loads the same as one read from its files (tests/grader/test_book_cache.py),
+    and tests of reading the book read their own copies."""
+    folder = Path(tempfile.mkdtemp(prefix="ringbook-cache-"))
+    os.environ[CACHE_SETTING] = str(folder)
+    load_book(cache_dir=book_cache.default_folder())
 
 
 # Modules whose tests take many seconds each (the classroom benchmark, whole-book walks). xdist hands each worker
@@ -194,3 +200,8 @@ def pytest_configure(config: pytest.Config) -> None:
             compile_our_code()
         cache_the_built_in_book()
     allow_unsandboxed_runs_where_no_sandbox_starts()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and CACHE_SETTING in os.environ:
+        shutil.rmtree(os.environ.pop(CACHE_SETTING), ignore_errors=True)

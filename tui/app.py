@@ -406,13 +406,13 @@ class RingbookApp(App):
         the UI thread; the newest read wins."""
         from textual.worker import get_current_worker
 
+        from grader.book.cache import default_folder
         from grader.book.load import BookError, load_book
         from grader.problems import Problem
 
         assert self.watched is not None, "only a watched book is read again"
-        cache = self.store.path.parent if self.store.path is not None and not self.store.read_only else None
         try:
-            result: Book | list[Problem] = load_book(self.watched, cache_dir=cache)
+            result: Book | list[Problem] = load_book(self.watched, cache_dir=default_folder())
         except BookError as exc:
             result = exc.problems
         except Exception as exc:   # a book that breaks the loader must not end the session

@@ -71,8 +71,9 @@ class Watch(FileSystemEventHandler):
             self._timer.start()
 
     def concerns(self, event: FileSystemEvent) -> bool:
-        """Whether `event` may change what is watched. Never a file in a `__pycache__`: `content check` keeps its
-        checked copy of the book there (grader.book.cache.beside), and seeing it written started the next check."""
+        """Whether `event` may change what is watched. Never a file in a `__pycache__`: no book file lives there
+        (ringbook before issue 42 kept its checked copy of a book there, and seeing it written started the next
+        check)."""
         paths = [p if isinstance(p, str) else p.decode(errors="replace") for p in (event.src_path, event.dest_path)
                  if p]
         paths = [p for p in paths if "__pycache__" not in Path(p).parts]

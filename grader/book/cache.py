@@ -1,54 +1,86 @@
 """A parsed copy of a book that passed its checks, so the app starts without YAML or re-checking.
 
-The copy is plain JSON keyed by the book's folder and, for every file the book was read from, its size and
-modification time. Any change, a damaged copy or an unwritable folder simply means the book is read from
-its files again: the cache can make loading faster, never different.
+The copy is plain JSON keyed by the book's folder and a hash of the bytes of every file the book was read
+from: any edit (even one that keeps a file's size and modification time, as `touch -r` does), a damaged copy or
+a folder that cannot be used simply means the book is read from its files again. The cache can make loading
+faster, never different.
 
-Each reader keeps a copy beside their progress. `ringbook content check` also keeps one beside the book
-(in the book folder's `__pycache__`, as Python keeps bytecode), where it may write: that copy serves every
-reader of an installed book, so a class's first lesson does not check the book once per learner (reading
-and checking the built-in book costs about half a second of CPU, which thirty learners logging in
-together paid thirty times over on two cores). A shared copy is trusted only when it and
-its folder belong to this user or root and no one else may write them: loading a cached book skips its
-checks, so a copy another user could have written would hand them every reader's screen.
+Each reader keeps their own copies, in their own cache folder, never beside the book: a book may belong to
+anyone, and a folder another account writes can hold links that make a write land in any file the reader may
+write (issue 42). A copy is read and written only inside a folder opened without following a link and found to
+be this user's and writable by no one else, and written as a new private file (O_CREAT | O_EXCL | O_NOFOLLOW)
+that replaces the old one whole.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
-import zlib
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
-FORMAT = 6  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
+from grader.files import MAX_FILE_BYTES
+
+FORMAT = 7  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
 # 4: their titles too; 5: and a choice's options; 6: in the order each kind declares them (a table's label and
-# feedback row by row, grader.exercise.NumericAnswer.TEXT_FIELDS), not all labels, then all feedback
+# feedback row by row, grader.exercise.NumericAnswer.TEXT_FIELDS), not all labels, then all feedback;
+# 7: keyed on each file's SHA-256, not its modification time and size
+
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def beside(root: Path) -> Path:
-    """The cache folder that serves everyone who reads the book at `root`."""
-    return root / "__pycache__"
+def default_folder() -> Path:
+    """RINGBOOK_CACHE_DIR, else the per-user cache folder (~/.cache/ringbook, or $XDG_CACHE_HOME/ringbook)."""
+    configured = os.environ.get("RINGBOOK_CACHE_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("ringbook", appauthor=False))
 
 
-def _trusted(path: Path) -> bool:
-    """Whether `path` is this user's or root's, and writable by no one else."""
-    status = path.stat()
-    return status.st_uid in (os.geteuid(), 0) and not status.st_mode & 0o022
+def _own(descriptor: int) -> bool:
+    """Whether the open file or folder is this user's and writable by no one else."""
+    status = os.fstat(descriptor)
+    return status.st_uid == os.geteuid() and not status.st_mode & 0o022
 
 
-def _file_for(root: Path, cache_dir: Path) -> Path:
-    digest = zlib.crc32(str(root.resolve()).encode())  # names the file; the content check is the stamps
-    return cache_dir / f"book-cache-{digest:08x}.json"
-
-
-def _stamp(path: Path) -> list[int] | None:
+def _open_own_folder(folder: Path, *, create: bool) -> int | None:
+    """A descriptor of `folder` when it is this user's own (created 0700 if asked); None when it is missing, a
+    link, or another's. Everything after goes through the descriptor, so the path cannot be swapped beneath it."""
     try:
-        status = path.stat()
+        if create:
+            folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                folder.mkdir(mode=0o700)   # never through a link: mkdir refuses any name that exists
+        descriptor = os.open(folder, _FOLDER)
     except OSError:
         return None
-    return [status.st_mtime_ns, status.st_size]
+    if _own(descriptor):
+        return descriptor
+    os.close(descriptor)
+    return None
+
+
+def _name_for(root: Path) -> str:
+    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return f"book-cache-{digest}.json"
+
+
+def _digest(path: Path) -> str | None:
+    """SHA-256 of a book file's bytes, or None for one the book could not be read from (a pipe is not waited on)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        return hashlib.sha256(file.read(MAX_FILE_BYTES + 1)).hexdigest()
 
 
 def _sources(root: Path, raw: dict[str, Any]) -> list[Path]:
@@ -59,37 +91,53 @@ def _sources(root: Path, raw: dict[str, Any]) -> list[Path]:
     return paths
 
 
-def read(root: Path, cache_dir: Path, *, shared: bool = False) -> dict[str, Any] | None:
-    """The cached raw book, or None when there is none or any source file has changed. A `shared` copy (one
-    not in the reader's own folder) must also be trusted."""
+def read(root: Path, folder: Path) -> dict[str, Any] | None:
+    """The cached raw book, or None when there is none, the folder or copy is not this user's own, or any
+    source file's bytes have changed."""
+    descriptor = _open_own_folder(folder, create=False)
+    if descriptor is None:
+        return None
     try:
-        file = _file_for(root, cache_dir)
-        if shared and not (_trusted(file) and _trusted(cache_dir)):
-            return None
-        cached = json.loads(file.read_text(encoding="utf-8"))
+        file = os.open(_name_for(root), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                       dir_fd=descriptor)
+        with os.fdopen(file, "rb") as opened:
+            if not (_own(file) and stat.S_ISREG(os.fstat(file).st_mode)):
+                return None
+            cached = json.loads(opened.read())
         if cached.get("format") != FORMAT or cached.get("root") != str(root.resolve()):
             return None
-        for name, stamp in cached["stamps"].items():
-            if _stamp(root / name) != stamp:
+        for name, digest in cached["digests"].items():
+            if _digest(root / name) != digest:
                 return None
         return cached["raw"]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+    finally:
+        os.close(descriptor)
 
 
-def write(root: Path, cache_dir: Path, raw: dict[str, Any]) -> bool:
-    """Save `raw` for next time; whether it was saved (not where the folder cannot be written)."""
-    stamps = {str(p.relative_to(root)): _stamp(p) for p in _sources(root, raw)}
-    payload = {"format": FORMAT, "root": str(root.resolve()), "stamps": stamps, "raw": raw}
-    target = _file_for(root, cache_dir)
-    temporary = target.with_suffix(f".{os.getpid()}.tmp")
+def write(root: Path, folder: Path, raw: dict[str, Any]) -> bool:
+    """Save `raw` for next time in `folder`, made if missing; whether it was saved (not in a folder that is
+    a link, another's, or cannot be written)."""
+    digests = {str(p.relative_to(root)): _digest(p) for p in _sources(root, raw)}
+    payload = json.dumps({"format": FORMAT, "root": str(root.resolve()), "digests": digests, "raw": raw},
+                         ensure_ascii=False).encode()
+    descriptor = _open_own_folder(folder, create=True)
+    if descriptor is None:
+        return False
+    target = _name_for(root)
+    temporary = f"{target}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
-        cache_dir.mkdir(mode=0o755, exist_ok=True)
-        temporary.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
-        temporary.chmod(0o644)   # readable by the class, whatever the writer's umask
-        os.replace(temporary, target)
+        file = os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC, 0o600,
+                       dir_fd=descriptor)
+        with os.fdopen(file, "wb") as opened:
+            os.fchmod(file, 0o600)   # private whatever the umask: it holds nothing others need
+            opened.write(payload)
+        os.replace(temporary, target, src_dir_fd=descriptor, dst_dir_fd=descriptor)
     except OSError:
         with contextlib.suppress(OSError):
-            temporary.unlink()
+            os.unlink(temporary, dir_fd=descriptor)
         return False
+    finally:
+        os.close(descriptor)
     return True

@@ -89,15 +89,12 @@ def _check_narrative(path: Path, problems: list[Problem]) -> None:
 # --- the book ---------------------------------------------------------------------------------------
 
 def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) -> Book:
-    """Load and check a book; raises BookError listing every problem. A book that passed its checks before
-    and has not changed since is read from a cached copy instead: the one `ringbook content check` keeps
-    beside the book for every reader (every command, with or without a progress folder), or else, with
-    `cache_dir`, this reader's own there, written here."""
+    """Load and check a book; raises BookError listing every problem. With `cache_dir` (the reader's own
+    folder, grader.book.cache.default_folder), a book that passed its checks before and whose files have not
+    changed since is read from the copy kept there, and one read from its files is kept there."""
     root = Path(root) if root is not None else BUILTIN_CONTENT
     check_kinds()
-    cached = book_cache.read(root, book_cache.beside(root), shared=True)
-    if cached is None and cache_dir is not None:
-        cached = book_cache.read(root, cache_dir)
+    cached = None if cache_dir is None else book_cache.read(root, cache_dir)
     if cached is not None:
         return _book_from_raw(root, cached)
     raw: dict[str, Any] = {}

@@ -105,18 +105,20 @@ def _data(export: dict) -> dict:
 
 
 def test_the_summary_reads_a_changed_book_afresh_and_an_unchanged_one_from_the_book_cache(chapters_copy, data_dir,
-                                                                                          capsys):
-    """`ringbook progress` reads the book as the app does: from the cache beside the store while its files
-    are unchanged (checking every file again each time cost 0.4 s a run), and from its files once one
-    changes."""
+                                                                                          capsys, tmp_path,
+                                                                                          monkeypatch):
+    """`ringbook progress` reads the book as the app does: from the reader's own cache while its files are
+    unchanged (checking every file again each time cost 0.4 s a run), and from its files once one changes."""
     book_copy = chapters_copy("00-ring-allreduce")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RINGBOOK_CACHE_DIR", str(cache))
 
     def summary_title() -> str:
         assert main(["--content", str(book_copy), "--data-dir", str(data_dir), "progress"]) == 0
         return capsys.readouterr().out.splitlines()[0]
 
     assert summary_title() == "Distributed Training, Derived"
-    assert list(data_dir.glob("book-cache-*.json"))
+    assert list(cache.glob("book-cache-*.json"))
     book_yaml = book_copy / "book.yaml"
     book_yaml.write_text(book_yaml.read_text().replace('title: "Distributed Training, Derived"',
                                                        'title: "Distributed Training, Revisited"', 1))

@@ -2,8 +2,11 @@
 
 import json
 import os
+import pwd
+import stat
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -91,69 +94,139 @@ def test_a_cache_in_the_order_of_format_5_is_read_again(chapters_copy, tmp_path)
     assert load_book(book_copy, cache_dir=tmp_path) == fresh
 
 
-# --- the copy `content check` keeps beside the book, for every reader of an installed book ------------------
+# --- where the cache lives: the reader's own folder, never the book's (issue 42) -----------------------------
+
+root_only = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                               reason="giving a folder to another account (os.lchown) needs root")
 
 
-def checked_beside(ringbook, book_copy) -> Path:
-    """Check `book_copy` as an instructor does after installing it; the copy kept beside it."""
+def another_account() -> pwd.struct_passwd:
+    """A real account of this host other than the one running the tests (as tests/progress/test_class_identity.py)."""
+    others = sorted((e for e in pwd.getpwall() if e.pw_uid != os.geteuid()), key=lambda e: e.pw_uid)
+    if not others:
+        pytest.skip("this host has no other account to give a folder to")
+    return others[0]
+
+
+def give_away(folder: Path, account: pwd.struct_passwd) -> None:
+    """`folder` and everything in it, links included (not what they point to), made `account`'s."""
+    for path in [folder, *folder.rglob("*")]:
+        os.lchown(path, account.pw_uid, account.pw_gid)
+
+
+def untouched_secret(tmp_path: Path) -> Path:
+    """A file only root may write, where a planted link points."""
+    secret = tmp_path / "root-only" / "secret"
+    secret.parent.mkdir(mode=0o700)
+    secret.write_text("root's own\n")
+    secret.chmod(0o600)
+    return secret
+
+
+@root_only
+def test_checking_a_book_another_account_owns_follows_none_of_its_planted_links(chapters_copy, ringbook, tmp_path):
+    """The attack of issue 42: another account's book, its `__pycache__` theirs, with links named as the cache's
+    files (the temporary one names root's pid) pointing at a file of root's. Root's `content check` rewrote that
+    file as JSON and made it 0644; now it writes nothing into the book's folder at all."""
+    book_copy = chapters_copy("00-ring-allreduce")
+    secret = untouched_secret(tmp_path)
+    planted = book_copy / "__pycache__"
+    planted.mkdir()
+    name = f"book-cache-{zlib.crc32(str(book_copy.resolve()).encode()):08x}"
+    for link in (f"{name}.{os.getpid()}.tmp", f"{name}.json"):
+        (planted / link).symlink_to(secret)
+    give_away(book_copy, another_account())
+    before = sorted(p.name for p in planted.iterdir())
     assert ringbook("content", "check", "--content", str(book_copy)).returncode == 0
-    [kept] = (book_copy / "__pycache__").glob("book-cache-*.json")
-    return kept
+    assert secret.read_text() == "root's own\n" and stat.S_IMODE(secret.stat().st_mode) == 0o600
+    assert sorted(p.name for p in planted.iterdir()) == before
+    assert load_book(book_copy).title   # and reading it as a learner does follows none either
+    assert secret.read_text() == "root's own\n"
 
 
-def test_a_checked_book_serves_every_reader_from_the_copy_beside_it(chapters_copy, ringbook, tmp_path):
+@root_only
+def test_a_pycache_that_is_a_link_is_not_written_through(chapters_copy, ringbook, tmp_path):
+    """Another account's book whose `__pycache__` is a link to a folder root can write: root's check wrote the
+    cache there."""
     book_copy = chapters_copy("00-ring-allreduce")
-    checked_beside(ringbook, book_copy)
-    learner = tmp_path / "learner"
-    learner.mkdir()
-    assert load_book(book_copy, cache_dir=learner) == load_book(book_copy)
-    assert list(learner.iterdir()) == []          # read from the copy beside the book: nothing of their own to keep
-    code = ("import sys; from pathlib import Path; from grader.book.load import load_book; "
-            f"load_book(Path({str(book_copy)!r}), cache_dir=Path({str(learner)!r})); print('yaml' in sys.modules)")
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    (book_copy / "__pycache__").symlink_to(elsewhere)
+    give_away(book_copy, another_account())
+    assert ringbook("content", "check", "--content", str(book_copy)).returncode == 0
+    assert list(elsewhere.iterdir()) == []
 
 
-def test_a_command_with_no_progress_folder_reads_the_checked_copy_too(chapters_copy, ringbook):
-    """`ringbook check`, `content show` and the class report keep no copy of their own: they read the checked
-    one beside the book instead of the book's files (0.8 s of CPU each time for the built-in book)."""
+@root_only
+@pytest.mark.parametrize("how", ["a link to a folder of root's", "another account's folder"])
+def test_a_cache_folder_that_is_not_the_readers_own_is_neither_written_nor_read(chapters_copy, tmp_path, how):
+    """The cache folder itself (RINGBOOK_CACHE_DIR, a misconfigured XDG_CACHE_HOME) may be a link or another
+    account's: the copy is kept only in a folder that is the reader's own, opened without following a link."""
     book_copy = chapters_copy("00-ring-allreduce")
-    checked_beside(ringbook, book_copy)
+    secret = untouched_secret(tmp_path)
+    folder = tmp_path / "cache"
+    if how == "a link to a folder of root's":
+        folder.symlink_to(secret.parent)
+        watched = secret.parent
+    else:
+        folder.mkdir(mode=0o755)
+        for n in range(100):   # a temporary file of any name this run might pick, each a link to root's file
+            (folder / f"planted-{n}.tmp").symlink_to(secret)
+        give_away(folder, another_account())
+        watched = folder
+    before = sorted(p.name for p in watched.iterdir())
+    assert load_book(book_copy, cache_dir=folder) == load_book(book_copy)
+    assert sorted(p.name for p in watched.iterdir()) == before
+    assert secret.read_text() == "root's own\n" and stat.S_IMODE(secret.stat().st_mode) == 0o600
+
+
+def test_content_check_writes_nothing_into_the_book_folder(chapters_copy, ringbook, tmp_path, monkeypatch):
+    """A book may belong to anyone, so `content check` keeps its checked copy in the reader's own cache folder,
+    which the next start of the app (or `ringbook check`) reads."""
+    book_copy = chapters_copy("00-ring-allreduce")
+    monkeypatch.setenv("RINGBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    assert ringbook("content", "check", "--content", str(book_copy)).returncode == 0
+    assert not (book_copy / "__pycache__").exists()
+    [kept] = (tmp_path / "cache").glob("book-cache-*.json")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
     code = ("import sys; from tui.cli.main import main; "
             f"status = main(['check', '--content', {str(book_copy)!r}, '0.1', '7/4']); "
             "print(status, 'yaml' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "RINGBOOK_CACHE_DIR": str(tmp_path / "cache")})
     assert done.stdout.splitlines()[-1] in ("0 False", "1 False"), done.stdout + done.stderr
 
 
-def tampered(kept: Path) -> None:
+def test_a_copy_beside_the_book_is_never_read(chapters_copy, tmp_path):
+    """What older versions' `content check` left in a book's `__pycache__` is read by nobody: a copy there,
+    however trusted it looks, is not where the reader's own copies live."""
+    book_copy = chapters_copy("00-ring-allreduce")
+    load_book(book_copy, cache_dir=book_copy / "__pycache__")
+    [kept] = (book_copy / "__pycache__").glob("book-cache-*.json")
     data = json.loads(kept.read_text())
     data["raw"]["chapters"]["00-ring-allreduce"]["exercises"][0]["title"] = "[link=https://evil]Traffic[/link]"
     kept.write_text(json.dumps(data))
-
-
-@pytest.mark.parametrize("who", ["others may write it", "others may write its folder", "another user's"])
-def test_a_shared_copy_someone_else_could_have_written_is_not_trusted(chapters_copy, ringbook, tmp_path, who):
-    """Loading a cached book skips its checks: a copy beside the book that another user wrote, or could
-    have, is read past, and the book comes from its files (or the reader's own copy) instead."""
-    book_copy = chapters_copy("00-ring-allreduce")
-    kept = checked_beside(ringbook, book_copy)
-    tampered(kept)
-    if who == "others may write it":
-        kept.chmod(0o666)
-    elif who == "others may write its folder":
-        kept.parent.chmod(0o777)
-    else:
-        if os.geteuid() != 0:
-            pytest.skip("only root can give a file to another user")
-        os.chown(kept, 4242, 4242)
-    learner = tmp_path / "learner"
-    learner.mkdir()
     assert load_book(book_copy).exercise("0.1").title == "Traffic per GPU on a ring"
-    assert load_book(book_copy, cache_dir=learner).exercise("0.1").title == "Traffic per GPU on a ring"
-    assert list(learner.glob("book-cache-*.json"))   # read and checked from its files, so kept as the reader's own
+    assert load_book(book_copy, cache_dir=tmp_path / "mine").exercise("0.1").title == "Traffic per GPU on a ring"
 
 
 def test_a_book_whose_folder_cannot_be_written_still_checks(chapters_copy, ringbook):
     book_copy = chapters_copy("00-ring-allreduce")
     (book_copy / "__pycache__").write_text("a file where the cache folder would go")
     assert ringbook("content", "check", "--content", str(book_copy)).returncode == 0
+
+
+# --- keyed on content (issue 42, item 5) ----------------------------------------------------------------------
+
+
+def test_a_file_edited_keeping_its_size_and_time_is_read_again(chapters_copy, tmp_path):
+    """`touch -r`, a restored backup or a tool that keeps times: the same size and modification time, other
+    bytes. Keyed on (mtime, size), the stale copy kept grading the old book."""
+    book_copy = chapters_copy("00-ring-allreduce")
+    load_book(book_copy, cache_dir=tmp_path)
+    path = book_copy / "00-ring-allreduce/exercises.yaml"
+    before = path.stat()
+    path.write_text(path.read_text().replace("title: Traffic per GPU on a ring", "title: Traffic per GPU in a RING", 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert load_book(book_copy, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU in a RING"

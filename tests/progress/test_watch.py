@@ -10,8 +10,8 @@ from tui.watch import BOOK_FILES, Watch
 
 
 def test_an_edit_to_a_book_file_counts_but_a_copy_kept_in_pycache_does_not(tmp_path: Path):
-    """`content check` keeps its checked copy of the book in the book's __pycache__ as JSON: counted as an
-    edit, `content check --watch` checked again after every check, for ever."""
+    """`content check` before issue 42 kept its checked copy of the book in the book's __pycache__ as JSON:
+    counted as an edit, `content check --watch` checked again after every check, for ever."""
     watch = Watch(tmp_path, lambda: None, suffixes=BOOK_FILES)
     chapter = tmp_path / "00-ring" / "chapter.md"
     kept = tmp_path / "__pycache__" / "book-cache-1b950416.json"

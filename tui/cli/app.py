@@ -27,8 +27,7 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         store = open_store_or_report(data_dir)
         if store is None:
             return 1
-        cache_dir = None if store.read_only or store.path is None else store.path.parent
-        book, problems = book_to_watch(content, cache_dir) if watch else (load_or_report(content, cache_dir), [])
+        book, problems = book_to_watch(content) if watch else (load_or_report(content), [])
         if book is None:
             store.close()
             return 1
@@ -65,9 +64,10 @@ def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem
                        screen=(size.columns, size.lines) if sys.stdout.isatty() else None)
 
 
-def book_to_watch(content: Path | None, cache_dir: Path | None) -> tuple[Book | None, list[Problem]]:
+def book_to_watch(content: Path | None) -> tuple[Book | None, list[Problem]]:
     """The book and no problems; or, when it does not load, an empty stand-in and its problems, shown in the app
     until a save fixes them. (None when `content` names no book at all, after saying so.)"""
+    from grader.book.cache import default_folder
     from grader.book.load import BUILTIN_CONTENT, BookError, load_book
     from grader.book.model import Book
     from tui.cli.common import folder_problem
@@ -78,6 +78,6 @@ def book_to_watch(content: Path | None, cache_dir: Path | None) -> tuple[Book | 
         return None, []
     root = content if content is not None else BUILTIN_CONTENT
     try:
-        return load_book(root, cache_dir=cache_dir), []
+        return load_book(root, cache_dir=default_folder()), []
     except BookError as exc:
         return Book(f"{root.name} (not loaded: see its problems)", "", root, ()), exc.problems

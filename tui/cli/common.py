@@ -55,14 +55,17 @@ def folder_problem(content: Path | None) -> str | None:
     return f"{shown} has no book.yaml, so it is not a ringbook book (`ringbook content new DIR` starts one)"
 
 
-def load_or_report(content: Path | None, cache_dir: Path | None = None) -> Book | None:
-    """The book, or None after saying on stderr why it cannot be opened: each problem, then what to run."""
+def load_or_report(content: Path | None) -> Book | None:
+    """The book (from the reader's own cache while its files are unchanged), or None after saying on stderr why
+    it cannot be opened: each problem, then what to run."""
+    from grader.book.cache import default_folder
+
     problem = folder_problem(content)
     if problem:
         print(f"ringbook: {problem}", file=sys.stderr)
         return None
     try:
-        return load_book(content, cache_dir=cache_dir)
+        return load_book(content, cache_dir=default_folder())
     except BookError as exc:
         report_problems(exc.problems, content)
         return None

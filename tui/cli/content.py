@@ -64,7 +64,7 @@ def content_check(content: Path | None) -> int:
         return 1
     if warnings:
         print(f"{counted(warnings, 'warning')}; warnings do not fail the check.", file=sys.stderr)
-    book_cache.write(book.root, book_cache.beside(book.root), raw)   # for every reader, where it may be written
+    book_cache.write(book.root, book_cache.default_folder(), raw)   # the reader's own: the next start reads it
     extras = "".join([f", {len(q)}-question quiz {q.id!r}" for q in book.quizzes]
                      + [f", lab {lab.id!r}" for lab in book.labs])
     print(f"ok: {book.title!r}: {counted(len(book.chapters), 'chapter')}, "

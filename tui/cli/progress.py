@@ -59,8 +59,7 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
 
 
 def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -> int:
-    cache_dir = None if store.read_only or store.path is None else store.path.parent   # as the app does
-    book = load_or_report(content, cache_dir=cache_dir)
+    book = load_or_report(content)
     if book is None:
         return 1
     from tui.progress.review import kinds_of, review_summary

@@ -36,7 +36,7 @@ def work_on(exercise_id: str, content: Path | None, data_dir: Path | None, *, al
     if store is None:
         return 1
     try:
-        book = load_or_report(content, cache_dir=None if store.read_only or store.path is None else store.path.parent)
+        book = load_or_report(content)
         if book is None:
             return 1
         exercise = book.exercise(exercise_id)
