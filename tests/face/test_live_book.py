@@ -101,7 +101,7 @@ async def test_a_book_broken_from_the_start_opens_on_its_problems_and_then_on_ho
     narrative = root / CHAPTER / "chapter.md"
     good = narrative.read_text()
     narrative.write_text(good.replace("\n\n", "\n\n\x1b]52;c;aGk=\x07\n\n", 1))   # would set the clipboard
-    book, problems = book_to_watch(root, None)
+    book, problems = book_to_watch(root)
     assert book is not None and not book.chapters
     assert problems and all(p.path == narrative for p in problems)
     app = RingbookApp(book, store, warm=False, watch=root, problems=problems)
