@@ -65,7 +65,7 @@ def test_a_classmates_name_from_another_account_is_reported_apart_with_both_acco
     assert [t["exercise_id"] for t in his["verification"]["tampered"]] == ["0.2"]
     assert his["verification"]["name_claims"] == [
         {"file": str(inbox / "alice-2.json"), "name": alice.pw_name, "account": alice.pw_name,
-         "owner": mallory.pw_name}]
+         "reads_as": alice.pw_name, "owner": mallory.pw_name}]
     [failed] = json.loads(out)["most_failed"]
     assert (failed["id"], failed["students"]) == ("0.3", 1)
 
@@ -104,7 +104,8 @@ def test_a_roster_names_each_file_by_its_owner_and_flags_claims_on_anothers_name
     assert (rows["Alice Liddell"]["account"], rows["Alice Liddell"]["solved"]) == (alice.pw_name, 1)
     assert rows["Alice Liddell"]["verification"]["name_claims"] == []
     assert rows["Mallory M"]["verification"]["name_claims"] == [
-        {"file": str(inbox / "m.json"), "name": "Alice Liddell", "account": alice.pw_name, "owner": mallory.pw_name}]
+        {"file": str(inbox / "m.json"), "name": "Alice Liddell", "account": alice.pw_name, "reads_as": "Alice Liddell",
+         "owner": mallory.pw_name}]
     assert rows["Sam"]["verification"]["off_roster"] is True
     assert err.splitlines() == [
         f"ringbook class report: Mallory M: m.json names student 'Alice Liddell', the name of account "
@@ -188,3 +189,92 @@ def test_one_accounts_files_cannot_hold_the_report_however_many_it_drops(tmp_pat
     assert [Path(f).name for f in rows[alice.pw_name].files] == ["a.json"]
     assert report.skipped == [f"{inbox / 'm0.json'}: not read: the files of {mallory.pw_name} come to more than "
                               f"{2 * largest / 2**20:g} MB in all; their newest were read"]
+
+
+CYRILLIC_TWINS = str.maketrans("aeopcxy", "\u0430\u0435\u043e\u0440\u0441\u0445\u0443")
+
+
+def with_a_cyrillic_letter(name: str) -> str:
+    """`name` with its first letter that has a Cyrillic twin (a, e, o, p, c, x, y) swapped for it."""
+    for number, letter in enumerate(name):
+        twin = letter.translate(CYRILLIC_TWINS)
+        if twin != letter:
+            return name[:number] + twin + name[number + 1:]
+    return name
+
+
+LOOKALIKES = {
+    "a zero-width space after it": lambda login: login + "\u200b",
+    "a soft hyphen inside": lambda login: login[:1] + "\u00ad" + login[1:],
+    "a Cyrillic letter": with_a_cyrillic_letter,
+    "fullwidth letters": lambda login: "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in login),
+}
+
+
+@pytest.mark.parametrize("how", LOOKALIKES)
+def test_a_lookalike_of_a_classmates_login_is_flagged_as_a_claim(tmp_path, capsys, accounts, how):
+    """Found: mallory's `progress submit --name` with alice's login plus a zero-width space, or with a
+    Cyrillic "а" in it, gave a row that read "alice", nothing flagged, rc 0. Names are now compared after
+    NFKC, without format characters, and by Unicode's confusables skeleton."""
+    alice, mallory, _ = accounts
+    lookalike = LOOKALIKES[how](alice.pw_name)
+    if lookalike == alice.pw_name:
+        pytest.skip(f"{alice.pw_name!r} has no letter with a Cyrillic twin")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    submitted(capsys, tmp_path, inbox, "a.json", alice, alice.pw_name, [("0.1", "1.75", "correct", 0)])
+    submitted(capsys, tmp_path, inbox, "m.json", mallory, lookalike, [("0.3", "12", "incorrect", 0)])
+
+    code, out, err = run(capsys, "class", "report", inbox, "--format", "json")
+    assert code == 1
+    rows = {s["account"]: s for s in json.loads(out)["students"]}
+    hers, his = rows[alice.pw_name], rows[mallory.pw_name]
+    assert his["name"] == lookalike
+    assert his["verification"]["name_claims"] == [
+        {"file": str(inbox / "m.json"), "name": lookalike, "account": alice.pw_name, "reads_as": alice.pw_name,
+         "owner": mallory.pw_name}]
+    assert (hers["verification"]["name_shared_with"], his["verification"]["name_shared_with"]) == (
+        [mallory.pw_name], [alice.pw_name])
+    claim = (f"m.json names student {lookalike!r}, which reads as {alice.pw_name!r}, the name of account "
+             f"{alice.pw_name}, but belongs to {mallory.pw_name}; its work is counted as {mallory.pw_name}'s")
+    assert [line for line in err.splitlines() if line.endswith(claim)] != []
+
+
+def test_a_name_that_only_shares_letters_with_a_login_is_not_a_claim(tmp_path, capsys, accounts):
+    """The folding is Unicode's skeleton, not a guess: an accent makes another name, and so does a letter
+    left out."""
+    alice, mallory, _ = accounts
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for number, name in enumerate([alice.pw_name + "\u0301", alice.pw_name[:-1]]):
+        submitted(capsys, tmp_path, inbox, f"m{number}.json", mallory, name, [])
+    code, out, err = run(capsys, "class", "report", inbox, "--format", "json")
+    assert (code, err) == (0, "")
+    assert [s["verification"]["name_claims"] for s in json.loads(out)["students"]] == [[], []]
+
+
+def test_with_a_roster_a_lookalike_of_a_students_name_is_a_claim(tmp_path, capsys, accounts):
+    alice, mallory, _ = accounts
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    submitted(capsys, tmp_path, inbox, "a.json", alice, "Alice Liddell", [("0.1", "1.75", "correct", 0)])
+    submitted(capsys, tmp_path, inbox, "m1.json", mallory, "\u0410lice Liddell", [])   # a Cyrillic А
+    submitted(capsys, tmp_path, inbox, "m2.json", mallory, "Alice\u200b Liddell", [])
+    roster = tmp_path / "roster.txt"
+    roster.write_text(f"{alice.pw_name}  Alice Liddell\n{mallory.pw_name}  Mallory M\n")
+
+    code, out, err = run(capsys, "class", "report", inbox, "--roster", roster, "--format", "json")
+    assert code == 1
+    rows = {s["name"]: s for s in json.loads(out)["students"]}
+    assert rows["Alice Liddell"]["verification"]["name_claims"] == []
+    assert rows["Mallory M"]["verification"]["name_claims"] == [
+        {"file": str(inbox / file), "name": name, "account": alice.pw_name, "reads_as": "Alice Liddell",
+         "owner": mallory.pw_name}
+        for file, name in [("m1.json", "\u0410lice Liddell"), ("m2.json", "Alice\u200b Liddell")]]
+    assert "m1.json names student 'Аlice Liddell', which reads as 'Alice Liddell', the name of account" in err
+
+    roster.write_text(f"{alice.pw_name} Alice\n{mallory.pw_name} \u0430lice\n")   # two names that print alike
+    code, out, err = run(capsys, "class", "report", inbox, "--roster", roster)
+    assert (code, out) == (2, "")
+    assert err == (f"ringbook class report: {roster}:2: '\u0430lice' reads as 'alice', which already names "
+                   f"{alice.pw_name!r}; each name may belong to one account; no report made.\n")

@@ -89,8 +89,11 @@ def findings(report: ClassReport, student: StudentReport, routine: bool = True) 
         lines.append(f"{Path(mismatch.file).name} names user {mismatch.declares!r} but belongs to {mismatch.owner}")
     on_roster = " on the roster" if report.roster is not None else ""
     for claim in v.name_claims:
-        lines.append(f"{Path(claim.file).name} names student {claim.name!r}, the name of account {claim.account}"
-                     f"{on_roster}, but belongs to {claim.owner}; its work is counted as {claim.owner}'s")
+        lookalike = claim.name.casefold() != claim.reads_as.casefold()
+        reads_as = f", which reads as {claim.reads_as!r}," if lookalike else ","
+        lines.append(f"{Path(claim.file).name} names student {claim.name!r}{reads_as} the name of account "
+                     f"{claim.account}{on_roster}, but belongs to {claim.owner}; its work is counted as "
+                     f"{claim.owner}'s")
     if v.name_shared_with:
         lines.append(f"files under the name {student.name!r} come from {_n(len(v.name_shared_with) + 1, 'account')}: "
                      f"{', '.join(sorted({student.account, *v.name_shared_with}))}; each account's are reported apart")

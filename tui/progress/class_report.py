@@ -6,7 +6,8 @@ counted. A submission belongs to the account that owns the file (on a shared hos
 with the same student name and the same owner are merged by attempt uid, so work submitted twice counts
 once, and a uid recorded differently in two places counts in neither; files of one name from different
 accounts are reported apart, each naming the other accounts. A file that names another account's student
-(by the instructor's roster, or by the host's logins) is flagged. Grading time is charged to the account
+(by the instructor's roster, or by the host's logins) is flagged, and so is one naming a lookalike of that
+name (tui.progress.lookalike): names are compared as they read. Grading time is charged to the account
 that owns the file, and the whole report has a bound. A file that cannot be read, for whatever reason, is
 named with a one-line reason and left out; the rest is still reported.
 
@@ -36,6 +37,7 @@ from grader.kinds.registry import kind_of, label
 from grader.verdict import Verdict, invalid
 from tui.progress import clock
 from tui.progress.export_file import PARTS, UnreadableExport, file_owner, local_time, read_export, reason_for
+from tui.progress.lookalike import folded
 from tui.progress.mastery import Mastery, mastery
 from tui.progress.roster import Roster
 from tui.progress.store import ProgressStore
@@ -92,6 +94,7 @@ class NameClaim:
     file: str
     name: str       # the student name the file gives
     account: str    # whose name that is
+    reads_as: str   # that account's name (its login, or its roster name) which the name reads as
     owner: str
 
 
@@ -307,9 +310,10 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None,
     payers = {key: _payer(key, me) for key in groups}
     share = min(grading_seconds, grading_seconds_in_all / max(1, len(set(payers.values()))))
     time_left = {payer: GradingTime(share) for payer in payers.values()}
-    accounts_of: dict[str, set[str]] = {}
+    accounts_of: dict[str, set[str]] = {}   # names as they read -> the accounts giving them
     for name, owner in groups:
-        accounts_of.setdefault(name.casefold(), set()).add(owner)
+        accounts_of.setdefault(folded(name), set()).add(owner)
+    logins = _host_logins() if roster is None else {}
     moment = now or clock.now()
     regrader = Regrader(grading_clock)
     wrong: dict[str, list[tuple[tuple[str, str], WrongAnswer]]] = {}
@@ -318,8 +322,8 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None,
         payer = payers[key]
         identity = replace(Verification(), grading_seconds=share,
                            charged_to=f"account {payer[1]}" if payer[0] == "account" else f"name {name!r}",
-                           name_claims=tuple(_name_claims(files, roster)),
-                           name_shared_with=tuple(sorted(accounts_of[name.casefold()] - {owner})),
+                           name_claims=tuple(_name_claims(files, roster, logins)),
+                           name_shared_with=tuple(sorted(accounts_of[folded(name)] - {owner})),
                            off_roster=bool(roster and owner and owner not in roster.names))
         try:
             student, counted = _student_report(book, name, files, regrader, moment, time_left[payer], identity)
@@ -378,26 +382,40 @@ def _payer(key: tuple[str, str], me: str) -> tuple[str, str]:
     return ("account", owner) if owner and owner != me else ("name", name.casefold())
 
 
-def _name_claims(files: list[StudentFile], roster: Roster | None) -> list[NameClaim]:
+def _name_claims(files: list[StudentFile], roster: Roster | None, logins: dict[str, str]) -> list[NameClaim]:
     """Files that name a student whose account is not their owner: by the roster where there is one, else
-    where the name is another login of this host. (A file whose student.user is not its owner is an
-    owner mismatch already.)"""
+    where the name reads as another login of this host (`logins`, by their folded form). (A file whose
+    student.user is not its owner is an owner mismatch already.)"""
     claims = []
     for f in files:
-        account = roster.account_named(f.name) if roster is not None else _host_login(f.name)
-        if f.owner and account and account not in (f.owner, f.user or f.name):
-            claims.append(NameClaim(str(f.path), f.name, account, f.owner))
+        named = roster.account_named(f.name) if roster is not None else _host_login(f.name, logins)
+        if f.owner and named and named[0] not in (f.owner, f.user or f.name):
+            claims.append(NameClaim(str(f.path), f.name, named[0], named[1], f.owner))
     return claims
 
 
-def _host_login(name: str) -> str | None:
-    """The login `name` is on this host, if it is one."""
+def _host_login(name: str, logins: dict[str, str]) -> tuple[str, str] | None:
+    """The login `name` is on this host, or reads as (twice: the login, and the word it reads as)."""
+    login: str | None
     try:
         import pwd
 
-        return pwd.getpwnam(name).pw_name
+        login = pwd.getpwnam(name).pw_name
     except (ImportError, KeyError, ValueError, UnicodeError):   # no accounts here, no such login, a NUL in it
-        return None
+        login = logins.get(folded(name, casefold=False))
+    return (login, login) if login else None
+
+
+def _host_logins() -> dict[str, str]:
+    """Every login this host lists, by its folded form; case is kept, as the system compares logins."""
+    try:
+        import pwd
+    except ImportError:   # no Unix accounts (Windows)
+        return {}
+    logins: dict[str, str] = {}
+    for entry in sorted(pwd.getpwall(), key=lambda e: e.pw_uid):
+        logins.setdefault(folded(entry.pw_name, casefold=False), entry.pw_name)
+    return logins
 
 
 def read_student_file(path: Path) -> StudentFile:
