@@ -4,9 +4,12 @@ test saves the file as an editor would and reads what is printed, waiting for ea
 from __future__ import annotations
 
 import os
+import pwd
 import subprocess
 
-from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, stop_with_ctrl_c
+import pytest
+
+from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, ringbook_subprocess, stop_with_ctrl_c
 from tui.progress.store import ProgressStore
 
 EXERCISE = "0.5"
@@ -60,3 +63,58 @@ def test_work_takes_only_a_build_of_the_book(ringbook, data_dir):
     derive = ringbook("work", "0.1")
     assert derive.returncode == 2 and "0.1 is a derive exercise" in derive.stderr
     assert not (data_dir / "work").exists()
+
+
+def watching(data_dir) -> tuple[subprocess.Popen[str], LineReader]:
+    """`ringbook work 0.5` started on `data_dir`, its output read line by line."""
+    child = subprocess.Popen([*RINGBOOK, "work", EXERCISE], cwd=ROOT, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)})
+    return child, LineReader(child)
+
+
+def test_a_work_folder_that_is_a_link_is_refused_not_written_through(data_dir, tmp_path):
+    """Found (issue 42): the file was checked for a link, its folder was not, so a `work/` linked to a folder
+    elsewhere had the code written there."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    data_dir.mkdir(exist_ok=True)
+    os.symlink(elsewhere, data_dir / "work")
+    done = ringbook_subprocess("work", EXERCISE, env={"RINGBOOK_DATA_DIR": str(data_dir)}, timeout=60)
+    assert done.returncode == 1, done.stdout
+    assert f"{data_dir / 'work'} is a link" in done.stderr and "Traceback" not in done.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="giving a folder to another account (os.chown) needs root")
+def test_a_work_folder_of_another_account_is_refused(data_dir):
+    other = next(entry for entry in pwd.getpwall() if entry.pw_uid != os.geteuid())
+    folder = data_dir / "work"
+    folder.mkdir(parents=True)
+    os.chown(folder, other.pw_uid, other.pw_gid)
+    done = ringbook_subprocess("work", EXERCISE, env={"RINGBOOK_DATA_DIR": str(data_dir)}, timeout=60)
+    assert done.returncode == 1, done.stdout
+    assert f"{folder} belongs to another account ({other.pw_name})" in done.stderr
+    assert list(folder.iterdir()) == []
+
+
+def test_a_work_file_swapped_for_a_fifo_is_said_and_the_next_save_is_run(book, data_dir):
+    """Found (issue 42): a FIFO in the file's place blocked the watch in open() for ever, so no later save
+    was graded."""
+    exercise = book.exercise(EXERCISE)
+    child, output = watching(data_dir)
+    path = data_dir / "work" / f"{EXERCISE}.py"
+    try:
+        output.until("Each save runs the tests.")
+        path.unlink()
+        os.mkfifo(path)
+        said = output.until(f"{path} is not a plain file")
+        path.unlink()
+        path.write_text(exercise.solution)
+        right = output.until("✓ All")
+    finally:
+        stop_with_ctrl_c(child)
+    assert said[-1] == f"{path} is not a plain file (a named pipe); waiting for the next save."
+    assert right[-1] == f"✓ All {len(exercise.tests)} tests pass."
+    assert child.returncode == 0

@@ -57,7 +57,7 @@ def test_other_code_in_the_file_is_kept_beside_it_and_a_link_is_never_followed(t
 def test_a_file_too_large_not_text_or_gone_is_said_not_read(tmp_path):
     path = work_file(tmp_path, "0.5")
     path.write_bytes(b"x" * (MAX_BYTES + 1))
-    with pytest.raises(WorkFileError, match="over 1024 KB"):
+    with pytest.raises(WorkFileError, match=f"over {MAX_BYTES:,} bytes"):
         read_work_file(path)
     path.write_bytes(b"def f():\n    return '\xff'\n")
     with pytest.raises(WorkFileError, match="not UTF-8"):

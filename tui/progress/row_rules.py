@@ -35,6 +35,7 @@ MAX_SEED = 2**63 - 1   # grader.book.variants' bound: a seed SQLite keeps as an 
 DAY_SECONDS = 24 * 3600.0
 MAX_ID = 200
 MAX_TEXT = 100_000
+MAX_DRAFT = MAX_TEXT   # a draft is held to an answer's length; the editors' files are capped to it (work_files)
 MAX_PAYLOAD = 1_000_000
 
 
@@ -286,6 +287,19 @@ def validated_export(data: Any, now: datetime) -> tuple[list[Attempt], list[dict
                                  "Nothing was imported.") from None
     return ([Attempt(**row) for row in sections["attempts"]], sections["reveals"],
             [Entry(**row) for row in sections["entries"]])
+
+
+def check_draft(text: str) -> None:
+    """A draft the store may keep: text (no surrogate, which undecodable input is read as) of at most MAX_DRAFT
+    characters. Anything else is refused with StoreError, never cut: cut code is no longer what was written,
+    and refusing leaves the draft kept before as it was."""
+    if len(text) > MAX_DRAFT:
+        raise StoreError(f"A draft of {len(text):,} characters is not kept: a draft holds at most {MAX_DRAFT:,} "
+                         "(a build's code is a function or two)")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise StoreError(f"A draft that is not text (character {exc.start + 1}) is not kept") from None
 
 
 def savable(row: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from tui.progress.row_rules import (
     STORED,
     STORED_RULES,
     breaks_rules,
+    check_draft,
     parse_utc,
     savable,
     utc_text,
@@ -354,6 +355,8 @@ class ProgressStore:
         return [Entry.from_row(row) for row in rows]
 
     def save_draft(self, exercise_id: str, text: str) -> None:
+        """Keep `text` as the draft (none, when empty); row_rules.check_draft's StoreError when it may not be."""
+        check_draft(text)
         if not text:
             self._write([("DELETE FROM drafts WHERE exercise_id = ?", (exercise_id,))])
             return
