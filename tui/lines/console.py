@@ -13,6 +13,8 @@ terminal (a pipe, a test) the reply is echoed, so a transcript reads as the sess
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -22,6 +24,7 @@ from tui.lines.reader import plain_lines
 PAGE_LINES = 20     # book lines between two `more:` prompts
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help", "?")
+SURROGATE = re.compile("[\ud800-\udfff]")   # what a byte that is not UTF-8 is read as (Console.__init__)
 
 
 class Quit(Exception):
@@ -39,7 +42,11 @@ class Console:
     def __init__(self, stdin: TextIO, stdout: TextIO, *, echo: bool = False, page_lines: int = PAGE_LINES,
                  width: int | None = None):
         """`page_lines` and `width`: a terminal's rows (less the prompt's) and columns, so a page fills the
-        screen once its lines wrap; with no width (a pipe, a braille display's own paging) a line is a line."""
+        screen once its lines wrap; with no width (a pipe, a braille display's own paging) a line is a line.
+        A real input stream is read with bytes that are not UTF-8 kept as surrogates, whatever the locale
+        (strict under en_US.UTF-8 or PYTHONIOENCODING), so `read` can say so instead of a traceback."""
+        if isinstance(stdin, io.TextIOWrapper):
+            stdin.reconfigure(errors="surrogateescape")
         self.stdin = stdin
         self.stdout = stdout
         self.echo = echo
@@ -91,20 +98,10 @@ class Console:
         lines before it said so) and return the reply, stripped. `help` says `help_text` (and that quit
         leaves) and asks again; `quit` and the end of input raise Quit."""
         while True:
-            prompt = f"{label} ({short}): " if short else f"{label}: "
-            self.prompts.append(prompt)
-            self.stdout.write(clean(prompt))
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                if self.echo:
-                    self.stdout.write("\n")
+            line = self.read(f"{label} ({short}): " if short else f"{label}: ", "that line")
+            if line is None:
                 raise Quit
-            reply = line.rstrip("\r\n")
-            if self.echo:
-                self.stdout.write(clean(reply) + "\n")
-                self.stdout.flush()
-            word = reply.strip()
+            word = line.strip()
             if word.lower() in QUIT_WORDS:
                 raise Quit
             if word.lower() in HELP_WORDS:
@@ -114,14 +111,26 @@ class Console:
 
     def raw_line(self, label: str) -> str | None:
         """One line exactly as typed (a line of code: its indent matters), or None at the end of input."""
-        self.prompts.append(f"{label}: ")
-        self.stdout.write(clean(f"{label}: "))
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if self.echo:
-            self.stdout.write(clean(line.rstrip("\r\n")) + "\n")
+        return self.read(f"{label}: ", label)
+
+    def read(self, prompt: str, what: str) -> str | None:
+        """One line typed at `prompt`, without its line end; None at the end of input. A line holding bytes that
+        are not UTF-8 (kept as surrogates, see __init__) is said, naming `what` and the byte, and asked again:
+        nothing the store or a terminal cannot take gets further, and what was typed before stays."""
+        while True:
+            self.prompts.append(prompt)
+            self.stdout.write(clean(prompt))
             self.stdout.flush()
-        return line.rstrip("\r\n") if line else None
+            typed = self.stdin.readline()
+            line = typed.rstrip("\r\n")
+            bad = SURROGATE.search(line)
+            if self.echo:
+                self.stdout.write(clean(SURROGATE.sub("\ufffd", line)) + "\n")
+                self.stdout.flush()
+            if bad is None:
+                return line if typed else None
+            byte = len(line[:bad.start()].encode()) + 1
+            self.say("sorry", f"{what} is not UTF-8 text (byte {byte}); type it again")
 
     def choose(self, label: str, items: list[str], help_text: str, *, back: bool = True) -> int | None:
         """A numbered menu: each item on a line of its own (`1: ...`), answered by its number. None for b

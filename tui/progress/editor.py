@@ -16,6 +16,7 @@ def named_editor(env: Mapping[str, str]) -> tuple[list[str], str] | None:
         if value:
             try:
                 return shlex.split(value), f"${name}"
-            except ValueError:
-                raise ValueError(f"${name} ({value!r}) cannot be read as a command") from None
+            except ValueError as exc:   # shlex says "No closing quotation" or "No escaped character"
+                why = "its quotes are unbalanced" if "quotation" in str(exc) else "it ends in a lone backslash"
+                raise ValueError(f"${name} ({value!r}) cannot be read as a command: {why}") from None
     return None

@@ -16,6 +16,7 @@ from tui.lines.answers.base import Command, Way, command_in
 from tui.lines.context import Context
 from tui.progress.editor import named_editor
 from tui.progress.store import StoreError
+from tui.progress.work_files import WorkFileError, read_work_file
 
 END = "."
 EDIT = "edit"
@@ -60,10 +61,15 @@ class CodeWay(Way):
         return self.kept(ctx, draft_key, "\n".join(lines) + "\n")
 
     def edit(self, ctx: Context, exercise: Build, draft_key: str) -> str | Command:
+        """The code written in the learner's editor, on a temporary file read back as the app's Ctrl+O reads its
+        file (tui.progress.work_files: at most MAX_BYTES, UTF-8, a plain file still there); whatever fails is
+        said, and the draft stays as it was."""
         try:
             named = named_editor(os.environ)
-        except ValueError:
-            named = None
+        except ValueError as exc:
+            ctx.console.say("editor", f"{exc}. Set it to your editor (for example EDITOR=nano), or type the code "
+                                      "here, ended by a line holding only a dot.")
+            return Command("")
         if named is None:
             ctx.console.say("editor", "none is set: set VISUAL or EDITOR (for example EDITOR=nano), or type "
                                       "the code here, ended by a line holding only a dot.")
@@ -75,20 +81,26 @@ class CodeWay(Way):
             ctx.console.say("editor", f"opening {Path(command[0]).name}; save and quit it to run your code.")
             try:
                 subprocess.run([*command, str(path)], check=False)
-                code = path.read_text(encoding="utf-8", errors="replace")
             except OSError as exc:
                 ctx.console.say("editor", f"{command[0]} could not start: {exc.strerror or exc}.")
+                return Command("")
+            try:
+                code = read_work_file(path)
+            except WorkFileError as exc:
+                ctx.console.say("editor", f"{exc}; your code is as it was.")
                 return Command("")
         ctx.console.say("editor", f"read {len(code.splitlines())} lines")
         return self.kept(ctx, draft_key, code)
 
     def kept(self, ctx: Context, draft_key: str, code: str) -> str:
-        """The code, kept as the draft the editor opens next time (and the app's editor shows)."""
+        """The code, kept as the draft the editor opens next time (and the app's editor shows); said when the
+        store will not keep it (too long for a draft). It is run either way."""
         if not ctx.store.read_only:
             try:
                 ctx.store.save_draft(draft_key, code)
-            except StoreError:
-                pass   # a draft is a convenience; the store has said it is read-only
+            except StoreError as exc:
+                if not ctx.store.read_only:   # read-only: the store's notice has said so already
+                    ctx.console.say("draft", str(exc))
         return code
 
     def after(self, ctx: Context, exercise: Build, verdict: Verdict) -> None:
