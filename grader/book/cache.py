@@ -25,10 +25,11 @@ from typing import Any
 
 from grader.files import MAX_FILE_BYTES
 
-FORMAT = 7  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
+FORMAT = 8  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
 # 4: their titles too; 5: and a choice's options; 6: in the order each kind declares them (a table's label and
 # feedback row by row, grader.exercise.NumericAnswer.TEXT_FIELDS), not all labels, then all feedback;
-# 7: keyed on each file's SHA-256, not its modification time and size
+# 7: keyed on each file's SHA-256, not its modification time and size; 8: format characters (Unicode Cf)
+# made printable too (grader.safe_text), which a copy checked before would hold raw
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
