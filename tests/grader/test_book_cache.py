@@ -172,10 +172,16 @@ def test_a_cache_folder_that_is_not_the_readers_own_is_neither_written_nor_read(
         folder.mkdir(mode=0o755)
         for n in range(100):   # a temporary file of any name this run might pick, each a link to root's file
             (folder / f"planted-{n}.tmp").symlink_to(secret)
+        load_book(book_copy, cache_dir=tmp_path / "mine")   # and a copy of theirs that would retitle the book
+        [mine] = (tmp_path / "mine").glob("book-cache-*.json")
+        data = json.loads(mine.read_text())
+        data["raw"]["book"]["title"] = "[link=https://evil]Distributed Training[/link]"
+        (folder / mine.name).write_text(json.dumps(data))
         give_away(folder, another_account())
         watched = folder
     before = sorted(p.name for p in watched.iterdir())
     assert load_book(book_copy, cache_dir=folder) == load_book(book_copy)
+    assert load_book(book_copy, cache_dir=folder).title == "Distributed Training, Derived"
     assert sorted(p.name for p in watched.iterdir()) == before
     assert secret.read_text() == "root's own\n" and stat.S_IMODE(secret.stat().st_mode) == 0o600
 
@@ -204,10 +210,12 @@ def test_a_copy_beside_the_book_is_never_read(chapters_copy, tmp_path):
     load_book(book_copy, cache_dir=book_copy / "__pycache__")
     [kept] = (book_copy / "__pycache__").glob("book-cache-*.json")
     data = json.loads(kept.read_text())
-    data["raw"]["chapters"]["00-ring-allreduce"]["exercises"][0]["title"] = "[link=https://evil]Traffic[/link]"
+    data["raw"]["book"]["title"] = "[link=https://evil]Distributed Training[/link]"
     kept.write_text(json.dumps(data))
-    assert load_book(book_copy).exercise("0.1").title == "Traffic per GPU on a ring"
-    assert load_book(book_copy, cache_dir=tmp_path / "mine").exercise("0.1").title == "Traffic per GPU on a ring"
+    kept.chmod(0o644)           # as trusted as the old rule asked: the reader's, and no one else may write it
+    kept.parent.chmod(0o755)
+    assert load_book(book_copy).title == "Distributed Training, Derived"
+    assert load_book(book_copy, cache_dir=tmp_path / "mine").title == "Distributed Training, Derived"
 
 
 def test_a_book_whose_folder_cannot_be_written_still_checks(chapters_copy, ringbook):
