@@ -1,7 +1,8 @@
 """Judging one answer: `grade(exercise, text) -> Verdict`, by the judge of the exercise's kind.
 
-Whatever the text, `grade` returns within about a second (a build exercise runs the learner's code for at most
-`sandbox.WALL_SECONDS` more) and never raises: learner text is hostile input.
+Whatever the text, `grade` spends about a second of CPU, its own and a proof worker's (a build exercise runs the
+learner's code for at most `sandbox.WALL_SECONDS` more), and never raises: learner text is hostile input. On a
+busy host that second takes longer, and the verdict is the same (grader/verdict.py).
 """
 
 from __future__ import annotations
@@ -36,4 +37,5 @@ def grade(exercise: Exercise, text: Any) -> Verdict:
         return invalid("That answer is too large or complex to evaluate.")
     except Exception:  # a bug of ours must not cost the learner anything
         log.exception("grading %s failed", exercise.id)
-        return invalid("Sorry, something went wrong while grading that. It has not been counted; please try again.")
+        return invalid("Sorry, something went wrong while grading that. It has not been counted; please try again.",
+                       undecided=True)

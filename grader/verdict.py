@@ -1,7 +1,12 @@
 """What a judge returns, and the time it may take: shared by every judge in grader/kinds and by `grade`.
 
 A verdict is *correct*, *incorrect* or *invalid*. Invalid means the answer could not be read (a typo,
-an unknown unit, a decimal comma); it says what to fix and never counts as an attempt.
+an unknown unit, a decimal comma); it says what to fix and never counts as an attempt. An *undecided*
+verdict is an invalid one that says nothing about the answer (a proof that did not come): asking again may
+decide it, so nothing keeps it as the answer's verdict.
+
+A grade's time is CPU time (the grading thread's, and the proof worker's own), never the clock's: a busy
+host makes a grade wait for a core, and that wait slows the verdict but must not change it.
 """
 
 from __future__ import annotations
@@ -11,7 +16,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 Status = Literal["correct", "incorrect", "invalid"]
-TIME_BOUND = 1.0
+TIME_BOUND = 1.0   # seconds of CPU a grade's points may spend, and a proof as much again in its worker
+# The clock's bound on one grade, against a host so loaded (or a worker so stuck) that nothing gets done: far
+# beyond any honest wait for a core, and a grade that reaches it is undecided, never wrong.
+BACKSTOP_SECONDS = 120.0
 MARKS: dict[str, str] = {"correct": "✓", "incorrect": "✗", "invalid": "?"}   # how every face marks a verdict
 NOT_COUNTED = "(not counted as an attempt)"
 
@@ -26,6 +34,7 @@ class Verdict:
     score: float = 0.0
     rows: tuple[Verdict, ...] = ()
     method: str = ""
+    undecided: bool = False   # no verdict on the answer (a proof that did not come): ask again, never keep it
 
     @property
     def counts_as_attempt(self) -> bool:
@@ -59,9 +68,12 @@ def invalid(message: str, column: int | None = None, **extra: Any) -> Verdict:
 
 @dataclass(frozen=True)
 class Deadline:
-    """The time left for one grade; the symbolic check spends at most what remains."""
+    """What one grade may spend: `cpu_seconds` of CPU for a proof, counted by the worker that runs it, and the
+    clock only as the backstop (`at`)."""
 
-    at: float = field(default_factory=lambda: time.monotonic() + TIME_BOUND)
+    cpu_seconds: float = field(default_factory=lambda: TIME_BOUND)
+    at: float = field(default_factory=lambda: time.monotonic() + BACKSTOP_SECONDS)
 
     def remaining(self) -> float:
+        """Seconds of the clock left before the backstop."""
         return max(0.0, self.at - time.monotonic())

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # What the points may spend settling a formula, in the grading thread's CPU: on a host where thirty learners
 # answer at once the thread waits for a core, and that wait must not turn a right formula into "couldn't
-# confirm". The proof, in its own process, still has the grade's deadline on the clock.
+# confirm". The proof, in its own process, has the grade's CPU budget in that process's CPU.
 SETTLING_SECONDS = TIME_BOUND / 2
 
 
@@ -143,7 +143,9 @@ def judge_formula(exercise: NumericAnswer, text: str, deadline: Deadline) -> Ver
 def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: Points, agreement: Agreement,
                     typed: str, deadline: Deadline) -> Verdict:
     """A formula that agrees with the answer at every point: settled by the points where they can settle it
-    (no sympy, no worker), else by a proof; without one, what the points saw decides (symbolic.py's docstring)."""
+    (no sympy, no worker), else by a proof; without one it is undecided, and what the points saw says why
+    (symbolic.py's docstring). Never correct without SAME or a proof: a busy host, whose proof comes later, must
+    not give another verdict than a quiet one."""
     from grader.maths.symbolic import Settled, prove_equal, settle, why_points_cannot_decide
     from grader.maths.sympy_proof import Proof
 
@@ -151,7 +153,7 @@ def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: P
     if settled is Settled.SAME:
         return correct("Correct.", value=typed, method="numeric")
     proof = prove_equal(tree, answer, exercise.symbols, exercise.env, agreement.points,
-                        budget=deadline.remaining() * 0.8)
+                        cpu_seconds=deadline.cpu_seconds, wall_seconds=deadline.remaining())
     if proof is Proof.PROVEN:
         return correct("Correct.", value=typed, method="symbolic")
     if proof is Proof.DIFFERENT:
@@ -160,16 +162,20 @@ def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: P
     if settled is Settled.NEAR_MISS:
         return invalid("Couldn't confirm that formula. It is very close to the answer at every value tried, but "
                        "not equal to it in every digit, and the algebra could not show in time whether it is the "
-                       "same formula. Check for a rounded number, and try again.", value=typed, method="numeric")
+                       "same formula. Check for a rounded number, and try again.", value=typed, method="numeric",
+                       undecided=True)
     doubt = why_points_cannot_decide(tree) or why_points_cannot_decide(answer)
-    if settled is Settled.UNSURE and agreement.widely_tested and not doubt:
-        return correct("Correct.", value=typed, method="numeric")   # smooth, and terms that cancel: as before
-    reason = doubt or (f"only {len(agreement.points)} of the values tried give it a value, too few to be sure"
-                       if not agreement.widely_tested else
-                       "a term in it is too small for the values tried to show a difference")
+    if doubt or not agreement.widely_tested:
+        reason = doubt or f"only {len(agreement.points)} of the values tried give it a value, too few to be sure"
+        advice = "Write it with plain arithmetic and try again."
+    elif settled is Settled.BELOW_PRECISION:
+        reason, advice = "a term in it is too small for the values tried to show a difference", "Try again."
+    else:   # UNSURE: smooth, but its terms cancel beyond the digits, or the precise arithmetic cannot compute it
+        reason = "the digits the values carry cannot show every term in it"
+        advice = "Write it without terms that cancel, or try again."
     return invalid(f"Couldn't confirm that formula. It matches the answer at every value tried, but {reason}; "
-                   "and the algebra could not show that it is the same formula. Write it with plain "
-                   "arithmetic and try again.", value=typed, method="numeric")
+                   f"and the algebra could not show in time that it is the same formula. {advice}", value=typed,
+                   method="numeric", undecided=True)
 
 
 KIND = Kind(

@@ -137,7 +137,11 @@ def _bounded(value: Real) -> Real:
 
 
 def _power(base: Real, exponent: Real) -> Real:
-    """base ** exponent for floats or decimals alike, refused before it could cost more than it says."""
+    """base ** exponent for floats or decimals alike, refused before it could cost more than it says. 0^0 is
+    undefined in both: floats call it 1 and decimals refuse it, and a formula that hid a term behind it
+    (`(M+M/10^20-M)*10^20*0^0`) agreed with the answer in floats where the precise check could not look."""
+    if base == 0 and exponent == 0:
+        raise EvaluationError("0^0 is undefined.")
     if base == 0 and exponent < 0:
         raise ZeroDivisionError
     if base < 0 and exponent != int(exponent):

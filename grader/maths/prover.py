@@ -5,9 +5,15 @@ can. So the proof runs in one worker, started only when a formula needs a proof 
 grader/maths/symbolic.py's points, and a learner who never needs a proof never pays for sympy's import,
 ~57 MB and a second or more of CPU). It is kept for the next proof, and goes when no proof has come for
 IDLE_SECONDS: the app stops it, under the lock every request takes, so no request meets a worker on its
-way out. It is killed when a proof overruns its deadline, and the next proof starts a fresh one.
-It is stopped at exit. Its address space is limited (`MEMORY_BYTES`), and its CPU time
-per proof too, in case the app that should kill it is gone. The worker never sees learner text: it gets
+way out. It is stopped at exit. Its address space is limited (`MEMORY_BYTES`).
+
+A proof's budget is the worker's own CPU time, which the worker counts (a profiling timer): on a busy host it
+waits for a core, and the wait must not turn a proof into no proof. A proof out of CPU says "undecided" and
+the worker goes (sympy, stopped anywhere, may leave its caches half made); the next proof starts a fresh one.
+A proof stuck in C code, where the timer's signal waits, is ended by the kernel (RLIMIT_CPU) a little later.
+The app waits for the clock only as a backstop, far beyond any honest wait, and kills a worker that reaches
+it. Waiting for the worker's start (sympy's import) is part of that wait, not of the proof's budget, so a
+first proof decides as any other does. The worker never sees learner text: it gets
 our own parsed tree (grader/maths/parse.py's nodes) as JSON and rebuilds it with sympy constructors
 (symbolic.to_sympy); nothing is parsed by sympy or evaluated as Python.
 """
@@ -19,6 +25,7 @@ import json
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -31,7 +38,8 @@ from grader.maths.parse import FUNCTIONS, BinOp, Call, Name, Neg, Node, Num
 
 MEMORY_BYTES = 512 * 1024 * 1024
 RETIRE_BYTES = 200 * 1024 * 1024  # a worker that has grown past this (sympy's caches) exits; the next proof starts one
-CPU_SECONDS_PER_PROOF = 10  # a backstop only: the app kills an overrunning proof at its deadline
+CPU_BACKSTOP_SECONDS = 5  # beyond a proof's budget: the kernel ends a proof stuck where the timer cannot stop it
+MOST_CPU_SECONDS = 600.0  # the largest budget a request may ask for
 IDLE_SECONDS = 120.0  # a worker with no proof for this long is stopped; read whenever the idle watch looks
 READY = "ready"
 
@@ -88,6 +96,7 @@ class ProofWorker:
         self._pending = b""
         self._last_used = 0.0
         self._idle_watch: threading.Thread | None = None
+        self.cpu_seconds = 0.0   # CPU the workers' proofs have taken in all, as they said: what grading costs
 
     @property
     def pid(self) -> int | None:
@@ -107,12 +116,13 @@ class ProofWorker:
             self._last_used = time.monotonic()
             self._lock.release()
 
-    def ask(self, request: Mapping[str, Any], budget: float) -> str | None:
-        """The worker's answer to `request`, or None when it cannot give one within `budget` seconds
-        (still starting, busy past the deadline and so killed, or dead). A worker that is still starting
-        goes on starting for the next request; one that was killed is started again by the next request."""
-        deadline = time.monotonic() + budget
-        if not self._lock.acquire(timeout=max(budget, 0.0)):
+    def ask(self, request: Mapping[str, Any], wall_seconds: float) -> str | None:
+        """The worker's answer to `request`, which carries its CPU budget; None when there is none within
+        `wall_seconds` of the clock (the backstop: still starting, busy past it and so killed, or dead). A worker
+        that is still starting goes on starting for the next request; one that was killed is started again by the
+        next request."""
+        deadline = time.monotonic() + wall_seconds
+        if not self._lock.acquire(timeout=max(wall_seconds, 0.0)):
             return None
         try:
             process = self._ensure_started()
@@ -130,6 +140,7 @@ class ProofWorker:
             try:
                 reply = json.loads(line)
                 verdict = str(reply["verdict"])
+                self.cpu_seconds += max(0.0, float(reply["cpu"]))
             except (ValueError, KeyError, TypeError):
                 return None
             if reply.get("retire"):  # it grew large and is exiting
@@ -236,45 +247,89 @@ atexit.register(WORKER.stop)
 
 
 def request(a: Node, b: Node, symbols: Sequence[str], env: Mapping[str, float],
-            points: Sequence[Mapping[str, float]]) -> dict[str, Any]:
-    """What the worker needs to judge a == b: both trees, the symbols, the params, and points at which
-    both sides have values (floats, which JSON carries exactly)."""
+            points: Sequence[Mapping[str, float]], cpu_seconds: float) -> dict[str, Any]:
+    """What the worker needs to judge a == b: both trees, the symbols, the params, points at which
+    both sides have values (floats, which JSON carries exactly), and the CPU it may spend."""
     return {"a": encode(a), "b": encode(b), "symbols": list(symbols), "env": dict(env),
-            "points": [dict(point) for point in points]}
+            "points": [dict(point) for point in points], "cpu": cpu_seconds}
 
 
 # --- the worker's side ------------------------------------------------------------------------------
 
 def serve() -> None:
-    """The worker's loop: limit memory, load sympy, say ready, then one verdict line per request line.
-    It ends when the app closes its side of the pipe, or after a proof that left it large (it says so,
-    and the app starts a fresh one): what sympy caches, and what a MemoryError leaves, is not given back."""
+    """The worker's loop: limit memory, load sympy, say ready, then one reply line per request line: the
+    verdict, the CPU it took, and whether the worker goes. It goes when the app closes its side of the pipe,
+    after a proof that ran out of CPU, or after one that left it large (what sympy caches, and what a
+    MemoryError leaves, is not given back); the app then starts a fresh one."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     import sympy  # noqa: F401 - the slow part, done once, before saying ready
 
-    from grader.maths.sympy_proof import sympy_verdict
-
+    signal.signal(signal.SIGPROF, _out_of_cpu)
     out = sys.stdout
     out.write(READY + "\n")
     out.flush()
-    _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
     for line in sys.stdin.buffer:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        soft = int(usage.ru_utime + usage.ru_stime) + CPU_SECONDS_PER_PROOF
-        resource.setrlimit(resource.RLIMIT_CPU, (soft if cpu_hard == resource.RLIM_INFINITY else min(soft, cpu_hard),
-                                                 cpu_hard))
-        try:
-            job = json.loads(line)
-            verdict = sympy_verdict(decode(job["a"]), decode(job["b"]), job["symbols"], job["env"], job["points"])
-        except Exception:  # MemoryError, RecursionError, a tree sympy cannot build: no verdict
-            verdict = "undecided"
-        retire = _resident_bytes() > RETIRE_BYTES
-        out.write(json.dumps({"verdict": verdict, "retire": retire}) + "\n")
+        started = _cpu()
+        verdict, out_of_cpu = _prove(line, started)
+        retire = out_of_cpu or _resident_bytes() > RETIRE_BYTES
+        out.write(json.dumps({"verdict": verdict, "cpu": _cpu() - started, "retire": retire}) + "\n")
         out.flush()
         if retire:
             return
+
+
+class _OutOfCPU(BaseException):
+    """A proof's CPU is up. Not an Exception, which sympy catches in places and would go on from."""
+
+
+_TIMER = {"armed": False}   # only a proof's own timer raises: a signal after it was disarmed does nothing
+
+
+def _out_of_cpu(signum: int, frame: object) -> None:
+    if _TIMER["armed"]:
+        raise _OutOfCPU
+
+
+def _cpu() -> float:
+    """This process's CPU time so far, as the profiling timer counts it (user and system)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _prove(line: bytes, started: float) -> tuple[str, bool]:
+    """One request's verdict, within the CPU it asks for; and whether that CPU ran out."""
+    import resource
+
+    from grader.maths.sympy_proof import sympy_verdict
+
+    try:
+        job = json.loads(line)
+        budget = float(job["cpu"])
+        if not 0 < budget <= MOST_CPU_SECONDS:
+            raise ValueError("a CPU budget out of range")
+        a, b = decode(job["a"]), decode(job["b"])
+    except (ValueError, KeyError, TypeError, RecursionError):   # not a request of ours
+        return "undecided", False
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = int(started + budget) + CPU_BACKSTOP_SECONDS
+    resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+    try:
+        try:
+            _TIMER["armed"] = True
+            signal.setitimer(signal.ITIMER_PROF, budget)
+            verdict = sympy_verdict(a, b, job["symbols"], job["env"], job["points"])
+        finally:
+            _TIMER["armed"] = False
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    except _OutOfCPU:
+        return "undecided", True
+    except Exception:  # MemoryError, RecursionError, a tree sympy cannot build: no verdict
+        return "undecided", False
+    return verdict, False
 
 
 def _resident_bytes() -> int:

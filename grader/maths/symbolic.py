@@ -6,7 +6,7 @@ the symbols' whole plausible range (tiny to huge, whole numbers and not), so no 
 the points.
 
 When the points agree, `settle` says whether that agreement is conclusive, and only when it is not is
-sympy asked to prove `a - b == 0`, in a worker process that is killed at the deadline
+sympy asked to prove `a - b == 0`, in a worker process with a budget of its own CPU time
 (grader/maths/prover.py). Agreement settles the question when all of these hold:
 - both formulas are arithmetic and smooth functions (sqrt, log, exp, powers) with every number one a float
   holds as written (`why_points_cannot_decide` is "" for both). Then a - b is real-analytic on the open
@@ -27,10 +27,12 @@ sympy asked to prove `a - b == 0`, in a worker process that is killed at the dea
   something rounding drops: a sum whose terms are too many orders apart, exp() or a power too close to 1,
   a number with more digits than the arithmetic, a value that underflows. Where one of those happens the
   point is computed again with more digits (up to MOST_DIGITS), and it settles nothing if that is not enough.
-Anything else goes to the proof. What the points saw still counts when no proof comes in time (the worker
-still starting, a proof that overran): a near miss (`Settled.NEAR_MISS`: different in precise arithmetic)
-or a term below any precision (`Settled.BELOW_PRECISION`) is never correct without a proof; a smooth formula
-that agreed at every point but whose terms cancel beyond the digits (`Settled.UNSURE`) is, as before.
+Anything else goes to the proof, and nothing but SAME or a proof makes a formula correct: a near miss
+(`Settled.NEAR_MISS`: different in precise arithmetic), a term below any precision (`Settled.BELOW_PRECISION`)
+and agreement the points cannot vouch for (`Settled.UNSURE`: a piecewise function, terms that cancel beyond
+the digits, a side the precise arithmetic cannot compute) are "couldn't confirm" when no proof comes. Unsure
+once passed as correct, and `2*M*(N-1)/N + (M+M/10^20-M)*10^20*0^0` (3M - 2M/N where 0^0 is 1) did so on a
+busy host, whose proof did not come in the second it then had.
 """
 
 from __future__ import annotations
@@ -359,12 +361,13 @@ def _faithful_numbers(node: Node) -> bool:
 
 
 def prove_equal(a: Node, b: Node, symbols: Sequence[str], env: Mapping[str, float],
-                points: Sequence[Mapping[str, float]], budget: float) -> Proof:
-    """sympy's verdict on a == b from the proof worker, or UNDECIDED when it has none within `budget`
-    seconds. `points` are where both sides have values, for a disproof in exact arithmetic."""
+                points: Sequence[Mapping[str, float]], cpu_seconds: float, wall_seconds: float) -> Proof:
+    """sympy's verdict on a == b from the proof worker, or UNDECIDED when it has none within `cpu_seconds` of
+    the worker's CPU (or, as a backstop, `wall_seconds` of the clock). `points` are where both sides have
+    values, for a disproof in exact arithmetic."""
     from grader.maths.prover import WORKER, request
 
-    answer = WORKER.ask(request(a, b, symbols, env, points[:POINTS_TO_DISPROVE]), budget)
+    answer = WORKER.ask(request(a, b, symbols, env, points[:POINTS_TO_DISPROVE], cpu_seconds), wall_seconds)
     try:
         return Proof(answer)
     except ValueError:

@@ -135,6 +135,8 @@ def _to_sympy(node: Node, symbols: frozenset[str], env: Mapping[str, float]) -> 
                 return x / y
             if y.is_number and abs(y) > MAX_SYMBOLIC_EXPONENT:
                 raise _NotSymbolic
+            if x == 0 and y == 0:   # sympy calls it 1; the points call it undefined (evaluate._power)
+                raise _NotSymbolic
             return x ** y
         case Call(func, args):
             values = [_to_sympy(arg, symbols, env) for arg in args]

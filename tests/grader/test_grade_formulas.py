@@ -195,10 +195,13 @@ def test_a_near_miss_without_a_proof_is_not_counted_and_says_why(text, no_proofs
     assert "very close to the answer" in verdict.message or "too small for the values tried" in verdict.message
 
 
-def test_a_right_formula_whose_big_terms_cancel_is_correct_by_the_points_without_a_proof(no_proofs):
-    """As before settling: smooth, and equal at every point, though the digits cannot show every term."""
+def test_a_right_formula_whose_big_terms_cancel_is_undecided_without_a_proof(no_proofs):
+    """Smooth, and equal at every point, though the digits cannot show every term: that was correct without a
+    proof, and so was `2*M*(N-1)/N + (M+M/10^20-M)*10^20*0^0`, which is not (issue 42). Unsure is never correct:
+    without a proof the verdict is undecided, not counted, and says to try again."""
     verdict = grade(RING, "2M(N-1)/N + (M+N+1)^40 - (M+N+1)^40")
-    assert (verdict.status, verdict.method) == ("correct", "numeric"), verdict.message
+    assert (verdict.status, verdict.method, verdict.undecided) == ("invalid", "numeric", True), verdict.message
+    assert verdict.message.startswith("Couldn't confirm that formula.") and "try again" in verdict.message
 
 
 @pytest.mark.parametrize("text", [f"{ANSWER_07} + 0*floor(M/1e6)", "max(M, M)*2*(N-1)/N", "2*abs(M)*(N-1)/N",

@@ -1,5 +1,5 @@
 """Hostile input: each is refused as invalid and touches nothing on disk; a formula that would keep
-sympy busy for minutes is stopped at its deadline, with nothing left running and memory bounded."""
+sympy busy for minutes is stopped when its proof's CPU is spent, with nothing left running and memory bounded."""
 
 import os
 import signal
@@ -115,12 +115,13 @@ def test_the_worker_cannot_take_more_memory_than_its_limit(warm):
     limits = Path(f"/proc/{warm}/limits").read_text().splitlines()
     assert f"{MEMORY_BYTES}" in next(line for line in limits if line.startswith("Max address space")).split()
     answer = parse("2*M*(N-1)/N", {"M", "N"})
-    # a generous budget, so that the memory limit, not the deadline, is what stops it
-    proof = prove_equal(parse(MEMORY_HUNGRY, {"M", "N"}), answer, ["M", "N"], {}, [], budget=60)
+    # a generous budget, so that the memory limit, not the CPU, is what stops it
+    proof = prove_equal(parse(MEMORY_HUNGRY, {"M", "N"}), answer, ["M", "N"], {}, [], cpu_seconds=60, wall_seconds=120)
     assert proof is Proof.UNDECIDED
     assert not alive(warm), "a worker left large by a failed proof is not replaced"
     assert WORKER.wait_until_ready(120)
-    assert prove_equal(parse("2M - 2M/N", {"M", "N"}), answer, ["M", "N"], {}, [], budget=30) is Proof.PROVEN
+    assert prove_equal(parse("2M - 2M/N", {"M", "N"}), answer, ["M", "N"], {}, [], cpu_seconds=30,
+                       wall_seconds=120) is Proof.PROVEN
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
