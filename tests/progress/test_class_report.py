@@ -546,3 +546,60 @@ def test_an_honest_identity_whose_big_terms_cancel_is_not_called_tampered(tmp_pa
     [dana] = json.loads(out)["students"]
     assert dana["verification"]["tampered"] == [], err
     assert dana["solved"] == 1
+
+
+# An exercise whose right answers need a proof: max() keeps the points from settling them (issue 42, item 2).
+LARGER_EXERCISE = """
+  - id: "1.9"
+    title: The larger, and a again
+    kind: derive
+    prompt: |
+      Write the larger of **a** and **b**, plus **a**, as a formula.
+    symbols: [a, b]
+    answer: a + max(b, a)
+    explanation: |
+      The larger of the two is max(a, b); add a to it.
+"""
+
+
+@pytest.fixture
+def larger_book(tmp_path: Path, capsys):
+    """A new book with LARGER_EXERCISE added to its first chapter."""
+    book_dir = tmp_path / "book"
+    assert run(capsys, "content", "new", book_dir)[0] == 0
+    exercises = book_dir / "01-first-steps" / "exercises.yaml"
+    exercises.write_text(exercises.read_text() + LARGER_EXERCISE)
+    return load_book(book_dir)
+
+
+def test_honest_answers_that_need_a_proof_are_confirmed_on_a_busy_host(larger_book, tmp_path, capsys):
+    """Found: on a busy host the re-grade's proof had a second of the clock, from a worker never warmed, and
+    `max(a, b) + a` came back undecided, was taken as invalid ("a result the book does not give"), and that
+    verdict was kept for every student with the same answer."""
+    from grader.maths.prover import WORKER
+    from tests.busy_host import busy_host
+
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    for name in ("ana", "ben", "cy"):
+        export_of(capsys, tmp_path, name, [("1.9", "max(a, b) + a", "correct", 0)], drop / f"{name}.json")
+    WORKER.stop()
+    with busy_host():
+        report = build_report(larger_book, [drop])
+    for student in report.students:
+        assert student.verification.tampered == () and student.verification.not_regraded == 0, student.name
+        assert student.verification.confirmed == 1, student.name
+
+
+def test_an_answer_the_proof_could_not_decide_is_not_graded_and_not_kept(larger_book, monkeypatch):
+    """A proof that does not come (here no worker can start) decides nothing: the attempt is undecided, not
+    called tampered, and the next student with the same answer is graded afresh."""
+    from grader.maths.prover import WORKER
+
+    exercise = larger_book.exercise("1.9")
+    regrader = Regrader()
+    WORKER.stop()
+    with monkeypatch.context() as broken:
+        broken.setattr(sys, "executable", "/nonexistent/python")
+        assert regrader.status(exercise, "max(a, b) + a", GradingTime(60)) == "undecided"
+    assert regrader.status(exercise, "max(a, b) + a", GradingTime(60)) == "correct"

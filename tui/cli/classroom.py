@@ -82,6 +82,9 @@ def findings(report: ClassReport, student: StudentReport, routine: bool = True) 
                      f"(edited, or made with another version of the book; on {shown}); not counted")
     if v.conflicts:
         lines.append(f"{_n(v.conflicts, 'record')} differ between copies in their files; neither copy is counted")
+    if v.undecided:
+        lines.append(f"{_n(v.undecided, 'attempt')} could not be decided (the algebra they need did not come to an "
+                     "answer in its time); not counted: make the report again")
     for ungraded in v.ungraded_files:
         lines.append(f"{_n(ungraded.attempts, 'attempt')} in {Path(ungraded.file).name} could not be graded again "
                      f"within the {v.grading_seconds:g} seconds of grading charged to {v.charged_to}; not counted")
@@ -121,6 +124,7 @@ def _totals(report: ClassReport) -> str:
     v = [s.verification for s in report.students]
     confirmed, build = sum(x.confirmed for x in v), sum(x.build_not_rerun for x in v)
     left_out = {"tampered": sum(len(x.tampered) for x in v), "not graded in time": sum(x.not_regraded for x in v),
+                "undecided": sum(x.undecided for x in v),
                 "not in this book": sum(x.outside_book for x in v)}
     checked = confirmed + build + sum(left_out.values())
     parts = [f"{confirmed} graded again and confirmed"]
@@ -268,9 +272,9 @@ def as_csv(report: ClassReport) -> str:
     writer.writerow(["student", "account", "user", "host", "files", "attempts", "solved", "total", "after_reveal",
                      "last_active", "streak", "best_streak", *(f"chapter {c.id}" for c in chapters),
                      *(f"quiz {q.id} {which}" for q in report.book.quizzes for which in ("latest", "best")),
-                     "confirmed", "build_not_rerun", "tampered", "conflicts", "not_graded_in_time", "not_in_book",
-                     "files_not_owned_by_user", "files_naming_another_account", "name_used_by_other_accounts",
-                     "not_on_roster"])
+                     "confirmed", "build_not_rerun", "tampered", "conflicts", "not_graded_in_time", "undecided",
+                     "not_in_book", "files_not_owned_by_user", "files_naming_another_account",
+                     "name_used_by_other_accounts", "not_on_roster"])
     for s in report.students:
         quizzes = [s.quizzes.get(q.id) for q in report.book.quizzes]
         v = s.verification
@@ -280,7 +284,7 @@ def as_csv(report: ClassReport) -> str:
                          s.mastery.after_reveal, s.last_active.isoformat() if s.last_active else "",
                          s.streak.current, s.streak.best, *(c.solved for c in s.mastery.chapters),
                          *(f"{getattr(q, which):g}" if q else "" for q in quizzes for which in ("latest", "best")),
-                         v.confirmed, v.build_not_rerun, len(v.tampered), v.conflicts, v.not_regraded,
+                         v.confirmed, v.build_not_rerun, len(v.tampered), v.conflicts, v.not_regraded, v.undecided,
                          v.outside_book, len(v.owner_mismatches), len(v.name_claims),
                          csv_cell("; ".join(v.name_shared_with)), int(v.off_roster)])
     return out.getvalue()

@@ -50,6 +50,8 @@ SUBMIT_STAMP = re.compile(r"-\d{8}T\d{6}Z(-[0-9a-f]{20})?(-\d+)?$")
 # where files have no owner, are charged to the student they name), and the whole report: when many
 # accounts handed in, each gets an equal share of the whole. An honest export re-grades in well under a
 # second (answers the class shares are graded once); one stuffed with slow formulas stops at its share.
+# Seconds of CPU, the report's and its proofs' (grading_cpu), never of the clock: on a busy host grading
+# waits for a core, and that must not leave an honest student's answers ungraded.
 GRADING_SECONDS_PER_ACCOUNT = 60.0
 GRADING_SECONDS_IN_ALL = 600.0
 # Bytes of exports read for one account, newest files first: reading costs about a second a megabyte
@@ -115,6 +117,7 @@ class Verification:
     tampered: tuple[Tampered, ...] = ()
     conflicts: int = 0          # uids recorded differently in two places: neither copy counted
     not_regraded: int = 0       # left when the student's grading time ran out: not counted
+    undecided: int = 0          # graded again, but the proof they needed did not come: not counted
     outside_book: int = 0       # exercises not in this book cannot be graded: not counted
     owner_mismatches: tuple[OwnerMismatch, ...] = ()
     ungraded_files: tuple[UngradedFile, ...] = ()   # where the not_regraded attempts came from
@@ -127,7 +130,7 @@ class Verification:
     @property
     def needs_attention(self) -> bool:
         """Something an instructor should look at, beyond the routine (build code, retired exercises)."""
-        return bool(self.tampered or self.conflicts or self.not_regraded or self.owner_mismatches
+        return bool(self.tampered or self.conflicts or self.not_regraded or self.undecided or self.owner_mismatches
                     or self.name_claims or self.name_shared_with or self.off_roster)
 
 
@@ -213,32 +216,61 @@ class Regraded:
 
     status: str                  # correct, incorrect, or invalid
     mistake: int | None = None   # 1-based, as in the exercise's list of mistakes
+    undecided: bool = False      # no verdict on the answer (a proof that did not come): never kept
+
+
+UNDECIDED = "undecided"   # Regrader.status of an answer whose verdict could not be decided
+
+
+def grading_cpu() -> float:
+    """What grading has cost so far, in seconds of CPU: this process's, and the proofs' in the proof worker
+    (as it counts them). Not sympy's start in the worker, which is the report's cost, never a student's."""
+    from grader.maths.prover import WORKER
+
+    return time.process_time() + WORKER.cpu_seconds
 
 
 class Regrader:
     """The book's verdict on recorded answers, each against the variant (seed) it answered. A class
-    repeats its answers, so each (exercise, seed, answer) is graded once for the whole report. `clock`
-    measures what grading costs (seconds, only differences matter)."""
+    repeats its answers, so each (exercise, seed, answer) is graded once for the whole report; an undecided
+    verdict is not a verdict on the answer, and is never kept. `clock` measures what grading costs (seconds,
+    only differences matter)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = grading_cpu) -> None:
         self._verdicts: dict[tuple[str, int, str], Regraded] = {}
         self._clock = clock
+        self._warmed: set[str] = set()
 
     def regraded(self, exercise: Exercise, answer: str, time_left: GradingTime, seed: int = 0) -> Regraded | None:
         """The verdict on `answer` to variant `seed`; None when this student's grading time is spent."""
         key = (exercise.id, seed, answer)
-        if key not in self._verdicts:
-            if time_left.left <= 0:
-                return None
-            started = self._clock()
-            self._verdicts[key] = _regrade(exercise, answer, seed)
-            time_left.left -= self._clock() - started
-        return self._verdicts[key]
+        if key in self._verdicts:
+            return self._verdicts[key]
+        if time_left.left <= 0:
+            return None
+        self._warm(exercise)
+        started = self._clock()
+        verdict = _regrade(exercise, answer, seed)
+        time_left.left -= self._clock() - started
+        if not verdict.undecided:
+            self._verdicts[key] = verdict
+        return verdict
 
     def status(self, exercise: Exercise, answer: str, time_left: GradingTime, seed: int = 0) -> str | None:
-        """correct, incorrect or invalid; None when this student's grading time is spent."""
+        """correct, incorrect, invalid or UNDECIDED; None when this student's grading time is spent."""
         verdict = self.regraded(exercise, answer, time_left, seed)
-        return None if verdict is None else verdict.status
+        return None if verdict is None else UNDECIDED if verdict.undecided else verdict.status
+
+    def _warm(self, exercise: Exercise) -> None:
+        """Start the proof worker, as the app does, before the first answer to an exercise whose right answers
+        need a proof: waiting for sympy's import is then no student's grading, and no proof's."""
+        from grader.kinds.derive import needs_proof
+        from grader.maths.prover import WORKER
+        from grader.verdict import BACKSTOP_SECONDS
+
+        if exercise.id not in self._warmed and isinstance(exercise, NumericAnswer) and needs_proof(exercise):
+            WORKER.wait_until_ready(BACKSTOP_SECONDS)
+        self._warmed.add(exercise.id)
 
 
 def _regrade(exercise: Exercise, answer: str, seed: int) -> Regraded:
@@ -254,7 +286,7 @@ def _regrade(exercise: Exercise, answer: str, seed: int) -> Regraded:
     mistake = None
     if verdict.status == "incorrect" and verdict.feedback and isinstance(posed, NumericAnswer):
         mistake = next((number for number, m in enumerate(posed.mistakes, 1) if m.feedback == verdict.feedback), None)
-    return Regraded(verdict.status, mistake)
+    return Regraded(verdict.status, mistake, verdict.undecided)
 
 
 def unreadable_code(exercise: Build, answer: str) -> bool:
@@ -290,7 +322,7 @@ def export_files(paths: list[Path], skipped: list[str]) -> list[Path]:
 def build_report(book: Book, paths: list[Path], now: datetime | None = None,
                  grading_seconds: float = GRADING_SECONDS_PER_ACCOUNT, roster: Roster | None = None,
                  grading_seconds_in_all: float = GRADING_SECONDS_IN_ALL,
-                 grading_clock: Callable[[], float] = time.monotonic,
+                 grading_clock: Callable[[], float] = grading_cpu,
                  read_bytes_per_account: int = READ_BYTES_PER_ACCOUNT) -> ClassReport:
     """The report on every export in `paths`, as of `now`; files that cannot be read are in `skipped`.
     Files are grouped by (student name, owning account); with a `roster` the name is the roster's for the
@@ -445,7 +477,7 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
     build: list[dict[str, Any]] = []
     tampered: list[Tampered] = []
     ungraded: Counter[str] = Counter()
-    outside_book = 0
+    undecided = outside_book = 0
     for attempt in rows["attempts"]:
         exercise = book.exercise(attempt["exercise_id"])
         if exercise is None:
@@ -459,6 +491,8 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
             status = regrader.status(exercise, attempt["answer"], time_left, attempt["seed"])
             if status is None:
                 ungraded[origin[attempt["uid"]]] += 1
+            elif status == UNDECIDED:
+                undecided += 1
             elif status == attempt["status"]:
                 confirmed.append(attempt)
             else:
@@ -477,7 +511,7 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
         quizzes=_quiz_results(book, merged["entries"]),
         verification=replace(
             identity, confirmed=len(confirmed), build_not_rerun=len(build), tampered=tuple(tampered),
-            conflicts=conflicts, not_regraded=sum(ungraded.values()), outside_book=outside_book,
+            conflicts=conflicts, not_regraded=sum(ungraded.values()), undecided=undecided, outside_book=outside_book,
             owner_mismatches=tuple(_owner_mismatches(files)),
             ungraded_files=tuple(UngradedFile(path, n) for path, n in ungraded.items())),
     )
