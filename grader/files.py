@@ -4,11 +4,14 @@ A book may come from anyone. Each file is capped in size (a 287 MB chapter once 
 YAML may nest only so deep and its aliases may repeat only so many nodes (an 800-byte "billion laughs"
 expands to gigabytes); and every string read is made printable, because an escape sequence in a title
 would retitle the terminal or write its clipboard. `content check` reports each of these with path:line,
-and loading neutralises them anyway, so even a book nobody checked cannot send one.
+and loading neutralises them anyway, so even a book nobody checked cannot send one. And only files inside
+the book's folder are read: a book's problems are printed, so an `exercises.yaml` that links to its author's
+SSH key (or a `dir:` that climbs out with ..) would have ringbook quote the key to whoever checks the book.
 """
 
 from __future__ import annotations
 
+import os
 import stat
 from functools import lru_cache
 from pathlib import Path
@@ -27,40 +30,85 @@ MAX_REPEATED_NODES = 10_000     # what aliases may add to what is written; the b
 
 
 class BookFileError(Exception):
-    """A file refused before it is parsed: too large, not a regular file, or not UTF-8."""
+    """A file refused before it is parsed: outside the book, too large, not a regular file, or not UTF-8."""
 
 
-def read_text(path: Path) -> str:
-    """A book file's text (newlines made \\n, as `Path.read_text` does), read only if it is a regular file
-    of at most MAX_FILE_BYTES. Raises OSError when it cannot be read, BookFileError when it is refused."""
-    status = path.stat()
-    if not stat.S_ISREG(status.st_mode):
-        raise BookFileError("not a regular file (a device, a pipe or a folder?); a book is made of plain files")
-    if status.st_size > MAX_FILE_BYTES:
-        raise BookFileError(f"the file is {status.st_size:,} bytes; a book file may be at most "
-                            f"{MAX_FILE_BYTES:,} bytes (1 MB)")
+def read_text(path: Path, book: Path) -> str:
+    """A book file's text (newlines made \\n, as `Path.read_text` does), read only if it is a regular file of
+    at most MAX_FILE_BYTES inside the folder `book`. Raises OSError when it cannot be read, BookFileError when
+    it is refused; a file refused for where it is, or for what it is (a pipe would block), is never read."""
+    real = _inside(path, book)
+    descriptor = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
-        with path.open(encoding="utf-8") as file:
+        _refuse_opened(descriptor, path, book)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with os.fdopen(descriptor, encoding="utf-8") as file:
+        try:
             text = file.read(MAX_FILE_BYTES + 1)   # a file that grew since its size was read stops here
-    except UnicodeDecodeError as exc:
-        raise BookFileError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        except UnicodeDecodeError as exc:
+            raise BookFileError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if len(text) > MAX_FILE_BYTES:
         raise BookFileError(f"the file grew past {MAX_FILE_BYTES:,} bytes while it was read; a book file may be "
                             f"at most that (1 MB)")
     return text
 
 
+OUTSIDE = "outside the book; ringbook reads only files inside the book folder"
+
+
+def _inside(path: Path, book: Path) -> str:
+    """`path` with its links followed, or BookFileError naming the link that leads outside `book` (the book
+    folder itself may be a link). A loop of links stays unresolved here, and fails when opened."""
+    real = os.path.realpath(path)
+    if _within(real, book):
+        return real
+    try:
+        parts = path.relative_to(book).parts
+    except ValueError:
+        parts = ()
+    for end in range(1, len(parts) + 1):   # from the book down: the first link that leaves it
+        step = book.joinpath(*parts[:end])
+        if step.is_symlink() and not _within(os.path.realpath(step), book):
+            what = "file" if end == len(parts) else "folder"
+            raise BookFileError(f"{Path(*parts[:end]).as_posix()} is a link to a {what} {OUTSIDE}")
+    raise BookFileError(f"{path.name} is {OUTSIDE}")
+
+
+def _within(real: str, book: Path) -> bool:
+    home = os.path.realpath(book)
+    return os.path.commonpath([real, home]) == home
+
+
+def _refuse_opened(descriptor: int, path: Path, book: Path) -> None:
+    """BookFileError unless the open file is a regular file of at most MAX_FILE_BYTES, still inside `book`:
+    what was opened, not what its name led to a moment before (a folder on the way swapped for a link)."""
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        raise BookFileError("not a regular file (a device, a pipe or a folder?); a book is made of plain files")
+    if status.st_size > MAX_FILE_BYTES:
+        raise BookFileError(f"the file is {status.st_size:,} bytes; a book file may be at most "
+                            f"{MAX_FILE_BYTES:,} bytes (1 MB)")
+    try:
+        opened = os.readlink(f"/proc/self/fd/{descriptor}")   # where the kernel says it is (Linux)
+    except OSError:
+        return   # a system without /proc: the check by name above is what there is
+    if not _within(opened, book):
+        raise BookFileError(f"{path.name} was moved {OUTSIDE}")
+
+
 Findings = list[tuple[int, str]]   # (line, description)
 
 
-def load_yaml(path: Path, loader: type[GuardedLoader] | None = None) -> tuple[Any, Findings, Findings]:
-    """A book YAML file's data, every string made printable, with (line, description) for each control
-    character it held and for each line of Textual markup in its strings. `loader` is a class from
-    `yaml_loader`. Raises OSError and BookFileError as `read_text` does, and yaml.YAMLError (with a mark)
-    for invalid YAML, nesting too deep or aliases that repeat too much."""
+def load_yaml(path: Path, book: Path, loader: type[GuardedLoader] | None = None) -> tuple[Any, Findings, Findings]:
+    """A book YAML file's data (a file inside the folder `book`), every string made printable, with (line,
+    description) for each control character it held and for each line of Textual markup in its strings.
+    `loader` is a class from `yaml_loader`. Raises OSError and BookFileError as `read_text` does, and
+    yaml.YAMLError (with a mark) for invalid YAML, nesting too deep or aliases that repeat too much."""
     from yaml.reader import ReaderError
 
-    text = read_text(path)
+    text = read_text(path, book)
     raw = unsafe_characters(text)
     reader = (loader or yaml_loader())(text)
     reader.unsafe_raw_lines.update(line for line, _ in raw)

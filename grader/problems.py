@@ -9,6 +9,7 @@ first use only: a start from the book cache needs neither.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.files import GuardedLoader, LoaderBase, yaml_loader
+from grader.safe_text import clipped, markup_tags
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
@@ -33,6 +35,18 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {'warning: ' if self.warning else ''}{self.message}"
+
+
+EXCERPT = 60   # characters of an author's value a problem quotes
+_OPENING_TAG = re.compile(r"(?<!\\)\[(?=[A-Za-z@/#$])")
+
+
+def excerpt(value: Any) -> str:
+    """An author's value as a problem quotes it: its repr, on one line, control characters shown, cut to EXCERPT
+    characters, and markup escaped. Problems are printed to whoever checks the book, and a file can hold pages
+    (or, through a link, a secret): a line says where and what is wrong, not what the file says."""
+    shown = clipped(repr(value), EXCERPT)
+    return _OPENING_TAG.sub(r"\\[", shown) if markup_tags(shown) else shown
 
 
 # --- YAML with line numbers -------------------------------------------------------------------------
@@ -125,11 +139,11 @@ def _leaves(error: ValidationError) -> Iterator[ValidationError]:
 
 
 def say(error: ValidationError) -> str:
-    """One schema error in an author's words."""
+    """One schema error in an author's words, quoting at most an excerpt of the value that breaks it."""
     if error.validator == "type" and isinstance(error.instance, (int, float)) and error.validator_value == "string":
-        return f"{error.instance!r} should be a string (quote it)"
+        return f"{excerpt(error.instance)} should be a string (quote it)"
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
-        return error.message.replace("were unexpected", "are not allowed here").replace(
+        return _excerpted(error).replace("were unexpected", "are not allowed here").replace(
             "was unexpected", "is not allowed here")
     if error.validator == "pattern" and error.validator_value == r"\S":
         return "a non-empty text is required"
@@ -140,7 +154,16 @@ def say(error: ValidationError) -> str:
     schema = error.schema
     if error.validator == "oneOf" and isinstance(schema, Mapping) and "required" in json.dumps(schema["oneOf"][0]):
         return "a trace exercise has exactly one of: answer (a number), options (choices) or steps (a table)"
-    return error.message
+    return _excerpted(error)
+
+
+def _excerpted(error: ValidationError) -> str:
+    """jsonschema's message with each repr of the value it quotes (the value, or a mapping's keys) cut short."""
+    message = error.message
+    values = [error.instance, *(error.instance if isinstance(error.instance, dict) else ())]
+    for value in sorted(values, key=lambda value: len(repr(value)), reverse=True):   # the whole before a part
+        message = message.replace(repr(value), excerpt(value))
+    return message
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:

@@ -265,7 +265,7 @@ class RingbookApp(App):
         from tui.screens.lab import LabScreen
 
         try:
-            self.show(LabScreen(load_lab(lab.path), self.store))
+            self.show(LabScreen(load_lab(lab.path, self.book.root), self.store))
         except LabError as exc:
             self.notify(str(exc), title="The lab cannot open", severity="error", timeout=15)
 

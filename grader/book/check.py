@@ -48,14 +48,14 @@ def unit_problems(ex: NumericAnswer, where: Where) -> Findings:
     return found
 
 
-def narrative_problems(path: Path, hardware: Hardware) -> list[Problem]:
+def narrative_problems(path: Path, root: Path, hardware: Hardware) -> list[Problem]:
     """A chapter's Markdown quoting a network port faster than the products its paragraph names have
     (grader.book.text_check.network_problems). A full check only; a narrative that cannot be read is
     reported by the load."""
     from grader.book.text_check import narrative_problems as ports  # a full check only, as the variants
 
     try:
-        text = read_text(path)
+        text = read_text(path, root)
     except (OSError, BookFileError):
         return []
     return [Problem(path, line, message) for line, message in ports(text, hardware)]

@@ -19,12 +19,12 @@ from grader.book.model import Book, Chapter, LabRef
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
 from grader.book.schema import BUILTIN_CONTENT, QUIZ_SCHEMA_PATH, check_kinds, validator
 from grader.exercise import Exercise, NumericAnswer, Source, Where, guarded_text
-from grader.files import BookFileError, load_yaml, narrative_cost, read_text
+from grader.files import OUTSIDE, BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of
 from grader.kinds.registry import Hardware, KindError, kind_named
-from grader.problems import Problem, line_loader, line_of, say, schema_validator
+from grader.problems import EXCERPT, Problem, excerpt, line_loader, line_of, say, schema_validator
 from grader.problems import schema_problems as schema_problems_of
-from grader.safe_text import markup_tags, unsafe_characters
+from grader.safe_text import clipped, markup_tags, unsafe_characters
 
 CANONICAL_TEXTS = "_canonical_texts"  # in the book cache only: a templated exercise's texts as first posed
 
@@ -55,11 +55,11 @@ def _read_or_report(path: Path, problems: list[Problem], read: Callable[[], Any]
     return None
 
 
-def _read_yaml(path: Path, problems: list[Problem]) -> Any:
+def _read_yaml(path: Path, root: Path, problems: list[Problem]) -> Any:
     import yaml
 
     try:
-        loaded = _read_or_report(path, problems, lambda: load_yaml(path, line_loader()), "file is missing")
+        loaded = _read_or_report(path, problems, lambda: load_yaml(path, root, line_loader()), "file is missing")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -76,10 +76,10 @@ def _read_yaml(path: Path, problems: list[Problem]) -> Any:
     return data
 
 
-def _check_narrative(path: Path, problems: list[Problem]) -> None:
-    """A chapter's Markdown: there, readable within the size cap, free of control characters, within
-    what one chapter may cost to show, and (a warning) free of Textual markup."""
-    text = _read_or_report(path, problems, lambda: read_text(path), "chapter narrative is missing")
+def _check_narrative(path: Path, root: Path, problems: list[Problem]) -> None:
+    """A chapter's Markdown: there, inside the book, readable within the size cap, free of control characters,
+    within what one chapter may cost to show, and (a warning) free of Textual markup."""
+    text = _read_or_report(path, problems, lambda: read_text(path, root), "chapter narrative is missing")
     if text is not None:
         problems.extend(Problem(path, line, message) for line, message in unsafe_characters(text))
         problems.extend(Problem(path, line, message) for line, message in narrative_cost(text))
@@ -116,7 +116,7 @@ def _book_from_raw(root: Path, raw: dict[str, Any]) -> Book:
         path = chapter_dir / "exercises.yaml"
         exercises = tuple(_build(exercise, entry["id"], Source(path, line), hardware)
                           for exercise, line in zip(stored["exercises"], stored["lines"], strict=True))
-        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises, str(entry.get("part", ""))))
+        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises, root, str(entry.get("part", ""))))
     data = raw["book"]
     quizzes = tuple(quiz_from_raw(raw["quizzes"][entry["file"]]["data"], entry["id"], entry["title"],
                                   root / entry["file"], raw["quizzes"][entry["file"]]["lines"])
@@ -134,7 +134,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
     book_path = root / "book.yaml"
     if not root.is_dir():
         return None, [Problem(root, 1, "no such content folder")]
-    data = _read_yaml(book_path, problems)
+    data = _read_yaml(book_path, root, problems)
     if data is None:
         return None, problems
     if (not isinstance(data, dict) or not isinstance(data.get("title"), str)
@@ -153,18 +153,23 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         if not isinstance(entry.get("part", ""), str):
             problems.append(Problem(book_path, line, "a chapter's part must be a string (e.g. part: case study)"))
         if entry["id"] in chapter_ids:
-            problems.append(Problem(book_path, line, f"duplicate chapter id {entry['id']!r}"))
+            problems.append(Problem(book_path, line, f"duplicate chapter id {excerpt(entry['id'])}"))
         chapter_ids.add(entry["id"])
+        if _climbs_out(entry["dir"]):
+            problems.append(Problem(book_path, line, f"chapter folder {excerpt(entry['dir'])} is {OUTSIDE}: "
+                                                     "write dir as a path inside it (no .. and no leading /)"))
+            continue
         chapter_dir = root / entry["dir"]
-        _check_narrative(chapter_dir / "chapter.md", problems)
+        _check_narrative(chapter_dir / "chapter.md", root, problems)
         if validate_schema:   # a full check (`ringbook content check`), as the sampled variants
             from grader.book.check import narrative_problems
 
-            problems.extend(narrative_problems(chapter_dir / "chapter.md", hardware))
+            problems.extend(narrative_problems(chapter_dir / "chapter.md", root, hardware))
         raw_chapter: dict[str, Any] = {}
-        exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", problems, seen_ids, validate_schema,
-                                  raw_chapter, hardware)
-        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises), str(entry.get("part", ""))))
+        exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", root, problems, seen_ids,
+                                  validate_schema, raw_chapter, hardware)
+        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises), root,
+                                str(entry.get("part", ""))))
         if collect is not None:
             collect.setdefault("chapters", {})[entry["dir"]] = raw_chapter
     if not chapters and not problems:
@@ -191,7 +196,7 @@ def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str,
     for name, figures in table.items():
         line = line_of(data, ["hardware", name])
         if not isinstance(name, str) or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
-            problems.append(Problem(book_path, line, f"hardware {name!r}: a product name is a capital letter, "
+            problems.append(Problem(book_path, line, f"hardware {excerpt(name)}: a product name is a capital letter, "
                                                      "then letters and digits (H100, B200), so formulas can say "
                                                      "H100_memory"))
         elif (not isinstance(figures, dict) or set(figures) != set(FIGURES)
@@ -209,6 +214,12 @@ def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str,
     return good
 
 
+def _climbs_out(name: str) -> bool:
+    """Whether a `dir:` or `file:` of book.yaml names a place outside the book, by its words alone (a link out
+    is grader.files' to refuse)."""
+    return Path(name).is_absolute() or ".." in Path(name).parts
+
+
 def _entries(data: dict, key: str, book_path: Path, problems: list[Problem]) -> list[dict]:
     """book.yaml's `quizzes` or `labs`: each needs an id, a title and a file."""
     entries = data.get(key, [])
@@ -221,7 +232,10 @@ def _entries(data: dict, key: str, book_path: Path, problems: list[Problem]) -> 
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("id", "title", "file")):
             problems.append(Problem(book_path, line, f"each entry of {key} needs id, title and file (strings)"))
         elif entry["id"] in ids:
-            problems.append(Problem(book_path, line, f"duplicate id {entry['id']!r} in {key}"))
+            problems.append(Problem(book_path, line, f"duplicate id {excerpt(entry['id'])} in {key}"))
+        elif _climbs_out(entry["file"]):
+            problems.append(Problem(book_path, line, f"file {excerpt(entry['file'])} is {OUTSIDE}: write file as "
+                                                     "a path inside it (no .. and no leading /)"))
         else:
             ids.add(entry["id"])
             good.append(entry)
@@ -233,7 +247,7 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
     quizzes = []
     for entry in _entries(data, "quizzes", root / "book.yaml", problems):
         path = root / entry["file"]
-        raw = _read_yaml(path, problems)
+        raw = _read_yaml(path, root, problems)
         if raw is None:
             continue
         if validate_schema or not isinstance(raw, dict):
@@ -245,7 +259,7 @@ def _load_quizzes(root: Path, data: dict, chapter_ids: set[str], problems: list[
         try:
             quiz = quiz_from_raw(raw, entry["id"], entry["title"], path, lines)
         except (KeyError, TypeError, ValueError) as exc:
-            problems.append(Problem(path, 1, f"malformed quiz ({exc})"))
+            problems.append(Problem(path, 1, f"malformed quiz ({clipped(str(exc), 2 * EXCERPT)})"))
             continue
         problems.extend(Problem(path, line, message) for line, message in quiz_problems(quiz, chapter_ids))
         quizzes.append(quiz)
@@ -264,11 +278,11 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
             problems.append(Problem(lab.path, 1, "lab file is missing"))
             continue
         found = len(problems)
-        _read_yaml(lab.path, problems)  # its size, nesting, aliases and control characters, with their lines
+        _read_yaml(lab.path, root, problems)  # its size, nesting, aliases and control characters, with their lines
         if any(not problem.warning for problem in problems[found:]):
             continue
         try:
-            load_lab(lab.path)
+            load_lab(lab.path, root)
         except LabError as exc:
             problems.extend(exc.problems)
             continue
@@ -276,12 +290,12 @@ def _load_labs(root: Path, data: dict, problems: list[Problem]) -> tuple[LabRef,
     return tuple(labs)
 
 
-def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids: dict[str, Source],
+def _load_chapter(chapter_id: str, path: Path, root: Path, problems: list[Problem], seen_ids: dict[str, Source],
                   validate_schema: bool, raw_chapter: dict[str, Any],
                   hardware: dict[str, dict[str, float]]) -> list[Exercise]:
     from grader.book.check import exercise_problems, exercise_warnings  # only when reading files, not from the cache
 
-    data = _read_yaml(path, problems)
+    data = _read_yaml(path, root, problems)
     if data is None:
         return []
     if validate_schema:
@@ -296,17 +310,17 @@ def _load_chapter(chapter_id: str, path: Path, problems: list[Problem], seen_ids
         try:
             exercise = _build(raw, chapter_id, source, hardware)
         except (KeyError, TypeError, ValueError) as exc:
-            problems.append(Problem(path, source.line, f"malformed exercise ({exc})"))
+            problems.append(Problem(path, source.line, f"malformed exercise ({clipped(str(exc), 2 * EXCERPT)})"))
             continue
         where = _where(raw)
         if exercise.id in seen_ids:
             problems.append(Problem(path, where("id"),
-                                    f"duplicate exercise id {exercise.id!r} (first at {seen_ids[exercise.id]})"))
+                                    f"duplicate exercise id {excerpt(exercise.id)} (first at {seen_ids[exercise.id]})"))
         else:
             seen_ids[exercise.id] = source
         if not exercise.id.startswith(chapter_id + "."):
-            problems.append(Problem(path, where("id"), f"exercise id {exercise.id!r} should start with the chapter "
-                                                       f"id {chapter_id + '.'!r}"))
+            problems.append(Problem(path, where("id"), f"exercise id {excerpt(exercise.id)} should start with the "
+                                                       f"chapter id {chapter_id + '.'!r}"))
         errors = [Problem(path, line, message) for line, message in _gpu_problems(raw, hardware, where)]
         errors = errors or [Problem(path, line, message) for line, message in exercise_problems(exercise, where)]
         problems.extend(errors)
@@ -354,7 +368,7 @@ def _build(raw: dict[str, Any], chapter_id: str, source: Source, hardware: Hardw
     try:
         kind = kind_named(raw["kind"])
     except KindError as exc:
-        raise ValueError(f"unknown kind {raw['kind']!r}") from exc
+        raise ValueError(f"unknown kind {excerpt(raw['kind'])}") from exc
     exercise = kind.read(raw, common, hardware or {})
     return _posed(exercise, raw.get(CANONICAL_TEXTS)) if isinstance(exercise, NumericAnswer) else exercise
 

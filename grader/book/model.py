@@ -26,6 +26,7 @@ class Chapter:
     title: str
     path: Path
     exercises: tuple[Exercise, ...]
+    book_root: Path   # the book's folder: the chapter reads no file that resolves outside it (grader.files)
     part: str = ""  # the part of the course it belongs to, as book.yaml names it ("" for the main run)
 
     def __repr__(self) -> str:
@@ -40,7 +41,7 @@ class Chapter:
         or would cost too much to show (changed since the book was checked), is said in its place instead
         of stopping the app."""
         try:
-            text = read_text(self.narrative_path)
+            text = read_text(self.narrative_path, self.book_root)
             too_costly = narrative_cost(text)
             if too_costly:
                 line, message = too_costly[0]

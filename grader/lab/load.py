@@ -46,22 +46,23 @@ class LabError(ValueError):
         self.problems = problems
 
 
-def load_lab(path: Path) -> Lab:
-    """Read and check a lab file; every named figure in its prose is filled in from the model. Raises LabError
-    listing its problems: all the schema finds, or else all the checks after it find."""
+def load_lab(path: Path, book: Path) -> Lab:
+    """Read and check a lab file of the book whose folder is `book` (outside it, it is refused unread); every
+    named figure in its prose is filled in from the model. Raises LabError listing its problems: all the schema
+    finds, or else all the checks after it find."""
     path = Path(path)
-    raw = _read(path)
+    raw = _read(path, book)
     problems = schema_problems(path, raw, schema_validator(LAB_SCHEMA_PATH))
     if problems:
         raise LabError(problems)
     return _Reader(path, raw, Hardware()).lab()
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path, book: Path) -> Any:
     """The file's data with its lines; a control character in a string is made printable, not refused (content
     check reports it), so that a lab nobody checked still opens without writing to the terminal."""
     try:
-        raw, _, _ = load_yaml(path, line_loader())
+        raw, _, _ = load_yaml(path, book, line_loader())
     except OSError as exc:
         raise LabError([Problem(path, 1, f"cannot read the lab ({exc.strerror or exc})")]) from None
     except BookFileError as exc:

@@ -184,7 +184,7 @@ def test_more_microbatches_shrink_the_bubble_and_raise_mfu():
 
 @pytest.fixture(scope="module")
 def lab():
-    return load_lab(LAB_PATH)
+    return load_lab(LAB_PATH, LAB_PATH.parent.parent)
 
 
 def _prose(text: str) -> str:
@@ -407,7 +407,7 @@ def test_a_damaged_lab_file_is_named_in_the_error_with_its_line(tmp_path, old, n
     damaged = text.replace(old, new, 1)
     broken.write_text(damaged, encoding="utf-8")
     with pytest.raises(LabError) as caught:
-        load_lab(broken)
+        load_lab(broken, tmp_path)
     line = r"\d+" if where is None else str(_line(damaged, where))
     assert any(re.fullmatch(f"{re.escape(str(broken))}:{line}: {message}.*", str(problem), re.S)
                for problem in caught.value.problems), (line, str(caught.value))
@@ -420,7 +420,7 @@ def test_every_unknown_figure_is_reported_at_once(tmp_path):
     broken.write_text(text.replace("{model_64}", "{first}", 1).replace("{compute_ms}", "{second}", 1),
                       encoding="utf-8")
     with pytest.raises(LabError) as caught:
-        load_lab(broken)
+        load_lab(broken, tmp_path)
     named = [re.search(r"unknown figure (\{\w+\})", str(problem)) for problem in caught.value.problems]
     assert [match.group(1) for match in named if match] == ["{first}", "{second}"]
 
@@ -447,7 +447,7 @@ def test_the_built_in_lab_is_valid_against_its_schema():
 
 def test_a_missing_lab_file_is_a_lab_error(tmp_path):
     with pytest.raises(LabError, match="cannot read"):
-        load_lab(tmp_path / "nope.yaml")
+        load_lab(tmp_path / "nope.yaml", tmp_path)
 
 
 # --- the screen -----------------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def test_the_whole_lab_both_acts_a_saved_design_restored(book, store):
     from grader.lab.load import load_lab
     from tests.lines.transcript import assert_plain, session
 
-    lab = load_lab(book.labs[0].path)
+    lab = load_lab(book.labs[0].path, book.root)
     transcript, prompts = session(book, store, ["5", "2", "set model 13B", "next", "1", "set tp 4", "save", "set tp 8",
                                                 "designs", "1", "set m 99", "reflect", "1", "back", "quit"])
     assert_plain(transcript, prompts)

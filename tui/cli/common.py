@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import sys
@@ -18,9 +19,11 @@ if TYPE_CHECKING:
 
 
 def relative(path: Path) -> str:
-    """Paths under the current folder print short; others print whole."""
+    """Paths under the current folder print short; others print whole. Links are not followed: a book's
+    file is named where the book has it, not where a link leads, and a loop of links (on which Path.resolve
+    raises) is named as written."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
     except ValueError:
         return str(path)
 
@@ -38,15 +41,18 @@ def folder_problem(content: Path | None) -> str | None:
         return None
     shown = printable(relative(content), one_line=True)
     try:
-        if not content.exists():
-            return f"no such content folder: {shown}"
+        content.stat()   # which says why there is nothing there: Path.exists says only False
         if not content.is_dir():
             return f"{shown} is a file; --content takes the book's folder (the one holding book.yaml)"
         if (content / "book.yaml").exists():
             return None
         parent = content.resolve().parent
         chapter = (parent / "book.yaml").is_file()
-    except OSError as exc:   # a folder above it that may not be read
+    except (FileNotFoundError, NotADirectoryError):
+        return f"no such content folder: {shown}"
+    except OSError as exc:   # a loop of links, or a folder above it that may not be read
+        if exc.errno == errno.ELOOP:
+            return f"{shown} is a symbolic link loop (its links lead back to themselves), not a book's folder"
         return f"cannot read the content folder {shown}: {exc.strerror or exc}"
     if chapter:
         named = relative(parent) if content.is_absolute() else os.path.relpath(parent)   # `.` -> `..`

@@ -94,7 +94,7 @@ def open_lab_ref(ctx: Context, lab: LabRef) -> None:
     from tui.lines.lab import open_lab
 
     try:
-        loaded = load_lab(lab.path)
+        loaded = load_lab(lab.path, ctx.book.root)
     except LabError as exc:
         ctx.console.say("lab", f"it cannot open: {exc}")
         return
