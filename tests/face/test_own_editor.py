@@ -6,11 +6,18 @@ The editors here are small scripts, run as a learner's editor would be: on the f
 
 from __future__ import annotations
 
+import shutil
 import stat
+import time
 from pathlib import Path
 
-from tests.helpers import offered_keys, open_exercise, ringbook_app, wait_until
+import pytest
+from textual.widgets import TextArea
+
+from tests.helpers import RINGBOOK, offered_keys, open_exercise, ringbook_app, wait_until
+from tests.tmux_pane import TmuxPane
 from tui.answers.own_editor import FALLBACKS, editor_command
+from tui.progress.row_rules import MAX_DRAFT
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.keys import keys_of
 
@@ -94,3 +101,52 @@ def test_the_editor_is_visual_then_editor_then_one_on_the_path(tmp_path):
     assert command == [] and "export EDITOR=vim" in why and all(name in why for name in FALLBACKS)
     command, why = editor_command({"EDITOR": "vim '"})
     assert command == [] and "cannot be read as a command" in why
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed (apt-get install tmux)")
+def test_ctrl_c_while_the_editor_runs_gives_the_app_back_and_says_so(book, tmp_path):
+    """Found (issue 42): with an editor that never exits (one that ignores Ctrl+C, as a GUI editor's `--wait`
+    leaves the terminal waiting), Ctrl+C quit the whole app with status 0: asyncio's own Ctrl+C handler
+    cancelled the app while it waited. The app runs in a real terminal (tmux), where Ctrl+C reaches the
+    editor and ringbook both, as at a learner's."""
+    started = tmp_path / "editor-started"
+    stuck = script(tmp_path, "stuck", f"trap '' INT\ntouch '{started}'\nexec sleep 100000")
+    data = tmp_path / "data"
+    pane = TmuxPane(tmp_path, ["env", f"VISUAL={stuck}", "TERM=xterm-256color", *RINGBOOK, "--data-dir", str(data)])
+    try:
+        pane.wait_for("q Quit", timeout=60)
+        pane.press("Enter")
+        pane.wait_for("e Exercises")
+        pane.press("e")
+        pane.wait_for(f"{EXERCISE}  {book.exercise(EXERCISE).title}")
+        pane.press("Down", "Down", "Down", "Down", "Enter")
+        pane.wait_for("^o Your editor")
+        pane.press("C-o")
+        deadline = time.monotonic() + 60
+        while not started.exists():
+            assert time.monotonic() < deadline and pane.exit_status() is None, pane.screen()
+            time.sleep(0.1)
+        pane.press("C-c")
+        shown = pane.wait_for("interrupted")
+        assert pane.exit_status() is None, shown
+        assert "unchanged" in pane.wait_for("unchanged")
+        assert (data / "work" / f"{EXERCISE}.py").read_text() == book.exercise(EXERCISE).starter
+    finally:
+        pane.close()
+
+
+async def test_a_draft_too_long_to_keep_is_said_and_the_one_before_stays(book, store):
+    """The store's draft rule (issue 42: an editor's 100 MB file was kept as a draft) seen from the app: a
+    draft over MAX_DRAFT is said in a notice, not dropped without a word."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, EXERCISE)
+        await pilot.press("x")
+        await wait_until(pilot, lambda: store.draft(EXERCISE), "the draft kept")
+        kept = store.draft(EXERCISE)
+        editor = screen.panel.query_one("#editor", TextArea)
+        editor.replace("#" * (MAX_DRAFT + 1), editor.document.start, editor.document.end)   # a paste
+        await wait_until(pilot, lambda: app._notifications, "a notice")
+        said = [n.message for n in app._notifications]
+        assert any(f"A draft of {MAX_DRAFT + 1:,} characters is not kept" in m for m in said), said
+        assert store.draft(EXERCISE) == kept

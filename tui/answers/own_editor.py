@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -54,12 +55,18 @@ def run_editor(app: App[object], command: list[str], path: Path) -> str:
 
 
 def _run(command: list[str], path: Path, stdin: int | None) -> str:
+    """Ctrl+C reaches ringbook too while the editor has the terminal. The app's own handler (asyncio's, which
+    cancels the app) is set aside meanwhile, so Ctrl+C stops the wait here instead: the editor, one that never
+    exits included, is ended (subprocess.run kills it) and the app goes on, its code as it was."""
+    app_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         result = subprocess.run([*command, str(path)], stdin=stdin, check=False)
     except OSError as exc:
         return f"{shlex.join(command)} could not start: {exc.strerror or exc}; {HOW_TO_SET}"
-    except KeyboardInterrupt:   # Ctrl+C reaches ringbook too while the editor has the terminal
+    except KeyboardInterrupt:
         return f"{shlex.join(command)} was interrupted, so {path} was not taken (it is kept)"
+    finally:
+        signal.signal(signal.SIGINT, app_handler)
     if result.returncode != 0:
         return f"{shlex.join(command)} exited with status {result.returncode}, so {path} was not taken (it is kept)"
     return ""

@@ -458,8 +458,9 @@ class ExerciseScreen(Screen):
             return
         try:
             store.save_draft(self.draft_key, text if text.strip() else "")
-        except StoreError:
-            pass  # a draft is a convenience; the store has already said it is read-only
+        except StoreError as exc:
+            if not store.read_only:   # read-only: the store has said so already; else the draft rule was broken
+                self.notify(str(exc), title="Draft not kept", severity="warning")
 
     def on_input_changed(self, event: Input.Changed | TextArea.Changed) -> None:
         """Keep the draft as it is typed (debounced), so even a killed terminal loses little. A unit typed
