@@ -260,6 +260,7 @@ def test_with_a_roster_a_lookalike_of_a_students_name_is_a_claim(tmp_path, capsy
     submitted(capsys, tmp_path, inbox, "a.json", alice, "Alice Liddell", [("0.1", "1.75", "correct", 0)])
     submitted(capsys, tmp_path, inbox, "m1.json", mallory, "\u0410lice Liddell", [])   # a Cyrillic А
     submitted(capsys, tmp_path, inbox, "m2.json", mallory, "Alice\u200b Liddell", [])
+    submitted(capsys, tmp_path, inbox, "m3.json", mallory, "AIice LiddeII", [])        # capital I for small l
     roster = tmp_path / "roster.txt"
     roster.write_text(f"{alice.pw_name}  Alice Liddell\n{mallory.pw_name}  Mallory M\n")
 
@@ -270,7 +271,8 @@ def test_with_a_roster_a_lookalike_of_a_students_name_is_a_claim(tmp_path, capsy
     assert rows["Mallory M"]["verification"]["name_claims"] == [
         {"file": str(inbox / file), "name": name, "account": alice.pw_name, "reads_as": "Alice Liddell",
          "owner": mallory.pw_name}
-        for file, name in [("m1.json", "\u0410lice Liddell"), ("m2.json", "Alice\u200b Liddell")]]
+        for file, name in [("m1.json", "\u0410lice Liddell"), ("m2.json", "Alice\u200b Liddell"),
+                           ("m3.json", "AIice LiddeII")]]
     assert "m1.json names student 'Аlice Liddell', which reads as 'Alice Liddell', the name of account" in err
 
     roster.write_text(f"{alice.pw_name} Alice\n{mallory.pw_name} \u0430lice\n")   # two names that print alike

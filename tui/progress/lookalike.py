@@ -40,7 +40,11 @@ def folded(name: str, *, casefold: bool = True) -> str:
     """The key two names share when they read alike: visible, skeleton, and with `casefold` alike in any
     case too (a roster's names); a login is compared with its case, as the system compares it."""
     text = visible(name)
-    return skeleton(text.casefold()).casefold() if casefold else skeleton(text)
+    if not casefold:
+        return skeleton(text)
+    # The skeleton before the case as well as after: a capital I reads as a small l ("AIice"), which
+    # casefolding first would turn into an i that reads as nothing else.
+    return skeleton(skeleton(text).casefold()).casefold()
 
 
 @cache
