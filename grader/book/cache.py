@@ -34,6 +34,12 @@ FORMAT = 8  # 2: strings made printable when read; 3: templated exercises carry 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
+
+def _where(root: Path) -> str:
+    """The book folder's real path, naming its copy; a folder whose links loop names itself (os.path.realpath
+    does not raise on a loop, as Path.resolve does), and is refused when its files are read."""
+    return os.path.realpath(root)
+
 def default_folder() -> Path:
     """RINGBOOK_CACHE_DIR, else the per-user cache folder (~/.cache/ringbook, or $XDG_CACHE_HOME/ringbook)."""
     configured = os.environ.get("RINGBOOK_CACHE_DIR")
@@ -68,7 +74,7 @@ def _open_own_folder(folder: Path, *, create: bool) -> int | None:
 
 
 def _name_for(root: Path) -> str:
-    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(_where(root).encode()).hexdigest()[:16]
     return f"book-cache-{digest}.json"
 
 
@@ -105,7 +111,7 @@ def read(root: Path, folder: Path) -> dict[str, Any] | None:
             if not (_own(file) and stat.S_ISREG(os.fstat(file).st_mode)):
                 return None
             cached = json.loads(opened.read())
-        if cached.get("format") != FORMAT or cached.get("root") != str(root.resolve()):
+        if cached.get("format") != FORMAT or cached.get("root") != _where(root):
             return None
         for name, digest in cached["digests"].items():
             if _digest(root / name) != digest:
@@ -121,7 +127,7 @@ def write(root: Path, folder: Path, raw: dict[str, Any]) -> bool:
     """Save `raw` for next time in `folder`, made if missing; whether it was saved (not in a folder that is
     a link, another's, or cannot be written)."""
     digests = {str(p.relative_to(root)): _digest(p) for p in _sources(root, raw)}
-    payload = json.dumps({"format": FORMAT, "root": str(root.resolve()), "digests": digests, "raw": raw},
+    payload = json.dumps({"format": FORMAT, "root": _where(root), "digests": digests, "raw": raw},
                          ensure_ascii=False).encode()
     descriptor = _open_own_folder(folder, create=True)
     if descriptor is None:
