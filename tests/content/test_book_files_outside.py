@@ -30,35 +30,30 @@ def secret(tmp_path: Path) -> Path:
     return key
 
 
+def replaced_by_link(path: Path, target: Path | str) -> Path:
+    """`path`, a file of the book, made a link to `target`."""
+    path.unlink()
+    path.symlink_to(target)
+    return path
+
+
 def link_exercises_out(root: Path, tmp_path: Path) -> Path:
-    exercises = root / CHAPTER / "exercises.yaml"
-    exercises.unlink()
-    exercises.symlink_to(secret(tmp_path))
-    return exercises
+    return replaced_by_link(root / CHAPTER / "exercises.yaml", secret(tmp_path))
 
 
 def chain_exercises_out(root: Path, tmp_path: Path) -> Path:
     """A link to a link inside the book, which links out."""
     (root / "hop.yaml").symlink_to(secret(tmp_path))
-    exercises = root / CHAPTER / "exercises.yaml"
-    exercises.unlink()
-    exercises.symlink_to(Path("..") / "hop.yaml")
-    return exercises
+    return replaced_by_link(root / CHAPTER / "exercises.yaml", Path("..") / "hop.yaml")
 
 
 def link_narrative_out(root: Path, tmp_path: Path) -> Path:
-    narrative = root / CHAPTER / "chapter.md"
-    narrative.unlink()
-    narrative.symlink_to(secret(tmp_path))
-    return narrative
+    return replaced_by_link(root / CHAPTER / "chapter.md", secret(tmp_path))
 
 
 def link_narrative_to_a_device(root: Path, tmp_path: Path) -> Path:
     """A link out to a device: refused for where it leads, never opened (/dev/zero never ends)."""
-    narrative = root / CHAPTER / "chapter.md"
-    narrative.unlink()
-    narrative.symlink_to("/dev/zero")
-    return narrative
+    return replaced_by_link(root / CHAPTER / "chapter.md", "/dev/zero")
 
 
 def link_chapter_folder_out(root: Path, tmp_path: Path) -> Path:

@@ -5,14 +5,12 @@ code point, and a book opened without its check shows each as a visible escape."
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
 
-from rich.console import Console
-
 from grader.book.load import check_book, load_book
+from tests.content.test_content_check import terminal_output
 from tests.helpers import home_ready, ringbook_app
 from tui.cli.main import main
 from tui.progress.store import ProgressStore
@@ -65,15 +63,6 @@ def test_content_check_reports_each_format_character_by_path_line_and_code_point
     assert f"book.yaml:{title_line}: \\u061c (U+061C arabic letter mark" in out, out
     assert "would reach the reader's terminal" in out
     assert not any(char in out for char, _, _ in INVISIBLE), "content check printed an invisible character"
-
-
-def terminal_output(app) -> str:
-    """What the app would write to the terminal for its current screen, as its driver does."""
-    written = io.StringIO()
-    console = Console(file=written, force_terminal=True, color_system="truecolor", width=app.size.width,
-                      height=app.size.height, legacy_windows=False)
-    console.print(app.screen._compositor.render_update(full=True))
-    return written.getvalue()
 
 
 async def test_a_title_shows_each_format_character_as_an_escape_and_the_terminal_gets_none(chapters_copy, data_dir):
