@@ -118,3 +118,67 @@ def test_a_work_file_swapped_for_a_fifo_is_said_and_the_next_save_is_run(book, d
     assert said[-1] == f"{path} is not a plain file (a named pipe); waiting for the next save."
     assert right[-1] == f"✓ All {len(exercise.tests)} tests pass."
     assert child.returncode == 0
+
+
+def kept_texts(path) -> list[str]:
+    """The text of every copy kept beside the work file `path` (`ID.py.kept`, `ID.py.kept.2`, ...)."""
+    return [copy.read_text() for copy in sorted(path.parent.glob(path.name + ".kept*"))]
+
+
+def test_code_edited_while_work_is_not_running_is_taken_and_no_edit_is_lost(book, data_dir):
+    """Found (issue 43): each start wrote the draft (else the starter) over the file, moving the learner's edit
+    to ID.py.kept, and the next such start replaced that copy: the first edit existed nowhere. A file whose
+    code the store does not have was written outside a run: it is the learner's newest code."""
+    exercise = book.exercise(EXERCISE)
+    path = data_dir / "work" / f"{EXERCISE}.py"
+    child, output = watching(data_dir)
+    try:
+        output.until("Each save runs the tests.")
+    finally:
+        stop_with_ctrl_c(child)
+    edits = [exercise.starter + "\n# my first edit\n", exercise.starter + "\n# my second edit\n"]
+    for number, edit in enumerate(edits):
+        path.write_text(edit)   # the learner's editor, while ringbook work is not running
+        child, output = watching(data_dir)
+        try:
+            task = output.until("Each save runs the tests.")
+            if number == len(edits) - 1:   # the code taken is run at its next save, even unchanged
+                path.write_text(edit)
+                ran = output.until("✗ ")
+        finally:
+            stop_with_ctrl_c(child)
+        assert child.returncode == 0
+        assert f"{path} changed since the last run: taking it as your code; save it to run the tests." in task
+        assert path.read_text() == edit
+    assert ran[-1].startswith("✗ ")
+    if number:
+        assert f"Your code before it is kept as {path}.kept." in task
+    assert kept_texts(path) == [edits[0]]   # the first edit, displaced as the draft by the second
+    store = ProgressStore.open(data_dir)
+    try:
+        assert store.draft(EXERCISE) == edits[1] and [a.answer for a in store.attempts(EXERCISE)] == [edits[1]]
+    finally:
+        store.close()
+
+
+def test_ctrl_c_during_a_run_leaves_the_saved_code_as_the_draft_it_says_it_is(book, data_dir):
+    """Found (issue 43): Ctrl+C while the tests ran said the code "is your draft in the app" while the draft
+    still held the code saved before (here: none). The code in the file is kept as the draft first."""
+    exercise = book.exercise(EXERCISE)
+    path = data_dir / "work" / f"{EXERCISE}.py"
+    endless = f"def {exercise.signature}:\n    while True:\n        pass\n"
+    child, output = watching(data_dir)
+    try:
+        output.until("Each save runs the tests.")
+        path.write_text(endless)
+        output.until("Running the tests")   # the run takes its 2 s; Ctrl+C comes as soon as it starts
+    finally:
+        stop_with_ctrl_c(child)
+    stopped = output.until("Stopped.")
+    assert stopped[-1] == f"Stopped. Your code is kept in {path} and is your draft in the app."
+    assert child.returncode == 0
+    store = ProgressStore.open(data_dir)
+    try:
+        assert store.draft(EXERCISE) == endless
+    finally:
+        store.close()

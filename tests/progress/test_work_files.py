@@ -9,8 +9,10 @@ import pytest
 
 from tui.progress.work_files import (
     MAX_BYTES,
+    Opened,
     WorkFileError,
     kept_copy,
+    open_work_file,
     read_work_file,
     work_file,
     work_folder,
@@ -45,6 +47,7 @@ def test_other_code_in_the_file_is_kept_beside_it_and_a_link_is_never_followed(t
     assert write_work_file(path, "first") is None   # the same text: nothing to keep
     assert write_work_file(path, "second") == kept_copy(path)
     assert kept_copy(path).read_text() == "first" and read_work_file(path) == "second"
+    assert write_work_file(path, "third", known={"second"}) is None   # a run's code: the store has it
     target = tmp_path / "elsewhere.txt"
     target.write_text("not the learner's code")
     path.unlink()
@@ -65,3 +68,28 @@ def test_a_file_too_large_not_text_or_gone_is_said_not_read(tmp_path):
     path.unlink()
     with pytest.raises(WorkFileError, match="is gone"):
         read_work_file(path)
+
+
+def test_every_displaced_text_is_kept_numbered_and_none_twice(tmp_path):
+    """Found (issue 43): a second displaced text replaced the one `.kept` copy, so the first was lost."""
+    path = work_file(tmp_path, "0.5")
+    for text in ("one", "two", "three", "one"):
+        write_work_file(path, text)
+    write_work_file(path, "four")
+    copies = sorted(tmp_path.glob("0.5.py.kept*"), key=lambda copy: len(copy.name))   # .kept, then .kept.N
+    assert [copy.name for copy in copies] == ["0.5.py.kept", "0.5.py.kept.2", "0.5.py.kept.3"]
+    assert [copy.read_text() for copy in copies] == ["one", "two", "three"]   # the second "one": kept already
+    assert read_work_file(path) == "four"
+
+
+def test_a_file_edited_outside_a_run_is_taken_and_the_code_it_displaces_is_kept(tmp_path):
+    path = work_file(tmp_path, "0.5")
+    assert open_work_file(path, "starter", known={"starter"}) == Opened("starter", taken=False, kept=None)
+    path.write_text("edited outside")
+    assert open_work_file(path, "unrun draft", known={"starter"}) == Opened("edited outside", taken=True,
+                                                                             kept=kept_copy(path))
+    assert kept_copy(path).read_text() == "unrun draft" and read_work_file(path) == "edited outside"
+    # A file holding code the store has (a run's) is older than the draft: the draft is written over it.
+    assert open_work_file(path, "newer draft", known={"edited outside"}) == Opened("newer draft", taken=False,
+                                                                                   kept=None)
+    assert read_work_file(path) == "newer draft"
