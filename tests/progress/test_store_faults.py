@@ -123,12 +123,18 @@ def test_an_upgrade_that_fails_part_way_leaves_the_file_as_it_was(tmp_path):
 @pytest.mark.parametrize("make", [os.mkfifo, os.mkdir], ids=["fifo", "folder"])
 def test_a_progress_path_that_is_not_a_file_is_said_never_waited_on(tmp_path, make):
     """A FIFO named like the progress file kept SQLite's first read waiting for ever: the app never started.
-    It, or a folder, is left as it is and said; the session runs without saving."""
+    It, or a folder, is left as it is and said: `progress` fails (it has no progress to show, issue 43 item
+    2), and the app's session runs on an empty store in memory, saying so."""
     make(tmp_path / FILE_NAME)
     result = ringbook_subprocess("--data-dir", tmp_path, "progress", timeout=30)   # only so a hang fails, not stalls
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr
     assert "is not a file" in result.stderr and "Traceback" not in result.stderr
-    assert "Mastery" in result.stdout
+    assert "Mastery" not in result.stdout
+    store = ProgressStore.open(tmp_path)
+    try:
+        assert "is not a file" in store.notice and "this session" in store.notice and store.path is None
+    finally:
+        store.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
 
 

@@ -89,12 +89,13 @@ def check_command(content: Path | None) -> str:
     return "ringbook content check" + ("" if content is None else f" --content {shlex.quote(relative(content))}")
 
 
-def open_store_or_report(data_dir: Path | None) -> ProgressStore | None:
-    """The progress store, or None after saying why it cannot be opened (a newer ringbook's store)."""
+def open_store_or_report(data_dir: Path | None, *, session: bool = True) -> ProgressStore | None:
+    """The progress store, or None after saying why it cannot be opened (a newer ringbook's store; with
+    session=False, for a command that reads progress, also one that cannot be read: ProgressStore.open)."""
     from tui.progress.store import ProgressStore, StoreError
 
     try:
-        return ProgressStore.open(data_dir)
+        return ProgressStore.open(data_dir, session=session)
     except StoreError as exc:
         print(f"ringbook: {exc}", file=sys.stderr)
         return None

@@ -35,8 +35,13 @@ if TYPE_CHECKING:
 SUBMISSION_MODE = 0o640
 
 
+# The actions that read the learner's progress, which fail when the store cannot be read; reset and restore
+# are how a damaged store is set aside or replaced, so they open it as the app does.
+READING = (None, "export", "submit", "import")
+
+
 def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None) -> int:
-    store = open_store_or_report(data_dir)
+    store = open_store_or_report(data_dir, session=args.progress_command not in READING)
     if store is None:
         return 1
     try:

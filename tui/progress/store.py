@@ -38,7 +38,7 @@ from tui.progress.row_rules import (
     utc_text,
     validated_export,
 )
-from tui.progress.store_errors import DamagedStore, StoreError, StoreReadOnly, StoreTooNew
+from tui.progress.store_errors import DamagedStore, StoreError, StoreReadOnly, StoreTooNew, StoreUnreadable
 from tui.progress.store_file import (
     BUSY_TIMEOUT_SECONDS,
     FILE_NAME,
@@ -50,6 +50,7 @@ from tui.progress.store_file import (
     move_aside,
     sqlite_code,
     store_from_file,
+    why_unreadable,
 )
 from tui.progress.store_schema import (
     ATTEMPT_FIELDS,
@@ -72,7 +73,7 @@ from tui.progress.store_schema import (
 from tui.progress.streak import Streak, streaks, study_day, today
 
 __all__ = ["FILE_NAME", "Attempt", "Entry", "ExerciseState", "ProgressStore", "StoreError", "StoreReadOnly",
-           "StoreTooNew", "default_data_dir"]
+           "StoreTooNew", "StoreUnreadable", "default_data_dir"]
 
 SETTINGS = {"day_boundary_hour": 0}
 Statement = tuple[str, tuple[Any, ...]]   # SQL and its parameters
@@ -97,6 +98,7 @@ class ProgressStore:
         self.path = path
         self.read_only = read_only
         self.notice = notice
+        self.unreadable = ""   # why the store on disk could not be used, when this one stands in for it in memory
         self._visible = {table: table for table in LOGS}  # a log, or a query leaving out its unreadable rows
         # whether the file's triggers are ours, so that what is kept from the log is forgotten when it is edited
         self.log_guarded = False
@@ -104,19 +106,28 @@ class ProgressStore:
     # --- opening ------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, data_dir: Path | None = None) -> ProgressStore:
-        """Open (or create) the store in `data_dir`. Raises StoreTooNew; anything else becomes a notice."""
-        folder = Path(data_dir) if data_dir is not None else default_data_dir()
+    def open(cls, data_dir: Path | None = None, *, session: bool = True) -> ProgressStore:
+        """Open (or create) the store in `data_dir`. Raises StoreTooNew. A store that cannot be used is, for an
+        app's `session`, a notice: a damaged file is moved aside for a fresh one, and one that cannot be read
+        leaves an empty store in memory for this session only. A command that reads progress (session=False)
+        gets StoreUnreadable naming the cause instead, with nothing moved: an empty store is not its answer."""
+        store = cls._open(Path(data_dir) if data_dir is not None else default_data_dir(), session)
+        if store.path is None and not session:
+            store.close()
+            raise StoreUnreadable(store.unreadable)
+        return store
+
+    @classmethod
+    def _open(cls, folder: Path, session: bool) -> ProgressStore:
         path = folder / FILE_NAME
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            return cls._without_disk(f"Cannot create the progress folder {folder} ({exc.strerror}); "
-                                     "progress will not be saved this session.")
+            return cls._without_disk(f"Cannot create the progress folder {folder} ({exc.strerror}).")
         if path.exists() and not path.is_file():   # a FIFO there kept SQLite's first read waiting for ever
-            return cls._without_disk(f"{path} is not a file (a folder, a pipe or a device?), so progress cannot be "
-                                     "kept in it; nothing will be saved this session. Move it away, or use "
-                                     "--data-dir for another folder.")
+            return cls._without_disk(f"Your progress file {path} is not a file (a folder, a pipe or a device?), so "
+                                     "progress cannot be read or kept in it: move it away, or use --data-dir "
+                                     "for another folder.")
         try:
             return cls._open_writable(path)
         except StoreTooNew:
@@ -127,12 +138,16 @@ class ProgressStore:
             if is_busy_error(exc):  # another session's write outlasted the busy timeout: in use, not damaged
                 return cls._open_read_only(path, exc, why=f"another program has been writing to {path} for "
                                                           f"over {BUSY_TIMEOUT_SECONDS} s")
+            if not session:
+                raise StoreUnreadable(f"Your progress file {path} is damaged ({exc}), so it was not read. Start "
+                                      "ringbook to keep it aside and begin afresh, or put back a backup with "
+                                      "`ringbook progress restore FILE`.") from None
             try:
                 kept = move_aside(path)
                 store = cls._open_writable(path)
             except (OSError, sqlite3.DatabaseError) as failure:
                 return cls._without_disk(f"Your progress file {path} could not be read ({exc}) and could not be "
-                                         f"moved aside ({failure}); nothing will be saved this session.")
+                                         f"moved aside ({failure}).")
             store.notice = (f"Your progress file could not be read ({exc}), so it was kept as {kept} "
                             "and a fresh one was started.")
             return store
@@ -168,9 +183,13 @@ class ProgressStore:
 
     @classmethod
     def _open_read_only(cls, path: Path, reason: Exception, why: str = "") -> ProgressStore:
-        why = why or f"{path.parent} is read-only or full ({reason})"
         if not path.exists():
-            return cls._without_disk(f"Cannot write progress: {why}. Nothing will be saved this session.")
+            return cls._without_disk(f"Cannot write progress: {why or f'{path.parent} is read-only or full'} "
+                                     f"({reason}).")
+        cause = why_unreadable(path)
+        if cause:   # not a folder that is read-only or full: the file itself cannot be read
+            return cls._without_disk(f"Your progress file {path} cannot be read: {cause}.")
+        why = why or f"{path.parent} is read-only or full ({reason})"
         try:
             connection = connect_read_only(path)
             version = user_version(connection)
@@ -179,7 +198,7 @@ class ProgressStore:
                 raise StoreTooNew(too_new_message(path, version))
             if version < SCHEMA_VERSION:
                 connection.close()
-                return cls._without_disk(f"Cannot update your progress file: {why}. Nothing will be saved.")
+                return cls._without_disk(f"Cannot update your progress file {path}: {why}.")
             check_schema(connection)
             store = cls(connection, path, read_only=True,
                         notice=f"Progress is read-only: {why}. You can study, but new answers will not be saved.")
@@ -187,15 +206,18 @@ class ProgressStore:
         except DamagedStore as exc:
             connection.close()
             return cls._without_disk(f"Your progress file {path} is damaged ({exc}) and cannot be moved aside: "
-                                     f"{why}. Nothing will be saved this session.")
-        except sqlite3.DatabaseError:
-            return cls._without_disk(f"Cannot read or write your progress file: {why}. Nothing will be saved.")
+                                     f"{why}.")
+        except sqlite3.DatabaseError as exc:
+            return cls._without_disk(f"Cannot read your progress file {path} ({exc}): {why}.")
         return store
 
     @classmethod
-    def _without_disk(cls, notice: str) -> ProgressStore:
+    def _without_disk(cls, unreadable: str) -> ProgressStore:
+        """The app's fallback: an empty store in memory, for this session only, and a notice saying so."""
         store = cls.in_memory()
-        store.read_only, store.notice = True, notice
+        store.read_only, store.unreadable = True, unreadable
+        store.notice = (f"{unreadable} For this session only, ringbook runs on an empty store in memory: "
+                        "nothing is kept.")
         return store
 
     @classmethod

@@ -19,3 +19,8 @@ class StoreReadOnly(StoreError):
 
 class DamagedStore(sqlite3.DatabaseError):
     """A database that lacks a table or column the store uses: moved aside like an unreadable file."""
+
+
+class StoreUnreadable(StoreError):
+    """A command that reads progress found a store it cannot read (not a file, damaged, not permitted): it
+    fails saying so rather than answering from an empty store; nothing was changed."""

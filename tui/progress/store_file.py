@@ -3,6 +3,7 @@ memory), and how an unreadable one is moved aside, never deleted."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import stat
@@ -21,6 +22,7 @@ from tui.progress.store_schema import (
 )
 
 FILE_NAME = "progress.sqlite3"
+SQLITE_HEADER = b"SQLite format 3\x00"   # how every SQLite database file begins
 # How long a write waits for another session's (SQLite's busy timeout, its only wait: the two sessions of
 # tests/progress/test_store_durability.py write at once through it alone).
 BUSY_TIMEOUT_SECONDS = 10
@@ -74,6 +76,30 @@ def is_busy_error(exc: sqlite3.Error) -> bool:
 def is_read_only_error(exc: sqlite3.Error) -> bool:
     """Whether SQLite refused because the file cannot be changed here, rather than because it is damaged."""
     return sqlite_code(exc) in READ_ONLY_CODES
+
+
+def why_unreadable(path: Path) -> str:
+    """Why the file at `path` cannot be read as a store, as a clause (what the system says on opening it,
+    with whose file it is when permission is denied, or that it is no SQLite file); "" when it can be read."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        if exc.errno not in (errno.EACCES, errno.EPERM):
+            return (exc.strerror or str(exc)).lower()
+        try:
+            import pwd
+
+            owner = pwd.getpwuid(path.stat().st_uid).pw_name
+        except (ImportError, KeyError, OSError):
+            return "permission denied"
+        return f"permission denied (it belongs to the account {owner})"
+    try:
+        header = os.read(descriptor, len(SQLITE_HEADER))
+    except OSError as exc:
+        return (exc.strerror or str(exc)).lower()
+    finally:
+        os.close(descriptor)
+    return "" if not header or header == SQLITE_HEADER else "it is not a SQLite database (damaged?)"
 
 
 def move_aside(path: Path) -> Path:
