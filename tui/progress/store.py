@@ -42,11 +42,14 @@ from tui.progress.store_errors import DamagedStore, StoreError, StoreReadOnly, S
 from tui.progress.store_file import (
     BUSY_TIMEOUT_SECONDS,
     FILE_NAME,
+    build_store,
     connect,
     connect_read_only,
     default_data_dir,
     is_busy_error,
     is_read_only_error,
+    keep_orphan_log,
+    make_folder,
     move_aside,
     sqlite_code,
     store_from_file,
@@ -121,7 +124,7 @@ class ProgressStore:
     def _open(cls, folder: Path, session: bool) -> ProgressStore:
         path = folder / FILE_NAME
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(folder)
         except OSError as exc:
             return cls._without_disk(f"Cannot create the progress folder {folder} ({exc.strerror}).")
         if path.exists() and not path.is_file():   # a FIFO there kept SQLite's first read waiting for ever
@@ -156,10 +159,9 @@ class ProgressStore:
 
     @classmethod
     def _open_writable(cls, path: Path) -> ProgressStore:
-        # A file with nothing in it yet is built without waiting for the disk: each wait (fdatasync) queues
-        # behind every other learner's when a class's first lesson creates thirty files at once (19 waits per
-        # start, before), and a new file torn by a crash held nothing (the next open moves it aside).
-        new = not path.exists() or path.stat().st_size == 0
+        kept = keep_orphan_log(path)
+        if not path.exists() or path.stat().st_size == 0:
+            build_store(path)   # whole and on the disk before the first answer
         connection = connect(f"file:{path}", uri=True)
         try:
             damage = [row[0] for row in connection.execute("PRAGMA quick_check")
@@ -167,18 +169,20 @@ class ProgressStore:
             if damage:
                 raise sqlite3.DatabaseError(f"integrity check: {damage[0]}")
             refuse_too_new(connection, path)
-            connection.execute(f"PRAGMA synchronous={'OFF' if new else 'FULL'}")
+            connection.execute("PRAGMA synchronous=FULL")   # a saved answer is on the disk
             connection.execute("PRAGMA journal_mode=WAL")
             migrate(connection, path)
             check_schema(connection)
             connection.execute("BEGIN IMMEDIATE")  # can we write at all? find out now, not at the first answer
             connection.execute("ROLLBACK")
             store = cls(connection, path, read_only=False)
-            store._leave_out_unreadable_rows()   # a new file's triggers are written here
-            connection.execute("PRAGMA synchronous=FULL")   # from here on, a saved answer is on the disk
+            store._leave_out_unreadable_rows()
         except BaseException:
             connection.close()
             raise
+        if kept is not None:
+            store.notice = (f"Your progress file was empty but its log held answers (the machine stopped before "
+                            f"the file was saved?): the log is kept as {kept}, and a fresh file was started.")
         return store
 
     @classmethod

@@ -4,6 +4,7 @@ memory), and how an unreadable one is moved aside, never deleted."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import sqlite3
 import stat
@@ -100,6 +101,80 @@ def why_unreadable(path: Path) -> str:
     finally:
         os.close(descriptor)
     return "" if not header or header == SQLITE_HEADER else "it is not a SQLite database (damaged?)"
+
+
+def make_folder(folder: Path) -> None:
+    """Create `folder` and its missing parents, each synced into its parent: a store synced into a folder a
+    power cut then takes away is lost all the same."""
+    missing = [level for level in (folder, *folder.parents) if not level.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    for level in reversed(missing):
+        sync_folder(level.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def build_store(path: Path) -> None:
+    """Build a new store whole under a temporary name beside `path`, sync it, rename it to `path` and sync
+    the folder, before anyone can open it: a power cut finds the whole file or none. (Built in place with
+    nothing synced, a first session's file was 0 bytes after one while its -wal held the answers, and SQLite
+    takes a 0-byte file for a new one and deletes its -wal.) It is built without waiting for the disk at each
+    step, then synced once: a class's first lesson creates thirty files at once, and each wait queues behind
+    the others'. A store another start put at `path` meanwhile is kept, never replaced: it may hold answers."""
+    temp = path.with_name(f".{path.name}.new-{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        connection = connect(str(temp))
+        try:
+            connection.execute("PRAGMA synchronous=OFF")
+            connection.execute("PRAGMA journal_mode=WAL")
+            migrate(connection, temp)
+            for trigger in WATERMARK_TRIGGERS.values():
+                connection.execute(trigger)
+        finally:
+            connection.close()   # the log is copied into the file and removed
+        built = os.open(temp, os.O_RDONLY)
+        try:
+            os.fsync(built)
+        finally:
+            os.close(built)
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX)   # two starts at once: the first one's store is the one used
+            if not path.exists() or path.stat().st_size == 0:
+                os.replace(temp, path)
+                os.fsync(folder)
+        finally:
+            os.close(folder)
+    finally:
+        for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
+def keep_orphan_log(path: Path) -> Path | None:
+    """A -wal holding data beside a store file that is missing or empty is the only copy of a session (a
+    power cut in the first session of an older ringbook, which never synced the new file): SQLite would
+    delete it on opening. It is renamed aside instead, and where is returned for the caller to say."""
+    wal = Path(f"{path}-wal")
+    try:
+        if path.exists() and path.stat().st_size or not wal.stat().st_size:
+            return None
+    except FileNotFoundError:
+        return None
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"{wal.name}.kept-{stamp}")
+    counter = 1
+    while kept.exists():
+        kept = path.with_name(f"{wal.name}.kept-{stamp}-{counter}")
+        counter += 1
+    wal.rename(kept)
+    Path(f"{path}-shm").unlink(missing_ok=True)   # an index of the log, rebuilt from a log; none is left
+    return kept
 
 
 def move_aside(path: Path) -> Path:
