@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 from grader.safe_text import printable
 from tui.cli.common import load_or_report, open_store_or_report
 from tui.progress.clock import now
-from tui.progress.export_file import UnreadableExport, export_counts, export_csv, inert_json, read_export, reason_for
+from tui.progress.export_file import (
+    UnreadableExport,
+    export_counts,
+    export_csv,
+    inert_json,
+    read_export,
+    reason_for,
+    write_whole,
+)
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
 from tui.progress.store import ProgressStore, StoreError
 from tui.widgets.progress_bar import bar
@@ -184,9 +192,10 @@ def export(store: ProgressStore, target: Path | None, form: str, name: str | Non
         sys.stdout.write(text)
         return 0
     try:
-        target.write_text(text, encoding="utf-8")
+        write_whole(target, text)
     except OSError as exc:
-        print(f"ringbook: cannot write {target}: {exc.strerror}", file=sys.stderr)
+        kept = " (the file there is as it was)" if target.exists() else ""
+        _say(f"ringbook: cannot write {target}: {exc.strerror or exc}; nothing was exported{kept}.")
         return 1
     print(f"Exported {described(export_counts(data))} to {target}.")
     return 0

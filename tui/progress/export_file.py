@@ -1,5 +1,5 @@
 """Progress export files as they arrive from students: read and checked without trusting them, and
-written so that printing them is harmless.
+written so that printing them is harmless and a failed write never costs an earlier export.
 
 A class report reads whatever students drop into an inbox, and `progress import` whatever file it is
 given. Either may be a link to /dev/zero, a FIFO, gigabytes of JSON, JSON nested 100,000 deep, or rows
@@ -14,8 +14,10 @@ import io
 import json
 import os
 import re
+import secrets
 import stat
 from collections import Counter
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -190,6 +192,42 @@ def _read_at_most(descriptor: int, limit: int) -> bytes:
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
+
+
+def write_whole(target: Path, text: str) -> None:
+    """Write `text` (UTF-8) as the file `target`, whole or not at all: into a new file beside it, synced, then
+    renamed over it, so a full disk or a kill mid-write leaves an earlier file at `target` as it was. A write
+    that fails removes its half-made file (a kill leaves it, as `.NAME.*.partial`). A link is written through,
+    and an earlier file's permissions are kept. Raises OSError."""
+    target = Path(os.path.realpath(target))
+    descriptor, temp = _new_beside(target)
+    try:
+        with suppress(FileNotFoundError):
+            os.fchmod(descriptor, stat.S_IMODE(os.stat(target).st_mode))   # an export made private stays so
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(text.encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    with suppress(OSError):   # the rename on the disk too; a folder that cannot be opened or synced is no error
+        folder = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+def _new_beside(target: Path) -> tuple[int, Path]:
+    """A new file (O_EXCL) in `target`'s folder, named after it, opened for writing."""
+    while True:
+        temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.partial")
+        try:
+            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), temp
+        except FileExistsError:
+            continue
 
 
 def file_owner(uid: int) -> str:
