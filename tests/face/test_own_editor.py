@@ -55,8 +55,8 @@ async def test_the_editor_key_runs_the_tests_on_what_the_editor_saved(book, stor
         assert starter != exercise.solution
 
 
-async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_as_it_was(book, store, tmp_path,
-                                                                                              monkeypatch):
+async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_as_it_was(book, store, data_dir,
+                                                                                              tmp_path, monkeypatch):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, EXERCISE)
@@ -74,6 +74,9 @@ async def test_an_editor_that_fails_is_missing_or_saves_nothing_leaves_the_code_
         await wait_until(pilot, lambda: app._notifications, "a notice")
         said = [n.message for n in app._notifications]
         assert any("exited with status 3" in m and "unchanged" in m for m in said), said
+        work = data_dir / "work" / f"{EXERCISE}.py"   # put back, what the editor left kept (issue 43): not taken next
+        assert work.read_text() == before and (work.parent / f"{work.name}.kept").read_text() == "def broken(\n"
+        assert any(f"what it left in {work.name} is kept as {work.name}.kept" in m for m in said), said
         app.clear_notifications()
         monkeypatch.setenv("VISUAL", str(tmp_path / "no-such-editor"))
         await pilot.press("ctrl+o")
@@ -150,3 +153,28 @@ async def test_a_draft_too_long_to_keep_is_said_and_the_one_before_stays(book, s
         said = [n.message for n in app._notifications]
         assert any(f"A draft of {MAX_DRAFT + 1:,} characters is not kept" in m for m in said), said
         assert store.draft(EXERCISE) == kept
+
+
+async def test_code_edited_in_the_work_file_outside_the_app_is_taken_not_written_over(book, store, data_dir, tmp_path,
+                                                                                        monkeypatch):
+    """Found (issue 43): Ctrl+O wrote the app's code over work/ID.py, moving code edited there outside a run
+    (ringbook work stopped, the editor saved) to ID.py.kept without a word; the editor opened on the app's code,
+    and the next such write lost it. Both faces now take it, as `ringbook work` does, and keep what it displaces."""
+    exercise = book.exercise(EXERCISE)
+    work = data_dir / "work" / f"{EXERCISE}.py"
+    work.parent.mkdir(parents=True)
+    work.write_text(exercise.solution)   # edited outside a run
+    monkeypatch.setenv("VISUAL", str(script(tmp_path, "just-looks", "true")))
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, EXERCISE)
+        await pilot.press("x", "y")   # the learner's own unsent code, in the app
+        typed = editor_text(screen)
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: store.attempts(EXERCISE), "the run recorded")
+        said = [n.message for n in app._notifications]
+        assert any(f"{work.name} changed since the last run: taking it as your code; the code here before it is "
+                   f"kept as {work.name}.kept" in m for m in said), said
+        assert [(a.status, a.answer) for a in store.attempts(EXERCISE)] == [("correct", exercise.solution)]
+        assert editor_text(screen) == exercise.solution and work.read_text() == exercise.solution
+        assert (work.parent / f"{work.name}.kept").read_text() == typed

@@ -6,6 +6,7 @@ Before any code runs, the panel says if it cannot run in a sandbox here, and how
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol, cast
 
 from rich.text import Text
@@ -21,7 +22,15 @@ from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.answers.own_editor import editor_command, run_editor
 from tui.progress.store import Attempt, ProgressStore
-from tui.progress.work_files import WorkFileError, read_work_file, work_file, work_folder, write_work_file
+from tui.progress.work_files import (
+    Opened,
+    WorkFileError,
+    open_work_file,
+    read_work_file,
+    work_file,
+    work_folder,
+    write_work_file,
+)
 from tui.widgets.page import Page
 from tui.widgets.settling_cursor import SettlingTextArea
 
@@ -216,7 +225,8 @@ class CodePanel(AnswerPanel[Build]):
         return self.query_one("#editor", TextArea).text
 
     def action_own_editor(self, _shown: bool) -> None:
-        """The code in the learner's own editor: written to their work folder, the editor run with the
+        """The code in the learner's own editor: written to their work folder (unless the file there holds code
+        edited outside a run, which is taken instead: work_files.open_work_file), the editor run with the
         terminal handed over, and the file read back as the code, which is run as Ctrl+R runs it. Nothing
         changed, nothing run; anything that fails leaves the code here as it was and says why."""
         if self.app.is_web:
@@ -228,11 +238,15 @@ class CodePanel(AnswerPanel[Build]):
         if not command:
             self.notify(source, title="Your editor", severity="warning", timeout=15)
             return
-        before = self.answer_text()
+        before, known = self.answer_text(), {self.exercise.starter, *self.runs()}
         try:
             path = work_file(work_folder(cast(_WithStore, self.app).store.path), self.exercise.id)
-            write_work_file(path, before)
+            opened = open_work_file(path, before, known)
+            self.say_opened(path, opened)
             problem = run_editor(self.app, command, path)
+            if problem:   # what a failed editor left is not taken next time: the file is put back, that kept
+                left = write_work_file(path, opened.code, known)
+                problem += f"; what it left in {path.name} is kept as {left.name}" if left is not None else ""
             after = read_work_file(path) if not problem else before
         except WorkFileError as exc:
             problem = str(exc)
@@ -245,6 +259,17 @@ class CodePanel(AnswerPanel[Build]):
         editor = self.query_one("#editor", TextArea)
         editor.replace(after, editor.document.start, editor.document.end)   # an edit: Ctrl+Z brings back the old
         self.action_run_tests()
+
+    def say_opened(self, path: Path, opened: Opened) -> None:
+        """Code edited in the work file outside a run is the learner's newest: taken, as `ringbook work` takes
+        it, and said, with where any code it displaced is kept."""
+        kept = f"kept as {opened.kept.name}" if opened.kept is not None else ""
+        if opened.taken:
+            self.notify(f"{path.name} changed since the last run: taking it as your code"
+                        + (f"; the code here before it is {kept}" if kept else "") + ".", title="Your editor",
+                        timeout=15)
+        elif kept:
+            self.notify(f"{path.name} held other code: it is {kept}.", title="Your editor", timeout=15)
 
     def describe(self, answer: str, previous: str | None, seed: int = 0) -> str:
         """The first line that changed since the attempt before (or since the starter code)."""
