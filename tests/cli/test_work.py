@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import signal
 import subprocess
 
 import pytest
@@ -177,6 +178,38 @@ def test_ctrl_c_during_a_run_leaves_the_saved_code_as_the_draft_it_says_it_is(bo
     stopped = output.until("Stopped.")
     assert stopped[-1] == f"Stopped. Your code is kept in {path} and is your draft in the app."
     assert child.returncode == 0
+    store = ProgressStore.open(data_dir)
+    try:
+        assert store.draft(EXERCISE) == endless
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("fault", [signal.SIGKILL, signal.SIGHUP, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_kill_during_a_run_loses_no_code_the_next_start_takes_it(book, data_dir, fault):
+    """A kill (or a closed terminal) while a save's tests run leaves no draft of it and no attempt; the code is
+    in the file, which the next start takes as code edited outside a run (issue 43)."""
+    exercise = book.exercise(EXERCISE)
+    path = data_dir / "work" / f"{EXERCISE}.py"
+    endless = f"def {exercise.signature}:\n    while True:\n        pass\n"
+    child, output = watching(data_dir)
+    try:
+        output.until("Each save runs the tests.")
+        path.write_text(endless)
+        output.until("Running the tests")
+        child.send_signal(fault)
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            stop_with_ctrl_c(child)
+    assert child.returncode == -fault
+    child, output = watching(data_dir)
+    try:
+        task = output.until("Each save runs the tests.")
+    finally:
+        stop_with_ctrl_c(child)
+    assert f"{path} changed since the last run: taking it as your code; save it to run the tests." in task
+    assert path.read_text() == endless
     store = ProgressStore.open(data_dir)
     try:
         assert store.draft(EXERCISE) == endless
