@@ -63,7 +63,8 @@ def ext4(tmp_path: Path) -> Iterator[tuple[Path, Callable[[Callable[[], None]], 
 
         yield mount_point, power_cut
     finally:
-        _run("umount", str(mount_point))
+        if _run("umount", str(mount_point)).returncode:
+            _run("umount", "--lazy", str(mount_point))
         _run("losetup", "--detach", device)
 
 

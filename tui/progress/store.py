@@ -43,6 +43,7 @@ from tui.progress.store_file import (
     BUSY_TIMEOUT_SECONDS,
     FILE_NAME,
     build_store,
+    check_room,
     connect,
     connect_read_only,
     default_data_dir,
@@ -54,6 +55,7 @@ from tui.progress.store_file import (
     sqlite_code,
     store_from_file,
     why_unreadable,
+    write_backup,
 )
 from tui.progress.store_schema import (
     ATTEMPT_FIELDS,
@@ -550,19 +552,21 @@ class ProgressStore:
         return counts
 
     def backup(self, target: Path) -> None:
-        """A consistent copy of the whole store, taken with SQLite's online backup, as one file: the copy
-        leaves WAL mode (which it would take from the store), so reading it never leaves -wal and -shm
-        files beside it."""
-        copy = sqlite3.connect(target)
-        try:
-            self._db.backup(copy)
-            copy.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            copy.close()
+        """A consistent copy of the whole store as one file, on the disk when this returns (store_file.write_backup);
+        StoreError, with nothing left at `target`, when it cannot be made (a full disk)."""
+        write_backup(self._db, target)
 
     def reset(self) -> Path | None:
-        """Start over, keeping a backup first; returns where the backup is."""
-        backup = self._keep_backup()
+        """Start over, keeping a backup first; returns where the backup is. StoreError, having changed
+        nothing, when the store is read-only or the backup cannot be kept (a full disk)."""
+        try:
+            if self.path is not None:
+                check_room(self._db, self.path.parent)   # a full disk is said so, read-only or not
+            if self.read_only:
+                raise StoreReadOnly(self.notice or "progress is read-only")
+            backup = self._keep_backup()
+        except StoreError as exc:
+            raise StoreError(f"Cannot reset: {str(exc).rstrip('.')}. Nothing was changed.") from None
         self._write([(f"DELETE FROM {table}", ()) for table in TABLES])
         self._visible = {table: table for table in LOGS}  # the rows left out are gone; their rowids come back
         return backup

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import shutil
 import sqlite3
 import stat
 from pathlib import Path
@@ -191,6 +192,45 @@ def move_aside(path: Path) -> Path:
         if companion.exists():
             companion.rename(Path(str(kept) + suffix))
     return kept
+
+
+def write_backup(connection: sqlite3.Connection, target: Path) -> None:
+    """Copy the store on `connection` to `target` with SQLite's online backup, then sync it and its folder, so
+    a reset's backup is on the disk before the reset empties the store. The copy leaves WAL mode (which it
+    would take from the store), so reading it never leaves -wal and -shm files beside it. Raises StoreError,
+    leaving nothing at `target`, when the folder has too little free space (checked first) or the copy fails."""
+    check_room(connection, target.parent)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            connection.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+        descriptor = os.open(target, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        sync_folder(target.parent)
+    except (OSError, sqlite3.Error) as exc:
+        for made in (target, Path(f"{target}-journal")):
+            made.unlink(missing_ok=True)
+        raise StoreError(f"a backup of your progress could not be written in {target.parent} ({exc})") from None
+
+
+def check_room(connection: sqlite3.Connection, folder: Path) -> None:
+    """StoreError unless `folder` has the free space a backup of the store on `connection` takes."""
+    pages, page_size = (connection.execute(f"PRAGMA {what}").fetchone()[0] for what in ("page_count", "page_size"))
+    needed = pages * page_size
+    free = shutil.disk_usage(folder).free
+    if free < needed:
+        raise StoreError(f"{folder} has too little free space for a backup of your progress "
+                         f"({_kilobytes(needed)} needed, {_kilobytes(free)} free)")
+
+
+def _kilobytes(size: int) -> str:
+    return f"{(size + 1023) // 1024:,} KB"
 
 
 def store_from_file(source: Path) -> sqlite3.Connection:
