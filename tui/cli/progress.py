@@ -202,7 +202,9 @@ def export(store: ProgressStore, target: Path | None, form: str, name: str | Non
 
 
 RECORD_WORDS = {"attempts": ("attempt", "attempts"), "reveals": ("revealed answer", "revealed answers"),
-                "entries:quiz": ("quiz run", "quiz runs"), "entries:lab": ("saved lab design", "saved lab designs")}
+                "entries:quiz": ("quiz run", "quiz runs"), "entries:lab": ("saved lab design", "saved lab designs"),
+                "drafts": ("draft", "drafts"), "runs:quiz": ("quiz run under way", "quiz runs under way"),
+                "runs:lab": ("lab design under way", "lab designs under way")}
 
 
 def described(counts: Counter[str]) -> str:

@@ -52,7 +52,7 @@ class ExportFile:
 
     path: Path
     data: dict[str, Any]
-    rows: dict[str, list[dict[str, Any]]]   # by part (attempts, reveals, entries), as the store keeps them
+    rows: dict[str, list[dict[str, Any]]]   # by part (attempts, reveals, entries, drafts, runs), as kept
     owner: str   # the owner's login; "uid N" when the account has no name; "" where files have no owner
     day_boundary_hour: int | None           # as the export gives it, when it is an hour of the day
 
@@ -135,7 +135,7 @@ def checked_rows(data: dict[str, Any], day_boundary_hour: int = 0) -> dict[str, 
         kept = scratch.export_data()
     finally:
         scratch.close()
-    rows = {part: kept[part] for part in PARTS}
+    rows = {part: kept[part] for part in (*PARTS, "drafts", "runs")}
     for part in PARTS:
         for row in rows[part]:
             local_time(row)
@@ -245,8 +245,10 @@ def file_owner(uid: int) -> str:
 def export_counts(data: dict[str, Any]) -> Counter[str]:
     """An export's records by kind (its checked rows, or what export_data gives), with the keys of
     ProgressStore.record_counts."""
-    counts: Counter[str] = Counter(attempts=len(data["attempts"]), reveals=len(data["reveals"]))
+    counts: Counter[str] = Counter(attempts=len(data["attempts"]), reveals=len(data["reveals"]),
+                                   drafts=len(data.get("drafts", [])))
     counts.update(f"entries:{entry['part']}" for entry in data["entries"])
+    counts.update(f"runs:{run['kind']}" for run in data.get("runs", []))
     return +counts
 
 

@@ -14,16 +14,15 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from grader.safe_text import clipped
-from tui.progress.records import Attempt, Entry
 from tui.progress.store_errors import StoreError
 from tui.progress.store_schema import (
     ATTEMPT_DEFAULTS,
     ATTEMPT_FIELDS,
-    ENTRY_FIELDS,
     EXPORT_FORMAT,
+    EXPORT_SECTIONS,
     PURPOSES,
-    REVEAL_FIELDS,
     SCHEMA_VERSION,
+    UNDER_WAY,
 )
 
 EARLIEST = datetime(2000, 1, 1)
@@ -218,6 +217,23 @@ def _stored_payload(value: Any, limits: _Limits) -> dict[str, Any]:
     return _payload(details, limits)
 
 
+def _draft_text(value: Any, limits: _Limits) -> str:
+    """A draft's text: what check_draft lets the store keep."""
+    if type(value) is not str:
+        raise ValueError(f"has the wrong type ({type(value).__name__})")
+    try:
+        check_draft(value)
+    except StoreError as exc:
+        raise ValueError(f"is not a draft the store keeps ({exc})") from None
+    return value
+
+
+def _under_way(value: Any, limits: _Limits) -> str:
+    if value not in UNDER_WAY:
+        raise ValueError(f"is not one of {', '.join(UNDER_WAY)} ({_shown(value)})")
+    return str(value)
+
+
 Rule = Callable[[Any, _Limits], Any]   # a field's value checked (and, for a flag, made a bool), or ValueError
 
 RULES: dict[str, Rule] = {
@@ -225,6 +241,7 @@ RULES: dict[str, Rule] = {
     "feedback": _prose, "hints_used": _hints, "revealed_first": _flag, "seconds_taken": _seconds,
     "created_utc": _moment, "utc_offset_minutes": _offset, "local_date": _day, "part": _identifier,
     "name": _label, "payload": _payload, "seed": _seed, "purpose": _purpose,
+    "text": _draft_text, "updated_utc": _moment, "kind": _under_way,
 }
 STORED_RULES: dict[str, Rule] = {**RULES, "payload": _stored_payload}   # a payload is kept as JSON text
 
@@ -259,16 +276,17 @@ def breaks_rules(values: Sequence[Any], rules: Sequence[Rule], limits: _Limits) 
     return False
 
 
-def validated_export(data: Any, now: datetime) -> tuple[list[Attempt], list[dict[str, Any]], list[Entry]]:
-    """The rows of an export, every field checked, so nothing odd reaches the store (or a class report)
-    to break a streak or a sum later. The first bad field refuses the whole export, named with its row."""
+def validated_export(data: Any, now: datetime) -> dict[str, list[dict[str, Any]]]:
+    """The rows of an export by section (EXPORT_SECTIONS), every field checked, so nothing odd reaches the
+    store (or a class report) to break a streak or a sum later. The first bad field refuses the whole export,
+    named with its row. A section an older export lacks (drafts, runs under way) is empty."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise StoreError("That file is not a ringbook progress export.")
     if not isinstance(data.get("schema"), int) or data["schema"] > SCHEMA_VERSION:
         raise StoreError("That export was written by a newer ringbook; update ringbook to import it.")
     limits = _Limits.for_import(now)
     sections: dict[str, list[dict[str, Any]]] = {}
-    for section, fields in (("attempts", ATTEMPT_FIELDS), ("reveals", REVEAL_FIELDS), ("entries", ENTRY_FIELDS)):
+    for section, fields in EXPORT_SECTIONS.items():
         rows = data.get(section, [])
         if not isinstance(rows, list):
             raise StoreError(f"That export is damaged: its {section!r} is not a list. Nothing was imported.")
@@ -285,8 +303,7 @@ def validated_export(data: Any, now: datetime) -> tuple[list[Attempt], list[dict
             except ValueError as exc:
                 raise StoreError(f"That export is damaged: {section} row {number}: {exc}. "
                                  "Nothing was imported.") from None
-    return ([Attempt(**row) for row in sections["attempts"]], sections["reveals"],
-            [Entry(**row) for row in sections["entries"]])
+    return sections
 
 
 def check_draft(text: str) -> None:

@@ -16,6 +16,7 @@ raises in store_errors. The names callers use are listed in __all__ below.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -60,14 +61,17 @@ from tui.progress.store_file import (
 from tui.progress.store_schema import (
     ATTEMPT_FIELDS,
     CHAPTER_OPENED_PREFIX,
+    DRAFT_FIELDS,
     ENTRY_FIELDS,
     EXPORT_FORMAT,
     LOGS,
     REPLAYED_PREFIX,
     REVEAL_FIELDS,
     ROW_LEVEL_FAULTS,
+    RUN_FIELDS,
     SCHEMA_VERSION,
     TABLES,
+    UNDER_WAY,
     WATERMARK_TRIGGERS,
     check_schema,
     migrate,
@@ -525,31 +529,83 @@ class ProgressStore:
             "attempts": [asdict(a) for a in self.attempts()],
             "reveals": [dict(zip(REVEAL_FIELDS, row, strict=True)) for row in reveals],
             "entries": [e.exported() for e in self.entries()],
+            "drafts": self._drafts(),
+            "runs": self._runs_under_way(),
         }
+
+    def _drafts(self) -> list[dict[str, Any]]:
+        """The drafts an export carries: those the row rules pass (a hand edit's are left out)."""
+        rows = self._db.execute("SELECT exercise_id, CAST(text AS BLOB), updated_utc FROM drafts ORDER BY exercise_id")
+        drafts = [dict(exercise_id=key, text=bytes(text or b"").decode("utf-8", "replace"), updated_utc=updated)
+                  for key, text, updated in rows]
+        return [draft for draft in drafts if not breaks_rules(list(draft.values()), [STORED_RULES[f] for f in
+                                                                                    DRAFT_FIELDS], STORED)]
+
+    def _runs_under_way(self) -> list[dict[str, Any]]:
+        """The quiz runs and lab designs under way (states `KIND:NAME`) as an export carries them."""
+        runs = []
+        for kind in UNDER_WAY:
+            for key, value in self.states(f"{kind}:").items():
+                try:
+                    run = dict(kind=kind, name=key.removeprefix(f"{kind}:"), payload=json.loads(value))
+                except ValueError:   # none (""), or a hand edit
+                    continue
+                if not breaks_rules([kind, run["name"], value], [STORED_RULES[f] for f in RUN_FIELDS], STORED):
+                    runs.append(run)
+        return runs
 
     def import_data(self, data: Any, now: datetime | None = None) -> Counter[str]:
         """Merge an export; rows already present (same uid) are skipped, so importing twice adds nothing.
-        Returns how many rows were added, by kind (record_counts). Raises StoreError, having added nothing,
-        on data that is not a ringbook export or has any field out of its rules (a time after `now`, a
-        count no one could make)."""
-        attempts, reveals, entries = validated_export(data, now or clock.now())
-        before = self.record_counts()
-        self._write([(_insert("attempts", ATTEMPT_FIELDS, ignore=True), _row(a, ATTEMPT_FIELDS)) for a in attempts]
+        A draft is taken unless this store's draft of that exercise is as new or newer, or an attempt on it
+        was made since (an answer spends its draft); a quiz run or lab design under way is taken only where
+        this store has none under way and has finished no run (saved no design) of it since the export was
+        made. Returns how many records were added, by kind (record_counts). Raises StoreError, having added
+        nothing, on data that is not a ringbook export or has any field out of its rules (a time after `now`,
+        a count no one could make)."""
+        rows = validated_export(data, now or clock.now())
+        made = data.get("exported_utc") if isinstance(data.get("exported_utc"), str) else ""
+        before, carried_before = self.record_counts(), self._carried()
+        self._write([(_insert("attempts", ATTEMPT_FIELDS, ignore=True), _row(Attempt(**a), ATTEMPT_FIELDS))
+                     for a in rows["attempts"]]
                     + [(_insert("reveals", REVEAL_FIELDS, ignore=True), tuple(r[f] for f in REVEAL_FIELDS))
-                       for r in reveals]
-                    + [(_insert("ledger", ENTRY_FIELDS, ignore=True), e.row()) for e in entries])
-        return self.record_counts() - before
+                       for r in rows["reveals"]]
+                    + [(_insert("ledger", ENTRY_FIELDS, ignore=True), Entry(**e).row()) for e in rows["entries"]]
+                    + [(_TAKE_DRAFT, (d["exercise_id"], d["text"], d["updated_utc"], d["exercise_id"],
+                                      d["updated_utc"])) for d in rows["drafts"]]
+                    + [(_TAKE_RUN, (f"{r['kind']}:{r['name']}", json.dumps(r["payload"]), f"{r['kind']}:{r['name']}",
+                                    r["kind"], r["name"], made)) for r in rows["runs"]])
+        taken = self._carried() - carried_before
+        offered = {("drafts", d["exercise_id"], d["updated_utc"]) for d in rows["drafts"]}
+        offered |= {(f"runs:{r['kind']}", r["name"], json.dumps(r["payload"])) for r in rows["runs"]}
+        added = self.record_counts() - before
+        for kind in ("drafts", *(f"runs:{kind}" for kind in UNDER_WAY)):   # a draft taken may replace one
+            del added[kind]
+        added.update(kind for kind, *_ in taken & offered)
+        return added
+
+    def _carried(self) -> set[tuple[str, str, str]]:
+        """The drafts (kind, exercise, time) and runs under way (kind, name, JSON) this store holds now."""
+        held = {("drafts", key, updated) for key, updated in self._db.execute("SELECT exercise_id, updated_utc "
+                                                                               "FROM drafts")}
+        for kind in UNDER_WAY:
+            held |= {(f"runs:{kind}", key.removeprefix(f"{kind}:"), value)
+                     for key, value in self.states(f"{kind}:").items() if value}
+        return held
 
     def record_counts(self) -> Counter[str]:
-        """The records an export carries, by kind: "attempts", "reveals" (answers shown), and each
-        ledger part ("quiz" runs, "lab" designs), as export_file.export_counts counts an export's."""
+        """The records an export carries, by kind: "attempts", "reveals" (answers shown), each ledger part
+        ("entries:quiz" runs, "entries:lab" designs), "drafts", and each kind under way ("runs:quiz",
+        "runs:lab"), as export_file.export_counts counts an export's."""
         counts: Counter[str] = Counter()
         rows = self._db.execute("SELECT 'attempts', COUNT(*) FROM attempts UNION ALL "
                                 "SELECT 'reveals', COUNT(*) FROM reveals UNION ALL "
-                                "SELECT 'entries:' || part, COUNT(*) FROM ledger GROUP BY part")
+                                "SELECT 'entries:' || part, COUNT(*) FROM ledger GROUP BY part UNION ALL "
+                                "SELECT 'drafts', COUNT(*) FROM drafts")
         for kind, number in rows:
             counts[kind] += number
-        return counts
+        for kind in UNDER_WAY:
+            counts[f"runs:{kind}"] += sum(1 for value in self.states(f"{kind}:").values() if value)
+        return +counts
 
     def backup(self, target: Path) -> None:
         """A consistent copy of the whole store as one file, on the disk when this returns (store_file.write_backup);
@@ -605,6 +661,16 @@ class ProgressStore:
 
     def integrity(self) -> str:
         return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+# An imported draft, unless this store's is as new or newer or an attempt on the exercise came since.
+_TAKE_DRAFT = ("INSERT INTO drafts (exercise_id, text, updated_utc) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
+               "attempts WHERE exercise_id = ? AND created_utc >= ?) ON CONFLICT (exercise_id) DO UPDATE SET "
+               "text = excluded.text, updated_utc = excluded.updated_utc WHERE excluded.updated_utc > updated_utc")
+# An imported run under way, unless one is under way here or one was finished (saved) since the export.
+_TAKE_RUN = ("INSERT INTO state (key, value) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM state WHERE key = ? AND "
+             "value != '') AND NOT EXISTS (SELECT 1 FROM ledger WHERE part = ? AND name = ? AND created_utc >= ?) "
+             "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
 
 
 def _insert(table: str, fields: tuple[str, ...], ignore: bool = False) -> str:

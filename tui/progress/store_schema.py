@@ -66,6 +66,13 @@ ATTEMPT_DEFAULTS = {"seed": 0, "purpose": "learn"}
 PURPOSES = ("learn", "review", "practice")
 REVEAL_FIELDS = ("uid", "exercise_id", "created_utc", "utc_offset_minutes")
 ENTRY_FIELDS = ("uid", "part", "name", "payload", "created_utc", "utc_offset_minutes", "local_date")
+DRAFT_FIELDS = ("exercise_id", "text", "updated_utc")
+# What is under way, kept as a state `KIND:NAME` (a quiz run not finished, the design on screen in a lab), as
+# an export carries it: its kind, the quiz's or lab's id, and the state's JSON as `payload`.
+UNDER_WAY = ("quiz", "lab")
+RUN_FIELDS = ("kind", "name", "payload")
+EXPORT_SECTIONS = {"attempts": ATTEMPT_FIELDS, "reveals": REVEAL_FIELDS, "entries": ENTRY_FIELDS,
+                   "drafts": DRAFT_FIELDS, "runs": RUN_FIELDS}
 # What quick_check says of a row that breaks a constraint (a hand edit); the row rules leave such rows out,
 # so they are no reason to move the whole file aside.
 ROW_LEVEL_FAULTS = ("CHECK constraint failed in ", "NULL value in ")
