@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ringbook_subprocess
 from tui.progress.store import FILE_NAME, ProgressStore
 
 SESSION = """
@@ -126,5 +127,28 @@ def test_a_log_left_beside_an_empty_file_is_kept_aside_and_said(tmp_path):
         assert kept.read_bytes() == log
         assert str(kept) in store.notice and "\n" not in store.notice
         assert store.attempts() == [] and not store.read_only
+    finally:
+        store.close()
+
+
+def test_a_power_cut_just_after_a_reset_keeps_its_backup(ext4):
+    """A power cut right after `progress reset` finds the store cleared and the backup whole: SQLite commits
+    the backup synced before the reset clears anything. (A guard: this held before issue 43 too.)"""
+    mount_point, power_cut = ext4
+    data_dir = mount_point / "data"
+    store = ProgressStore.open(data_dir)
+    for i in range(5):
+        store.record_attempt("0.1", f"answer {i}", "incorrect")
+    store.close()
+    result = ringbook_subprocess("--data-dir", data_dir, "progress", "reset", "--yes")
+    assert result.returncode == 0, result.stderr
+    power_cut(lambda: None)
+    [backup] = [p for p in data_dir.iterdir() if p.name.startswith("progress.backup-")]
+    assert str(backup) in result.stdout
+    restored = ringbook_subprocess("--data-dir", data_dir, "progress", "restore", backup)
+    assert restored.returncode == 0, restored.stderr
+    store = ProgressStore.open(data_dir)
+    try:
+        assert sorted(a.answer for a in store.attempts()) == [f"answer {i}" for i in range(5)]
     finally:
         store.close()

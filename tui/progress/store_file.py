@@ -195,10 +195,11 @@ def move_aside(path: Path) -> Path:
 
 
 def write_backup(connection: sqlite3.Connection, target: Path) -> None:
-    """Copy the store on `connection` to `target` with SQLite's online backup, then sync it and its folder, so
-    a reset's backup is on the disk before the reset empties the store. The copy leaves WAL mode (which it
-    would take from the store), so reading it never leaves -wal and -shm files beside it. Raises StoreError,
-    leaving nothing at `target`, when the folder has too little free space (checked first) or the copy fails."""
+    """Copy the store on `connection` to `target` with SQLite's online backup, which commits the copy synced
+    (its synchronous is FULL), so a reset's backup is on the disk before the reset empties the store. The
+    copy leaves WAL mode (which it would take from the store), so reading it never leaves -wal and -shm files
+    beside it. Raises StoreError, leaving nothing at `target`, when the folder has too little free space
+    (checked first) or the copy fails."""
     check_room(connection, target.parent)
     try:
         copy = sqlite3.connect(target)
@@ -207,13 +208,7 @@ def write_backup(connection: sqlite3.Connection, target: Path) -> None:
             copy.execute("PRAGMA journal_mode=DELETE")
         finally:
             copy.close()
-        descriptor = os.open(target, os.O_RDONLY)
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        sync_folder(target.parent)
-    except (OSError, sqlite3.Error) as exc:
+    except sqlite3.Error as exc:
         for made in (target, Path(f"{target}-journal")):
             made.unlink(missing_ok=True)
         raise StoreError(f"a backup of your progress could not be written in {target.parent} ({exc})") from None
