@@ -466,7 +466,7 @@ async def test_on_a_busy_host_the_verdict_shows_and_the_rest_waits_for_a_free_co
         await pilot.pause(HOST_LOOKED_AT_EVERY * 3)   # it has looked again
         assert not rest_of_verdict_shown(screen)
         assert screen.focused is screen.query_one("#answer", Input)
-        assert [a.answer for a in store.attempts("0.1")] == ["7/4"]   # kept once painted: it waits for no core
+        assert [a.answer for a in store.attempts("0.1")] == ["7/4"]   # kept before it was drawn: it waits for no core
         busy_host.write_text(QUIET_HOST)
         await wait_until(pilot, lambda: rest_of_verdict_shown(screen), "the rest of the verdict once a core is free")
         assert "7/4" in text_of(screen.query_one("#attempts"))
@@ -589,9 +589,8 @@ async def test_a_key_pressed_while_the_rest_of_a_verdict_waits_acts_as_if_it_had
      " END", "attempts are closed"),
 ], ids=["read-only", "refused"])
 async def test_an_attempt_the_store_cannot_keep_is_said_under_its_verdict(book, data_dir, refusal, said):
-    """A verdict is painted first and its attempt kept right after: a commit waits for the disk, which thirty
-    learners answering together share. When that commit fails, the verdict already on the screen says so (a
-    notice goes away); once the store is read-only, the next verdict says so as it shows."""
+    """An attempt is kept before its verdict is drawn. When that commit fails, the verdict says so as it shows (a
+    notice goes away); once the store is read-only, so does every later verdict."""
     from tui.screens.exercise import NOT_SAVED_READ_ONLY
 
     store = ProgressStore.open(data_dir)
@@ -610,8 +609,8 @@ async def test_an_attempt_the_store_cannot_keep_is_said_under_its_verdict(book, 
 
 
 async def test_an_attempt_is_kept_when_the_app_closes_before_its_verdict_is_painted(book, data_dir):
-    """The attempt waits for its verdict's frame; a learner who quits, or whose terminal goes, before that
-    frame still has it kept."""
+    """A learner who quits, or whose terminal goes, before the verdict's frame still has the attempt kept: it is
+    kept as the verdict is put on the screen, before any frame."""
     from grader.grade import grade
 
     store = ProgressStore.open(data_dir)

@@ -51,8 +51,6 @@ from tui.widgets.screen_frame import Footer, Header, closing
 from tui.widgets.verdict_panel import VerdictPanel
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from textual.timer import Timer
 
     from grader.book.model import Book
@@ -110,7 +108,6 @@ class ExerciseScreen(Screen):
         self._draft_timer: Timer | None = None
         self._pending_timer: Timer | None = None
         self._rest_of_verdict: Callable[[], None] | None = None   # waiting for a free core: see catch_up
-        self._unkept_answer: Callable[[], None] | None = None    # kept once its verdict is painted: show_verdict
 
     @property
     def recalls(self) -> bool:
@@ -242,17 +239,14 @@ class ExerciseScreen(Screen):
             self._pending_timer.stop()
         if not self.is_attached:
             return   # collection is on again: on_unmount
-        self.keep_answer()   # the last verdict's, if it is still waiting: attempts are kept in the order sent
         not_saved = ""
         if verdict.counts_as_attempt:
-            if self.app.store.read_only:
-                not_saved = NOT_SAVED_READ_ONLY
-                self.notify(self.app.store.notice or NOT_SAVED_READ_ONLY, title="Not saved", severity="error")
-            else:
-                self._unkept_answer = partial(
-                    self._keep, text, verdict, seconds_taken=time.monotonic() - self.started, now=self.app.clock(),
-                    explanation_shown=self.explanation_shown, hints_used=self.hints_shown,
-                    draft=text if self.panel.keeps_sent else None)
+            # Kept before the verdict is drawn: a frame that shows a verdict shows a kept attempt, so a learner
+            # whose terminal goes (or whose app is killed) the moment it shows still has it. The commit waits for
+            # the disk (fdatasync), which a class answering together shares: a few milliseconds of the verdict's
+            # time (docs/classroom.md). Painted first and kept after the frame, it was lost 10 times in 10 when
+            # killed the instant it showed.
+            not_saved = self._keep(text, verdict, draft=text if self.panel.keeps_sent else None)
             self.submitted_text = text
             self.started = time.monotonic()
         elif self.panel.keeps_sent:
@@ -265,10 +259,6 @@ class ExerciseScreen(Screen):
             details.update(Text(shown))
         if verdict.status == "correct":
             self.done = True
-        # Kept right after the verdict is painted, not before: a commit waits for the disk (fdatasync), which
-        # thirty learners answering together share, ~70 ms at the median and over 100 ms at worst, and the
-        # verdict waited for it. Anything the learner does next keeps it first (catch_up), as leaving does.
-        self.call_after_refresh(self.keep_answer)
         self._rest_of_verdict = partial(self.after_verdict, verdict)
         # The rest waits while the host is busy, up to REST_WAITS_AT_MOST: a class that submits together then
         # sees every verdict before anyone's explanation. Done at once, each learner's rest (~45 ms of CPU,
@@ -280,32 +270,29 @@ class ExerciseScreen(Screen):
     def rest_when_a_core_is_free(self) -> None:
         self.app.when_a_core_is_free(self.catch_up, HOST_LOOKED_AT_EVERY, time.monotonic() + REST_WAITS_AT_MOST)
 
-    def keep_answer(self) -> None:
-        """Keep the attempt of the verdict on the screen, if it is not kept yet."""
-        keep, self._unkept_answer = self._unkept_answer, None
-        if keep is not None:
-            keep()
-
-    def _keep(self, text: str, verdict: Verdict, *, seconds_taken: float, now: datetime, explanation_shown: bool,
-              hints_used: int, draft: str | None) -> None:
-        """`draft`: the code sent, kept as the draft after the attempt (which spends the draft): a build's run is
-        the learner's code, which reopening shows. Said under the verdict when it cannot be kept."""
+    def _keep(self, text: str, verdict: Verdict, *, draft: str | None) -> str:
+        """Keep the attempt; what to say under its verdict when it cannot be kept ("" when it is). `draft`: the
+        code sent, kept as the draft after the attempt (which spends the draft): a build's run is the learner's
+        code, which reopening shows."""
+        store = self.app.store
+        if store.read_only:
+            self.notify(store.notice or NOT_SAVED_READ_ONLY, title="Not saved", severity="error")
+            return NOT_SAVED_READ_ONLY
         try:
-            record_answer(self.app.store, self.exercise.id, text, verdict, hints_used=hints_used,
-                          seconds_taken=seconds_taken, seed=self.seed, purpose=self.purpose,
-                          explanation_shown=explanation_shown, now=now, draft_key=self.draft_key)
+            record_answer(store, self.exercise.id, text, verdict, hints_used=self.hints_shown,
+                          seconds_taken=time.monotonic() - self.started, seed=self.seed, purpose=self.purpose,
+                          explanation_shown=self.explanation_shown, now=self.app.clock(), draft_key=self.draft_key)
             if draft is not None:
-                self.app.store.save_draft(self.draft_key, draft)
+                store.save_draft(self.draft_key, draft)
         except StoreError as exc:
             self.notify(str(exc), title="Not saved", severity="error")
-            for panel in self.query(VerdictPanel):
-                panel.show(verdict, not_saved=str(exc))
+            return str(exc)
+        return ""
 
     def catch_up(self) -> None:
         """Do the rest of the last verdict now, if it is still waiting: once a core is free, and before the app
         handles a key, a click or a paste (RingbookApp.on_event). The rest moves the keyboard from the answer
         to the page, so an n typed meanwhile is the next exercise, never a letter in the box."""
-        self.keep_answer()
         rest, self._rest_of_verdict = self._rest_of_verdict, None
         if rest is not None:
             rest()
@@ -480,9 +467,7 @@ class ExerciseScreen(Screen):
         self.on_input_changed(event)
 
     def on_screen_suspend(self) -> None:
-        self.keep_answer()
         self.save_draft()
 
     def on_unmount(self) -> None:
-        self.keep_answer()   # the app may be closing (q, Ctrl+C, the terminal gone) before the verdict is painted
         gc.enable()   # an answer sent just before the screen closed may never come back to show_verdict

@@ -1,0 +1,72 @@
+"""What a learner saw is kept when the app dies under them (issue 43, item 5): killed the instant a verdict
+reaches the terminal, the attempt is in the store.
+
+Each fault is a real signal to the real app in a real pseudo-terminal, sent at the moment measured on the
+terminal's bytes (tests/pseudo_terminal.py), never a mock of the store or of the clock.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+from tests.helpers import RINGBOOK
+from tests.pseudo_terminal import PseudoTerminal, seeded_data_dir
+from tui.progress.store import FILE_NAME
+
+EXERCISE = "0.1"        # chapter 0's first: a number, in GB, whose box has the keyboard on arrival
+BOX_SHOWN = "a number, e.g."   # its answer box's placeholder, drawn once the exercise screen is up
+HOME_SHOWN = "palette"         # the home screen's footer, drawn last
+ROUNDS = 50
+
+
+def start(data: Path) -> PseudoTerminal:
+    """ringbook on `data`, at the exercise Continue opens, its box ready for keys."""
+    terminal = PseudoTerminal([*RINGBOOK, "--data-dir", str(data)])
+    try:
+        terminal.wait_for(HOME_SHOWN)
+        terminal.forget()
+        terminal.type("c")
+        terminal.wait_for(BOX_SHOWN)
+    except BaseException:
+        terminal.close()
+        raise
+    return terminal
+
+
+def test_an_attempt_whose_verdict_reached_the_terminal_is_kept_when_the_app_is_killed_then(tmp_path: Path):
+    """Round after round: type a wrong answer, Enter, and SIGKILL the app the moment its verdict's text is written
+    (or a few milliseconds later, at random). The attempt is in the store every time, and the store is whole.
+    Before the fix the verdict was painted first and the attempt kept after the frame: of 50 rounds, the 14
+    killed at once lost theirs."""
+    data = seeded_data_dir(tmp_path / "data", "0", EXERCISE)
+    chance = random.Random()
+    seed = chance.randrange(2**32)
+    chance.seed(seed)
+    lost: list[str] = []
+    for round_number in range(ROUNDS):
+        answer = f"{round_number + 10}.{chance.randrange(100):02d}"
+        terminal = start(data)
+        try:
+            time.sleep(chance.uniform(0, 0.05))
+            terminal.type(answer)
+            time.sleep(chance.uniform(0, 0.05))
+            terminal.forget()
+            terminal.type("\r")
+            terminal.wait_for("Not quite")
+            if chance.random() < 0.5:
+                time.sleep(chance.uniform(0, 0.005))
+            terminal.signal(signal.SIGKILL)
+            assert terminal.wait() == -signal.SIGKILL
+        finally:
+            terminal.close()
+        with sqlite3.connect(f"file:{data / FILE_NAME}?mode=ro", uri=True) as db:
+            assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)], f"round {round_number}"
+            kept = db.execute("SELECT count(*) FROM attempts WHERE answer = ?", (answer,)).fetchone()[0]
+        db.close()
+        if kept != 1:
+            lost.append(f"round {round_number}: {answer} kept {kept} times")
+    assert not lost, f"random seed {seed}; attempts whose verdict was on the screen, not kept once:\n" + "\n".join(lost)
