@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -36,10 +37,10 @@ def _run(*command: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def ext4(tmp_path: Path) -> Iterator[tuple[Path, Callable[[Callable[[], None]], None]]]:
     """A fresh ext4 file system mounted at a folder, and power_cut(stop): abort its journal (from then on
-    nothing more reaches the disk), stop() what ran on it, unmount it and mount it again. Unmounted and its
-    loop device freed whatever the test does."""
-    if os.geteuid() != 0 or not (shutil.which("losetup") and shutil.which("mkfs.ext4")):
-        pytest.skip("a loop-device file system needs root, losetup and mkfs.ext4")
+    nothing more reaches the disk), stop() what ran on it, unmount it, check it (e2fsck) and mount it again.
+    Unmounted and its loop device freed whatever the test does."""
+    if os.geteuid() != 0 or not (all(map(shutil.which, ("losetup", "mkfs.ext4", "e2fsck")))):
+        pytest.skip("a loop-device file system needs root, losetup, mkfs.ext4 and e2fsck")
     image, mount_point = tmp_path / "disk.img", tmp_path / "disk"
     mount_point.mkdir()
     with open(image, "wb") as disk:
@@ -60,6 +61,8 @@ def ext4(tmp_path: Path) -> Iterator[tuple[Path, Callable[[Callable[[], None]], 
             stop()
             assert aborted.returncode == 0, aborted.stderr
             assert _run("umount", str(mount_point)).returncode == 0
+            checked = _checked_when_released(device)
+            assert checked.returncode in (0, 1), checked.stdout + checked.stderr
             assert _run("mount", device, str(mount_point)).returncode == 0
 
         yield mount_point, power_cut
@@ -67,6 +70,18 @@ def ext4(tmp_path: Path) -> Iterator[tuple[Path, Callable[[Callable[[], None]], 
         if _run("umount", str(mount_point)).returncode:
             _run("umount", "--lazy", str(mount_point))
         _run("losetup", "--detach", device)
+
+
+def _checked_when_released(device: str) -> subprocess.CompletedProcess[str]:
+    """e2fsck on `device` (as the next boot does: the journal replayed, errors cleared) once nothing holds it.
+    A mount namespace made while it was mounted (another test's `unshare -m`, a sandbox) keeps its own copy of
+    the mount after ours is gone; mounting the device again then would hand back the aborted file system."""
+    deadline = time.monotonic() + 60
+    while True:
+        checked = _run("e2fsck", "-fy", device)
+        if checked.returncode != 8 or "in use" not in checked.stdout or time.monotonic() > deadline:
+            return checked
+        time.sleep(0.05)
 
 
 def _kill(process: subprocess.Popen[str]) -> None:
