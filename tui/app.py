@@ -6,6 +6,7 @@ import asyncio
 import gc
 import math
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -31,6 +32,8 @@ from tui.progress.streak import Streak
 from tui.screens.home import HomeScreen
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from grader.book.quiz import Quiz
     from grader.problems import Problem
     from tui.progress.review import Card
@@ -59,6 +62,19 @@ class CatchesUp(Protocol):
 
     def catch_up(self) -> None:
         """Do now whatever is still put off."""
+
+
+@runtime_checkable
+class KeepsUnsaved(Protocol):
+    """A screen holding something the learner typed that is kept after a moment (a draft), not at once."""
+
+    def keep_unsaved(self) -> None:
+        """Keep it now: the app is ending."""
+
+
+# What ends a session from outside: SIGHUP when its terminal closes (an SSH connection drops, a window is
+# closed), SIGTERM from a logout, a shutdown or ringbook serve closing a tab's session.
+ENDING_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 
 
 class RingbookApp(App):
@@ -111,10 +127,23 @@ class RingbookApp(App):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self.keep_theme)
+        if not self.is_headless:   # a test's app runs in the test's process, whose signals are not its own
+            loop = asyncio.get_running_loop()
+            for number in ENDING_SIGNALS:
+                loop.add_signal_handler(number, self.exit)
         if self.store.notice:
             self.notify(self.store.notice, title="Progress", severity="warning", timeout=15)
         if self.watched is not None:
             self.start_watching(self.watched)
+
+    def exit(self, result: object = None, return_code: int = 0, message: RenderableType | None = None) -> None:
+        """Every way out keeps what the learner typed first: q, Ctrl+Q, the palette's Quit, a closed terminal
+        and SIGTERM (ENDING_SIGNALS), each of which ended the app with the last half second of typing unkept.
+        Once the screens close it is too late: a screen's widgets are gone before the screen itself."""
+        for screen in self.screen_stack:
+            if isinstance(screen, KeepsUnsaved):
+                screen.keep_unsaved()
+        super().exit(result, return_code, message)
 
     def home_shown(self) -> None:
         """What waits for the frame that shows home's keys (HomeScreen calls this once): garbage collection

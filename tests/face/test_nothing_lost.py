@@ -1,5 +1,6 @@
-"""What a learner saw is kept when the app dies under them (issue 43, item 5): killed the instant a verdict
-reaches the terminal, the attempt is in the store.
+"""What a learner saw is kept when the app dies under them (issue 43, items 5 and 6): killed the instant a
+verdict reaches the terminal, the attempt is in the store; a terminal closed, or the app told to stop, just
+after typing, the draft is.
 
 Each fault is a real signal to the real app in a real pseudo-terminal, sent at the moment measured on the
 terminal's bytes (tests/pseudo_terminal.py), never a mock of the store or of the clock.
@@ -13,9 +14,12 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import RINGBOOK
 from tests.pseudo_terminal import PseudoTerminal, seeded_data_dir
-from tui.progress.store import FILE_NAME
+from tui.progress.answering import draft_key
+from tui.progress.store import FILE_NAME, ProgressStore
 
 EXERCISE = "0.1"        # chapter 0's first: a number, in GB, whose box has the keyboard on arrival
 BOX_SHOWN = "a number, e.g."   # its answer box's placeholder, drawn once the exercise screen is up
@@ -40,8 +44,7 @@ def start(data: Path) -> PseudoTerminal:
 def test_an_attempt_whose_verdict_reached_the_terminal_is_kept_when_the_app_is_killed_then(tmp_path: Path):
     """Round after round: type a wrong answer, Enter, and SIGKILL the app the moment its verdict's text is written
     (or a few milliseconds later, at random). The attempt is in the store every time, and the store is whole.
-    Before the fix the verdict was painted first and the attempt kept after the frame: of 50 rounds, the 14
-    killed at once lost theirs."""
+    Before the fix, the verdict was painted first and the attempt kept after the frame: 0 of 6 were kept."""
     data = seeded_data_dir(tmp_path / "data", "0", EXERCISE)
     chance = random.Random()
     seed = chance.randrange(2**32)
@@ -70,3 +73,33 @@ def test_an_attempt_whose_verdict_reached_the_terminal_is_kept_when_the_app_is_k
         if kept != 1:
             lost.append(f"round {round_number}: {answer} kept {kept} times")
     assert not lost, f"random seed {seed}; attempts whose verdict was on the screen, not kept once:\n" + "\n".join(lost)
+
+
+@pytest.mark.parametrize("fault", ["terminal closed", "SIGHUP", "SIGTERM", "Ctrl+Q"])
+def test_a_draft_typed_just_before_the_terminal_closes_or_the_app_is_stopped_is_kept(tmp_path: Path, fault: str):
+    """Steady typing, then 0.2 s later (within the draft's 0.5 s wait) the SSH connection drops (the terminal
+    closed: the kernel's SIGHUP), SIGHUP or SIGTERM is sent, or the learner quits with Ctrl+Q: the draft is in
+    the store once the app has ended. Before the fix each of them ended the app with the draft unkept."""
+    data = seeded_data_dir(tmp_path / "data", "0", EXERCISE)
+    terminal = start(data)
+    try:
+        for key in "2*7/8":
+            terminal.type(key)
+            time.sleep(0.05)
+        terminal.forget()
+        terminal.wait_for("2*7/8")   # every key is in the box
+        time.sleep(0.2)
+        if fault == "terminal closed":
+            terminal.hang_up()
+        elif fault == "Ctrl+Q":
+            terminal.type("\x11")
+        else:
+            terminal.signal(signal.SIGHUP if fault == "SIGHUP" else signal.SIGTERM)
+        terminal.wait()
+    finally:
+        terminal.close()
+    store = ProgressStore.open(data)
+    try:
+        assert store.draft(draft_key(EXERCISE, "learn", 0)) == "2*7/8"
+    finally:
+        store.close()

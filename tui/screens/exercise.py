@@ -214,7 +214,8 @@ class ExerciseScreen(Screen):
             if self._draft_timer is not None:
                 # What was typed is sent: an attempt spends it, and a verdict that does not count keeps it as
                 # the draft again (show_verdict). Saved meanwhile, it was a commit, waiting for the disk,
-                # while a class that had just pressed Enter together waited for its verdicts.
+                # while a class that had just pressed Enter together waited for its verdicts. Stopped, not
+                # dropped: an app that ends before the verdict keeps the text sent as the draft (keep_unsaved).
                 self._draft_timer.stop()
             if event.pending:
                 self.show_pending(event.pending)
@@ -461,7 +462,14 @@ class ExerciseScreen(Screen):
     def keep_draft_soon(self) -> None:
         if self._draft_timer is not None:
             self._draft_timer.stop()
-        self._draft_timer = self.set_timer(DRAFT_DELAY, self.save_draft)
+        self._draft_timer = self.set_timer(DRAFT_DELAY, self.keep_unsaved)
+
+    def keep_unsaved(self) -> None:
+        """Keep the draft waiting for its DRAFT_DELAY: when it is up, or now, as the app ends (RingbookApp.exit)."""
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+            self._draft_timer = None
+            self.save_draft()
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.on_input_changed(event)
