@@ -119,3 +119,17 @@ def test_an_export_with_a_draft_out_of_the_rules_is_refused_whole(tmp_path, caps
     export.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = run(capsys, "--data-dir", tmp_path / "fresh", "progress", "import", export)
     assert code == 1 and "drafts row 1" in err and "Nothing was imported" in err
+
+
+def test_a_submission_leaves_out_what_is_under_way(tmp_path, capsys, at):
+    """An instructor's inbox holds what a learner handed in, not their unfinished code or quiz."""
+    at("2026-03-01T10:00:00+00:00")
+    learner, inbox = tmp_path / "learner", tmp_path / "inbox"
+    learner_under_way(learner)
+    inbox.mkdir()
+    code, out, _ = run(capsys, "--data-dir", learner, "progress", "submit", inbox, "--name", "Ada")
+    assert code == 0 and out.startswith("Submitted 1 attempt as "), out
+    [submission] = inbox.iterdir()
+    data = json.loads(submission.read_text())
+    assert len(data["attempts"]) == 1 and "drafts" not in data and "runs" not in data
+    assert "def ring" not in submission.read_text()

@@ -219,6 +219,11 @@ def described(counts: Counter[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+# What an export carries of work under way: a learner's own (another machine of theirs imports it), not what
+# they hand in, so a submission leaves it out and an instructor's inbox holds no unfinished code.
+UNDER_WAY = ("drafts", "runs")
+
+
 def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     """Drop a JSON export into an instructor's folder, readable by the instructor and not by classmates,
     under a name nobody can guess; never replaces an earlier submission."""
@@ -229,7 +234,7 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     if not folder.is_dir():
         print(f"ringbook: {folder} is not a folder; give the drop folder's path.", file=sys.stderr)
         return 1
-    data = export_with_identity(store, name)
+    data = {part: records for part, records in export_with_identity(store, name).items() if part not in UNDER_WAY}
     text = inert_json(data)
     stamp = now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     stem = f"{_file_safe(data['student']['name'])}-{stamp}"
