@@ -4,6 +4,7 @@ for its session only, and says so."""
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
 import shutil
@@ -138,3 +139,24 @@ def test_the_apps_fallback_says_it_is_for_this_session_only(learner):
         assert "this session" in store.notice and "is not a file" in store.notice
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("command", [("progress", "export"), ("progress", "submit")])
+def test_a_log_deleted_under_a_running_session_is_said_and_its_answers_come_back(tmp_path, inbox, capsys, command):
+    """Issue 43, item 2: the -wal deleted while a ringbook has the store open. Exporting then read only the
+    file's older part; now the command says what happened, and the session's close writes the answers back."""
+    folder = tmp_path / "learner"
+    running = ProgressStore.open(folder)
+    try:
+        for answer in ("1", "2", "3"):
+            running.record_attempt("0.1", answer, "incorrect")
+        (folder / f"{FILE_NAME}-wal").unlink()
+        args = [*command, inbox] if command[-1] == "submit" else command
+        code, out, err = run(capsys, "--data-dir", folder, *args)
+        assert code == 1 and "Exported" not in out and "Submitted" not in out
+        assert f"its log {FILE_NAME}-wal was deleted while a ringbook still has the file open" in err
+        assert list(inbox.iterdir()) == []
+    finally:
+        running.close()
+    code, out, _ = run(capsys, "--data-dir", folder, "progress", "export")
+    assert code == 0 and [a["answer"] for a in json.loads(out)["attempts"]] == ["1", "2", "3"]

@@ -51,6 +51,7 @@ from tui.progress.store_file import (
     is_busy_error,
     is_read_only_error,
     keep_orphan_log,
+    log_deleted,
     make_folder,
     move_aside,
     sqlite_code,
@@ -196,6 +197,10 @@ class ProgressStore:
         if not path.exists():
             return cls._without_disk(f"Cannot write progress: {why or f'{path.parent} is read-only or full'} "
                                      f"({reason}).")
+        if log_deleted(path, reason):
+            return cls._without_disk(f"Your progress file {path} cannot be read: its log {path.name}-wal was "
+                                     "deleted while a ringbook still has the file open. Quit that ringbook, which "
+                                     "writes its answers back into the file, then try again.")
         cause = why_unreadable(path)
         if cause:   # not a folder that is read-only or full: the file itself cannot be read
             return cls._without_disk(f"Your progress file {path} cannot be read: {cause}.")

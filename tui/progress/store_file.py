@@ -104,6 +104,15 @@ def why_unreadable(path: Path) -> str:
     return "" if not header or header == SQLITE_HEADER else "it is not a SQLite database (damaged?)"
 
 
+def log_deleted(path: Path, reason: Exception) -> bool:
+    """Whether a disk I/O error opening the store is its write-ahead log deleted under a session that still
+    has it open: the index (-shm) is there and the log (-wal) is gone, or is the empty one this open made.
+    SQLite removes both on the last close, and a crash leaves both with the log's frames in it."""
+    log = Path(f"{path}-wal")
+    return ("disk I/O error" in str(reason) and Path(f"{path}-shm").exists()
+            and (not log.exists() or log.stat().st_size == 0))
+
+
 def make_folder(folder: Path) -> None:
     """Create `folder` and its missing parents, each synced into its parent: a store synced into a folder a
     power cut then takes away is lost all the same."""
