@@ -138,11 +138,16 @@ class ProgressStore:
             return cls._without_disk(f"Your progress file {path} is not a file (a folder, a pipe or a device?), so "
                                      "progress cannot be read or kept in it: move it away, or use --data-dir "
                                      "for another folder.")
+        log_gone = log_deleted(path)
         try:
             return cls._open_writable(path)
         except StoreTooNew:
             raise
         except sqlite3.DatabaseError as exc:
+            if log_gone and "disk I/O error" in str(exc):
+                return cls._without_disk(f"Your progress file {path} cannot be read: its log {path.name}-wal was "
+                                         "deleted while a ringbook still has the file open. Quit that ringbook, "
+                                         "which writes its answers back into the file, then try again.")
             if is_read_only_error(exc):
                 return cls._open_read_only(path, exc)
             if is_busy_error(exc):  # another session's write outlasted the busy timeout: in use, not damaged
@@ -197,10 +202,6 @@ class ProgressStore:
         if not path.exists():
             return cls._without_disk(f"Cannot write progress: {why or f'{path.parent} is read-only or full'} "
                                      f"({reason}).")
-        if log_deleted(path, reason):
-            return cls._without_disk(f"Your progress file {path} cannot be read: its log {path.name}-wal was "
-                                     "deleted while a ringbook still has the file open. Quit that ringbook, which "
-                                     "writes its answers back into the file, then try again.")
         cause = why_unreadable(path)
         if cause:   # not a folder that is read-only or full: the file itself cannot be read
             return cls._without_disk(f"Your progress file {path} cannot be read: {cause}.")

@@ -104,13 +104,11 @@ def why_unreadable(path: Path) -> str:
     return "" if not header or header == SQLITE_HEADER else "it is not a SQLite database (damaged?)"
 
 
-def log_deleted(path: Path, reason: Exception) -> bool:
-    """Whether a disk I/O error opening the store is its write-ahead log deleted under a session that still
-    has it open: the index (-shm) is there and the log (-wal) is gone, or is the empty one this open made.
-    SQLite removes both on the last close, and a crash leaves both with the log's frames in it."""
-    log = Path(f"{path}-wal")
-    return ("disk I/O error" in str(reason) and Path(f"{path}-shm").exists()
-            and (not log.exists() or log.stat().st_size == 0))
+def log_deleted(path: Path) -> bool:
+    """Whether the store's write-ahead log was deleted under a session that still has it open: its index
+    (-shm) is there and the log (-wal) is not. Look before opening the store, which makes an empty log:
+    SQLite removes both on the last close, and a crash leaves both."""
+    return Path(f"{path}-shm").exists() and not Path(f"{path}-wal").exists()
 
 
 def make_folder(folder: Path) -> None:
