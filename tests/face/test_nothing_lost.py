@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.grade import grade
+from tests.built_in import builtin_book
 from tests.helpers import RINGBOOK
 from tests.pseudo_terminal import PseudoTerminal, seeded_data_dir
 from tui.progress.answering import draft_key
@@ -49,9 +51,13 @@ def test_an_attempt_whose_verdict_reached_the_terminal_is_kept_when_the_app_is_k
     chance = random.Random()
     seed = chance.randrange(2**32)
     chance.seed(seed)
+    # Wrong answers from 20 to 69.99 GB, each graded "Not quite", the text the kill waits for: between 10 and
+    # 19.99, 17.41 to 17.59 is 0.1's 1.75 GB off by a factor of ten, which the verdict names instead.
+    answers = [f"{round_number + 20}.{chance.randrange(100):02d}" for round_number in range(ROUNDS)]
+    exercise = builtin_book().exercise(EXERCISE)
+    assert exercise is not None and all(grade(exercise, a).message.startswith("Not quite") for a in answers)
     lost: list[str] = []
-    for round_number in range(ROUNDS):
-        answer = f"{round_number + 10}.{chance.randrange(100):02d}"
+    for round_number, answer in enumerate(answers):
         terminal = start(data)
         try:
             time.sleep(chance.uniform(0, 0.05))
