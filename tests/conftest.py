@@ -185,9 +185,9 @@ def cache_the_built_in_book() -> None:
 # Modules whose tests take many seconds each (the classroom benchmark, whole-book walks). xdist hands each worker
 # a slice of the tests in order, so a long test collected near the end was last, alone, and the run waited for it
 # on an otherwise idle machine; started first, they overlap everything else.
-LONG_FIRST = ("tests/test_benchmarks.py", "tests/face/test_keyboard_model.py", "tests/face/test_book_markup.py",
-              "tests/face/test_keyboard_only.py", "tests/face/test_review_recall.py", "tests/face/test_hands_on.py",
-              "tests/face/test_live_book.py", "tests/face/test_chapter_flow.py")
+LONG_FIRST = ("tests/face/test_nothing_lost.py", "tests/test_benchmarks.py", "tests/face/test_keyboard_model.py",
+              "tests/face/test_book_markup.py", "tests/face/test_keyboard_only.py", "tests/face/test_review_recall.py",
+              "tests/face/test_hands_on.py", "tests/face/test_live_book.py", "tests/face/test_chapter_flow.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
