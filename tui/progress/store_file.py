@@ -9,6 +9,7 @@ import os
 import shutil
 import sqlite3
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from tui.progress import clock
@@ -164,6 +165,16 @@ def build_store(path: Path) -> None:
             leftover.unlink(missing_ok=True)
 
 
+def unused_name(folder: Path, name: Callable[[str], str]) -> Path:
+    """A path in `folder` that nothing holds yet, named by `name` from the time (and a count, where a file of
+    that second is there already): where a file is kept aside, never over another one."""
+    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
+    kept, counter = folder / name(stamp), 1
+    while kept.exists():
+        kept, counter = folder / name(f"{stamp}-{counter}"), counter + 1
+    return kept
+
+
 def keep_orphan_log(path: Path) -> Path | None:
     """A -wal holding data beside a store file that is missing or empty is the only copy of a session (a
     power cut in the first session of an older ringbook, which never synced the new file): SQLite would
@@ -174,12 +185,7 @@ def keep_orphan_log(path: Path) -> Path | None:
             return None
     except FileNotFoundError:
         return None
-    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
-    kept = path.with_name(f"{wal.name}.kept-{stamp}")
-    counter = 1
-    while kept.exists():
-        kept = path.with_name(f"{wal.name}.kept-{stamp}-{counter}")
-        counter += 1
+    kept = unused_name(path.parent, lambda stamp: f"{wal.name}.kept-{stamp}")
     wal.rename(kept)
     Path(f"{path}-shm").unlink(missing_ok=True)   # an index of the log, rebuilt from a log; none is left
     return kept
@@ -187,12 +193,7 @@ def keep_orphan_log(path: Path) -> Path | None:
 
 def move_aside(path: Path) -> Path:
     """Rename an unreadable store (and its WAL files) out of the way; never delete it."""
-    stamp = clock.now().strftime("%Y%m%d-%H%M%S")
-    kept = path.with_name(f"progress.corrupt-{stamp}.sqlite3")
-    counter = 1
-    while kept.exists():
-        kept = path.with_name(f"progress.corrupt-{stamp}-{counter}.sqlite3")
-        counter += 1
+    kept = unused_name(path.parent, lambda stamp: f"progress.corrupt-{stamp}.sqlite3")
     path.rename(kept)
     for suffix in ("-wal", "-shm"):
         companion = Path(str(path) + suffix)
