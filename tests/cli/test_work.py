@@ -7,6 +7,7 @@ import os
 import pwd
 import signal
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -162,19 +163,27 @@ def test_code_edited_while_work_is_not_running_is_taken_and_no_edit_is_lost(book
         store.close()
 
 
-def test_ctrl_c_during_a_run_leaves_the_saved_code_as_the_draft_it_says_it_is(book, data_dir):
-    """Found (issue 43): Ctrl+C while the tests ran said the code "is your draft in the app" while the draft
-    still held the code saved before (here: none). The code in the file is kept as the draft first."""
-    exercise = book.exercise(EXERCISE)
+def saving_endless_code(book, data_dir: Path):
+    """`ringbook work` started, code that never ends saved, and its run begun: (the child, its output, the work
+    file, the code). The run takes its 2 s; the caller signals it meanwhile, and stops the child however."""
     path = data_dir / "work" / f"{EXERCISE}.py"
-    endless = f"def {exercise.signature}:\n    while True:\n        pass\n"
+    endless = f"def {book.exercise(EXERCISE).signature}:\n    while True:\n        pass\n"
     child, output = watching(data_dir)
     try:
         output.until("Each save runs the tests.")
         path.write_text(endless)
-        output.until("Running the tests")   # the run takes its 2 s; Ctrl+C comes as soon as it starts
-    finally:
+        output.until("Running the tests")
+    except BaseException:
         stop_with_ctrl_c(child)
+        raise
+    return child, output, path, endless
+
+
+def test_ctrl_c_during_a_run_leaves_the_saved_code_as_the_draft_it_says_it_is(book, data_dir):
+    """Found (issue 43): Ctrl+C while the tests ran said the code "is your draft in the app" while the draft
+    still held the code saved before (here: none). The code in the file is kept as the draft first."""
+    child, output, path, endless = saving_endless_code(book, data_dir)
+    stop_with_ctrl_c(child)
     stopped = output.until("Stopped.")
     assert stopped[-1] == f"Stopped. Your code is kept in {path} and is your draft in the app."
     assert child.returncode == 0
@@ -189,14 +198,8 @@ def test_ctrl_c_during_a_run_leaves_the_saved_code_as_the_draft_it_says_it_is(bo
 def test_a_kill_during_a_run_loses_no_code_the_next_start_takes_it(book, data_dir, fault):
     """A kill (or a closed terminal) while a save's tests run leaves no draft of it and no attempt; the code is
     in the file, which the next start takes as code edited outside a run (issue 43)."""
-    exercise = book.exercise(EXERCISE)
-    path = data_dir / "work" / f"{EXERCISE}.py"
-    endless = f"def {exercise.signature}:\n    while True:\n        pass\n"
-    child, output = watching(data_dir)
+    child, output, path, endless = saving_endless_code(book, data_dir)
     try:
-        output.until("Each save runs the tests.")
-        path.write_text(endless)
-        output.until("Running the tests")
         child.send_signal(fault)
         child.wait(timeout=60)
     finally:

@@ -61,14 +61,18 @@ def test_export_reset_import_brings_back_drafts_and_runs_under_way(tmp_path, cap
     assert under_way(learner) == kept
 
 
-def test_a_newer_local_draft_and_run_are_kept_over_an_older_export(tmp_path, capsys, at):
+def exported_a_day_ago(tmp_path: Path, capsys, at) -> tuple[Path, Path, ProgressStore]:
+    """A learner with work under way, exported on 1 March; it is now the 2nd, and their store is open."""
     at("2026-03-01T10:00:00+00:00")
-    learner = tmp_path / "learner"
+    learner, export = tmp_path / "learner", tmp_path / "progress.json"
     learner_under_way(learner)
-    export = tmp_path / "progress.json"
     assert run(capsys, "--data-dir", learner, "progress", "export", export)[0] == 0
     at("2026-03-02T10:00:00+00:00")
-    store = ProgressStore.open(learner)
+    return learner, export, ProgressStore.open(learner)
+
+
+def test_a_newer_local_draft_and_run_are_kept_over_an_older_export(tmp_path, capsys, at):
+    learner, export, store = exported_a_day_ago(tmp_path, capsys, at)
     store.save_draft("0.2", "newer code")
     store.set_state(quiz_run_key("readiness"), json.dumps({"responses": []}))
     store.close()
@@ -78,13 +82,7 @@ def test_a_newer_local_draft_and_run_are_kept_over_an_older_export(tmp_path, cap
 
 
 def test_a_draft_spent_and_a_quiz_finished_since_the_export_stay_gone(tmp_path, capsys, at):
-    at("2026-03-01T10:00:00+00:00")
-    learner = tmp_path / "learner"
-    learner_under_way(learner)
-    export = tmp_path / "progress.json"
-    assert run(capsys, "--data-dir", learner, "progress", "export", export)[0] == 0
-    at("2026-03-02T10:00:00+00:00")
-    store = ProgressStore.open(learner)
+    learner, export, store = exported_a_day_ago(tmp_path, capsys, at)
     store.record_attempt("0.2", "def ring(n): ...", "correct")   # the answer spends the draft
     store.record_entry("quiz", "readiness", {"score": 3, "out_of": 20})
     store.set_state(quiz_run_key("readiness"), "")   # as record_quiz_run leaves a finished run
