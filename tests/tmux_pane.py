@@ -64,6 +64,10 @@ class TmuxPane:
             if key == "Escape":
                 time.sleep(ESCAPE_PAUSE_SECONDS)
 
+    def pid(self) -> int:
+        """The process the pane runs (its command, or what that exec'd)."""
+        return int(self._run("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+
     def exit_status(self) -> int | None:
         """The program's exit status once it has ended (minus the signal number if one killed it), else None."""
         dead, status, signal = self._run("display-message", "-p", "-t", "t",

@@ -6,7 +6,9 @@ The editors here are small scripts, run as a learner's editor would be: on the f
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import stat
 import time
 from pathlib import Path
@@ -133,6 +135,39 @@ def test_ctrl_c_while_the_editor_runs_gives_the_app_back_and_says_so(book, tmp_p
         shown = pane.wait_for("interrupted")
         assert pane.exit_status() is None, shown
         assert "unchanged" in pane.wait_for("unchanged")
+        assert (data / "work" / f"{EXERCISE}.py").read_text() == book.exercise(EXERCISE).starter
+    finally:
+        pane.close()
+
+
+@pytest.mark.parametrize("ending", [signal.SIGHUP, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_terminal_closed_while_the_editor_runs_ends_the_app_and_the_editor(book, tmp_path, ending):
+    """Found (issue 43, the draft kept at SIGHUP): the app's SIGHUP and SIGTERM handlers run on its event loop,
+    which waits for the learner's editor, so a closed terminal (or a stop) during Ctrl+O left ringbook and an
+    editor that never exits running for ever. Both end now, and the code is in the work file."""
+    started = tmp_path / "editor-started"
+    stuck = script(tmp_path, "stuck", f"trap '' INT\necho $$ > '{started}'\nexec sleep 100000")
+    data = tmp_path / "data"
+    pane = TmuxPane(tmp_path, ["env", f"VISUAL={stuck}", "TERM=xterm-256color", *RINGBOOK, "--data-dir", str(data)])
+    try:
+        pane.wait_for("q Quit", timeout=60)
+        pane.press("Enter")
+        pane.wait_for("e Exercises")
+        pane.press("e")
+        pane.wait_for(f"{EXERCISE}  {book.exercise(EXERCISE).title}")
+        pane.press("Down", "Down", "Down", "Down", "Enter")
+        pane.wait_for("^o Your editor")
+        pane.press("C-o")
+        deadline = time.monotonic() + 60
+        while not started.exists() or not started.read_text().strip():
+            assert time.monotonic() < deadline and pane.exit_status() is None, pane.screen()
+            time.sleep(0.1)
+        editor = int(started.read_text())
+        app = pane.pid()
+        os.kill(app, ending)
+        pane.wait_exit(timeout=60)
+        with pytest.raises(ProcessLookupError):
+            os.kill(editor, 0)
         assert (data / "work" / f"{EXERCISE}.py").read_text() == book.exercise(EXERCISE).starter
     finally:
         pane.close()
