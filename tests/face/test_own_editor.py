@@ -108,14 +108,16 @@ def test_the_editor_is_visual_then_editor_then_one_on_the_path(tmp_path):
     assert command == [] and "cannot be read as a command" in why
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed (apt-get install tmux)")
-def test_ctrl_c_while_the_editor_runs_gives_the_app_back_and_says_so(book, tmp_path):
-    """Found (issue 42): with an editor that never exits (one that ignores Ctrl+C, as a GUI editor's `--wait`
-    leaves the terminal waiting), Ctrl+C quit the whole app with status 0: asyncio's own Ctrl+C handler
-    cancelled the app while it waited. The app runs in a real terminal (tmux), where Ctrl+C reaches the
-    editor and ringbook both, as at a learner's."""
+NEEDS_TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed (apt-get install tmux)")
+
+
+def editor_that_never_exits(book, tmp_path: Path) -> tuple[TmuxPane, int, Path]:
+    """ringbook in a real terminal (tmux), its Ctrl+O running an editor that ignores Ctrl+C and never exits (as
+    a GUI editor's `--wait` leaves the terminal waiting) on EXERCISE's code: (the pane, the editor's process,
+    the data folder). The caller closes the pane."""
     started = tmp_path / "editor-started"
-    stuck = script(tmp_path, "stuck", f"trap '' INT\ntouch '{started}'\nexec sleep 100000")
+    stuck = script(tmp_path, "stuck", f"trap '' INT\necho $$ > '{started}.new'\nmv '{started}.new' '{started}'\n"
+                                      "exec sleep 100000")
     data = tmp_path / "data"
     pane = TmuxPane(tmp_path, ["env", f"VISUAL={stuck}", "TERM=xterm-256color", *RINGBOOK, "--data-dir", str(data)])
     try:
@@ -131,6 +133,19 @@ def test_ctrl_c_while_the_editor_runs_gives_the_app_back_and_says_so(book, tmp_p
         while not started.exists():
             assert time.monotonic() < deadline and pane.exit_status() is None, pane.screen()
             time.sleep(0.1)
+    except BaseException:
+        pane.close()
+        raise
+    return pane, int(started.read_text()), data
+
+
+@NEEDS_TMUX
+def test_ctrl_c_while_the_editor_runs_gives_the_app_back_and_says_so(book, tmp_path):
+    """Found (issue 42): with an editor that never exits, Ctrl+C quit the whole app with status 0: asyncio's own
+    Ctrl+C handler cancelled the app while it waited. In a real terminal Ctrl+C reaches the editor and ringbook
+    both, as at a learner's."""
+    pane, _, data = editor_that_never_exits(book, tmp_path)
+    try:
         pane.press("C-c")
         shown = pane.wait_for("interrupted")
         assert pane.exit_status() is None, shown
@@ -140,31 +155,15 @@ def test_ctrl_c_while_the_editor_runs_gives_the_app_back_and_says_so(book, tmp_p
         pane.close()
 
 
+@NEEDS_TMUX
 @pytest.mark.parametrize("ending", [signal.SIGHUP, signal.SIGTERM], ids=lambda s: s.name)
 def test_a_terminal_closed_while_the_editor_runs_ends_the_app_and_the_editor(book, tmp_path, ending):
     """Found (issue 43, the draft kept at SIGHUP): the app's SIGHUP and SIGTERM handlers run on its event loop,
     which waits for the learner's editor, so a closed terminal (or a stop) during Ctrl+O left ringbook and an
     editor that never exits running for ever. Both end now, and the code is in the work file."""
-    started = tmp_path / "editor-started"
-    stuck = script(tmp_path, "stuck", f"trap '' INT\necho $$ > '{started}'\nexec sleep 100000")
-    data = tmp_path / "data"
-    pane = TmuxPane(tmp_path, ["env", f"VISUAL={stuck}", "TERM=xterm-256color", *RINGBOOK, "--data-dir", str(data)])
+    pane, editor, data = editor_that_never_exits(book, tmp_path)
     try:
-        pane.wait_for("q Quit", timeout=60)
-        pane.press("Enter")
-        pane.wait_for("e Exercises")
-        pane.press("e")
-        pane.wait_for(f"{EXERCISE}  {book.exercise(EXERCISE).title}")
-        pane.press("Down", "Down", "Down", "Down", "Enter")
-        pane.wait_for("^o Your editor")
-        pane.press("C-o")
-        deadline = time.monotonic() + 60
-        while not started.exists() or not started.read_text().strip():
-            assert time.monotonic() < deadline and pane.exit_status() is None, pane.screen()
-            time.sleep(0.1)
-        editor = int(started.read_text())
-        app = pane.pid()
-        os.kill(app, ending)
+        os.kill(pane.pid(), ending)
         pane.wait_exit(timeout=60)
         with pytest.raises(ProcessLookupError):
             os.kill(editor, 0)
