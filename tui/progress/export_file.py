@@ -27,6 +27,7 @@ from grader.safe_text import printable
 from tui.progress.row_rules import parse_utc
 from tui.progress.store import ProgressStore
 from tui.progress.store_errors import StoreError
+from tui.progress.store_file import sync
 from tui.progress.store_schema import ATTEMPT_FIELDS, ENTRY_FIELDS, EXPORT_FORMAT, REVEAL_FIELDS
 
 # A typical attempt takes about 400 bytes of export and the largest the app can record about 3 KB (a
@@ -213,11 +214,7 @@ def write_whole(target: Path, text: str) -> None:
         temp.unlink(missing_ok=True)
         raise
     with suppress(OSError):   # the rename on the disk too; a folder that cannot be opened or synced is no error
-        folder = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
+        sync(target.parent)
 
 
 def _new_beside(target: Path) -> tuple[int, Path]:

@@ -118,11 +118,12 @@ def make_folder(folder: Path) -> None:
     missing = [level for level in (folder, *folder.parents) if not level.exists()]
     folder.mkdir(parents=True, exist_ok=True)
     for level in reversed(missing):
-        sync_folder(level.parent)
+        sync(level.parent)
 
 
-def sync_folder(folder: Path) -> None:
-    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+def sync(path: Path) -> None:
+    """Put what is at `path` on the disk: a file's bytes, or a folder's entries (a file made or renamed in it)."""
+    descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
     finally:
@@ -147,11 +148,7 @@ def build_store(path: Path) -> None:
                 connection.execute(trigger)
         finally:
             connection.close()   # the log is copied into the file and removed
-        built = os.open(temp, os.O_RDONLY)
-        try:
-            os.fsync(built)
-        finally:
-            os.close(built)
+        sync(temp)
         folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:
             fcntl.flock(folder, fcntl.LOCK_EX)   # two starts at once: the first one's store is the one used
