@@ -28,6 +28,7 @@ from tui.progress.export_file import (
 )
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
 from tui.progress.store import ProgressStore, StoreError
+from tui.progress.store_schema import IN_PROGRESS_SECTIONS
 from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:
@@ -219,11 +220,6 @@ def described(counts: Counter[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-# What an export carries of work under way: a learner's own (another machine of theirs imports it), not what
-# they hand in, so a submission leaves it out and an instructor's inbox holds no unfinished code.
-UNDER_WAY = ("drafts", "runs")
-
-
 def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     """Drop a JSON export into an instructor's folder, readable by the instructor and not by classmates,
     under a name nobody can guess; never replaces an earlier submission."""
@@ -234,7 +230,8 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     if not folder.is_dir():
         print(f"ringbook: {folder} is not a folder; give the drop folder's path.", file=sys.stderr)
         return 1
-    data = {part: records for part, records in export_with_identity(store, name).items() if part not in UNDER_WAY}
+    data = {part: records for part, records in export_with_identity(store, name).items()
+            if part not in IN_PROGRESS_SECTIONS}   # an instructor's inbox holds no unfinished code
     text = inert_json(data)
     stamp = now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     stem = f"{_file_safe(data['student']['name'])}-{stamp}"

@@ -28,7 +28,7 @@ from tui.progress.row_rules import parse_utc
 from tui.progress.store import ProgressStore
 from tui.progress.store_errors import StoreError
 from tui.progress.store_file import sync
-from tui.progress.store_schema import ATTEMPT_FIELDS, ENTRY_FIELDS, EXPORT_FORMAT, REVEAL_FIELDS
+from tui.progress.store_schema import ATTEMPT_FIELDS, ENTRY_FIELDS, EXPORT_FORMAT, EXPORT_SECTIONS, REVEAL_FIELDS
 
 # A typical attempt takes about 400 bytes of export and the largest the app can record about 3 KB (a
 # 2,000-character answer with its feedback). Answering every exercise of a 122-exercise book 25 times
@@ -136,7 +136,7 @@ def checked_rows(data: dict[str, Any], day_boundary_hour: int = 0) -> dict[str, 
         kept = scratch.export_data()
     finally:
         scratch.close()
-    rows = {part: kept[part] for part in (*PARTS, "drafts", "runs")}
+    rows = {part: kept[part] for part in EXPORT_SECTIONS}
     for part in PARTS:
         for row in rows[part]:
             local_time(row)

@@ -73,6 +73,8 @@ UNDER_WAY = ("quiz", "lab")
 RUN_FIELDS = ("kind", "name", "payload")
 EXPORT_SECTIONS = {"attempts": ATTEMPT_FIELDS, "reveals": REVEAL_FIELDS, "entries": ENTRY_FIELDS,
                    "drafts": DRAFT_FIELDS, "runs": RUN_FIELDS}
+# The sections of work under way: a learner's own (their other machine imports it), not what they hand in.
+IN_PROGRESS_SECTIONS = ("drafts", "runs")
 # What quick_check says of a row that breaks a constraint (a hand edit); the row rules leave such rows out,
 # so they are no reason to move the whole file aside.
 ROW_LEVEL_FAULTS = ("CHECK constraint failed in ", "NULL value in ")
