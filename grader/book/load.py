@@ -9,6 +9,7 @@ would reach the reader's terminal is a problem here too.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -200,11 +201,13 @@ def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str,
                                                      "then letters and digits (H100, B200), so formulas can say "
                                                      "H100_memory"))
         elif (not isinstance(figures, dict) or set(figures) != set(FIGURES)
-              or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in figures.values())):
+              or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < math.inf
+                         for v in figures.values())
+              or not all(float(figures[count]).is_integer() for count in ("gpus", "nics"))):
             problems.append(Problem(book_path, line, f"hardware {name}: give memory (GB per GPU), nvlink (GB/s "
-                                                     "per GPU, one direction), gpus and nics (per node), network "
-                                                     "(Gb/s per NIC) and pcie (GB/s of the link feeding a NIC), "
-                                                     "positive numbers"))
+                                                     "per GPU, one direction), gpus and nics (per node, whole), "
+                                                     "network (Gb/s per NIC) and pcie (GB/s of the link feeding a "
+                                                     "NIC), positive finite numbers"))
         elif figures["network"] / 8 > figures["pcie"]:
             problems.append(Problem(book_path, line, f"hardware {name}: NICs of {figures['network']:g} Gb/s "
                                                      f"move {figures['network'] / 8:g} GB/s each, more than the "

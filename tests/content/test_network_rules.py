@@ -337,3 +337,19 @@ def test_a_nic_faster_than_the_pcie_link_that_feeds_it_is_a_book_problem(chapter
     assert code == 1
     assert at(rows, path, line_of(path, "  H100: {")) == [
         "hardware H100: NICs of 800 Gb/s move 100 GB/s each, more than the 63 GB/s PCIe link that feeds each (pcie)"]
+
+
+@pytest.mark.parametrize("figures", ["nics: .inf, network: .inf, pcie: .inf", "nics: .nan, network: 400, pcie: 63",
+                                     "nics: 7.5, network: 400, pcie: 63"])
+def test_hardware_figures_that_no_server_has_are_a_book_problem(chapters_copy, capsys, figures):
+    """Found reading the change: .inf passed `> 0` (a NIC and its PCIe link both infinite), and a node of 7.5
+    NICs was taken; the exercises then failed far from book.yaml, where the figure is."""
+    book = chapters_copy("13-hardware")
+    path = book / "book.yaml"
+    path.write_text(path.read_text().replace("nics: 8, network: 400, pcie: 63}   # HGX H100",
+                                             f"{figures}}}   # HGX H100"))
+    code, rows = run_check(book, capsys)
+    assert code == 1
+    assert at(rows, path, line_of(path, "  H100: {")) == [
+        "hardware H100: give memory (GB per GPU), nvlink (GB/s per GPU, one direction), gpus and nics (per node, "
+        "whole), network (Gb/s per NIC) and pcie (GB/s of the link feeding a NIC), positive finite numbers"]
