@@ -37,13 +37,18 @@ async def test_a_cursor_blinks_while_the_learner_works_in_the_box_then_holds_sti
         screen = await open_exercise(app, pilot, exercise_id)
         box = screen.query_one(selector)
         assert isinstance(box, SettlingCursor)
-        # Each change of cursor_blink as it happens: on a busy host the test's short blink may be over by the time
-        # a focus or a press returns, so "it blinks" is read from the changes, not from the value afterwards.
+        # The screen focuses the box as it opens, and on a busy host the test's short blink may be over before the
+        # watcher below is set: so the cursor settles, focus moves away, and the focus that follows is one the
+        # test sees wake it.
+        await wait_until(pilot, lambda: not box.cursor_blink, "the cursor settling after the screen opened")
+        screen.set_focus(None)
+        await wait_until(pilot, lambda: not box.has_focus, "the box losing focus")
+        # Each change of cursor_blink as it happens: the blink may be over by the time a focus or a press returns,
+        # so "it blinks" is read from the changes, not from the value afterwards.
         changes: list[bool] = []
         box.watch(box, "cursor_blink", lambda value: changes.append(value), init=False)
         box.focus()
-        await pilot.pause()
-        assert box.has_focus and (box.cursor_blink or changes)   # blinking, or it was until it settled just now
+        await wait_until(pilot, lambda: box.has_focus and True in changes, "focus waking the cursor")
         await wait_until(pilot, lambda: not box.cursor_blink, "the cursor holding still")
         assert await cursor_shown_over_blink_periods(pilot, box) == {True}   # lit throughout, never redrawn
         changes.clear()
