@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
 DEFAULT_TOLERANCE = 0.005  # 3 significant figures always pass; a 4th-digit slip does not
+MAX_SEED = 2**63 - 1       # the largest seed a variant or a deal takes: one SQLite keeps as an integer
 
 TextKey = tuple[str | int, ...]   # where a text sits in an exercise: ("prompt",), ("hints", 0), ("steps", 1, "label")
 Where = Callable[..., int]        # the line of a field of the exercise, given its keys

@@ -1,11 +1,12 @@
-"""Watching files for edits, for the live book (`--watch`) and `ringbook work`: watchdog's observer (inotify on
-Linux, FSEvents on macOS), with each burst of events turned into one call once it has gone quiet.
+"""Watching files for edits, for the live book (`--watch`) and `ringbook work`: watchfiles' Rust watcher (the
+notify crate: inotify on Linux, FSEvents on macOS), which groups each burst of events into one set of changes.
 
-An editor's save is several events (a temporary file written, renamed over the old one, its attributes set),
-so `Watch` calls `changed` once no event has come for `quiet` seconds, on a thread of its own: the caller
-hands the news to its own thread (the app's `call_from_thread`, a command's queue). Reading a file is no
-edit: only writes, creations, deletions and renames count, so loading what changed never triggers itself.
-Headless (no Textual): the app and the command line both use it.
+An editor's save is several events (a temporary file written, renamed over the old one, its attributes set);
+watchfiles returns them together once a step passes with no new one, and `Watch` calls `changed` once for a
+burst that touches what it watches, on a thread of its own: the caller hands the news to its own thread (the
+app's `call_from_thread`, a command's queue). Reading a file is no edit (watchfiles reports only additions,
+changes and deletions), so loading what changed never triggers itself. Headless (no Textual): the app and the
+command line both use it. Why a thread and not watchfiles' `awatch`: docs/contributing.md, "Watching files".
 """
 
 from __future__ import annotations
@@ -15,75 +16,78 @@ import threading
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
-from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+if TYPE_CHECKING:
+    from watchfiles import Change
+    from watchfiles._rust_notify import RustNotify
 
-QUIET_SECONDS = 0.25
+QUIET_SECONDS = 0.25     # a burst ends once this long passes with no new change
+LONGEST_BURST_MS = 1600  # a burst that goes on (a checkout writing many files) is reported after this long
 BOOK_FILES = (".yaml", ".yml", ".md", ".json")   # an edit to one of these under a book folder means a new book
 WAKE_SECONDS = 1.0   # how often a command waiting for an edit wakes, so Ctrl+C is seen at once everywhere
-EDITS = {"created", "modified", "deleted", "moved", "closed"}   # "closed": closed after writing; not opened, read
 
 
-class Watch(FileSystemEventHandler):
+class Watch:
     """Calls `changed()` after each burst of edits under `folder` (and its subfolders when `recursive`) to
     files with one of `suffixes` (all files when empty), or only to the file `only` (one in `folder`)."""
 
     def __init__(self, folder: Path, changed: Callable[[], None], *, recursive: bool = True,
                  suffixes: Collection[str] = (), only: Path | None = None, quiet: float = QUIET_SECONDS):
-        self.folder = folder.resolve()   # events name paths under the folder as it is watched: compared whole
+        self.folder = folder.resolve()   # changes name paths under the folder as it is watched: compared whole
         self.changed = changed
         self.recursive = recursive
         self.suffixes = set(suffixes)
         self.only = str(self.folder / only.name) if only is not None else None
         self.quiet = quiet
-        self._lock = threading.Lock()
-        self._timer: threading.Timer | None = None
-        self._observer: BaseObserver | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         """Start watching; edits from this moment on are seen. Raises OSError when the folder cannot be watched."""
-        observer = Observer()
-        observer.schedule(self, str(self.folder), recursive=self.recursive)
-        observer.daemon = True
-        observer.start()
-        self._observer = observer
+        # RustNotify, watchfiles' documented Rust backend, rather than watchfiles.watch(): that generator makes its
+        # watcher only when first iterated, on the watching thread, so an edit made just after start() returned
+        # (or the reason the folder cannot be watched) would be lost.
+        from watchfiles._rust_notify import RustNotify, WatchfilesRustInternalError
+
+        try:
+            notify = RustNotify([str(self.folder)], False, False, 300, self.recursive, False)
+        except WatchfilesRustInternalError as exc:   # no watcher could be made (inotify's limits): not the folder's
+            raise OSError(str(exc)) from exc
+        self._thread = threading.Thread(target=self._report_bursts, args=(notify,), name="ringbook-watch",
+                                        daemon=True)
+        self._thread.start()
 
     def stop(self) -> None:
-        with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-        if self._observer is not None:
-            self._observer.stop()
-            self._observer.join(timeout=5)
-            self._observer = None
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
 
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type not in EDITS or not self.concerns(event):
-            return
-        with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = threading.Timer(self.quiet, self.changed)
-            self._timer.daemon = True
-            self._timer.start()
+    def _report_bursts(self, notify: RustNotify) -> None:
+        from watchfiles import Change
 
-    def concerns(self, event: FileSystemEvent) -> bool:
-        """Whether `event` may change what is watched. Never a file in a `__pycache__`: no book file lives there
-        (ringbook before issue 42 kept its checked copy of a book there, and seeing it written started the next
-        check)."""
-        paths = [p if isinstance(p, str) else p.decode(errors="replace") for p in (event.src_path, event.dest_path)
-                 if p]
-        paths = [p for p in paths if "__pycache__" not in Path(p).parts]
-        if not paths:
+        with notify:
+            while True:
+                burst = notify.watch(LONGEST_BURST_MS, round(self.quiet * 1000), 0, self._stop)
+                if burst == "stop":
+                    return
+                if isinstance(burst, set) and any(self.concerns(Change(change), path) for change, path in burst):
+                    self.changed()
+
+    def concerns(self, change: Change, path: str) -> bool:
+        """Whether a change to `path` may change what is watched. Never a file in a `__pycache__`: no book file
+        lives there (ringbook before issue 42 kept its checked copy of a book there, and seeing it written
+        started the next check)."""
+        from watchfiles import Change
+
+        if "__pycache__" in Path(path).parts:
             return False
         if self.only is not None:
-            return self.only in paths
-        if event.is_directory:
-            return event.event_type in ("deleted", "moved")   # a chapter folder renamed away
-        return not self.suffixes or any(Path(p).suffix in self.suffixes for p in paths)
+            return path == self.only
+        if change is Change.deleted and not Path(path).suffix:
+            return True   # a chapter folder removed or renamed away (its files report nothing)
+        return not self.suffixes or Path(path).suffix in self.suffixes
 
 
 class Edits:

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from grader import BUILTIN_CONTENT
 from grader.book import cache as book_cache
 from grader.book.model import Book, Chapter, LabRef
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
-from grader.book.schema import BUILTIN_CONTENT, QUIZ_SCHEMA_PATH, check_kinds, validator
+from grader.book.schema import QUIZ_SCHEMA_PATH, check_kinds, validator
 from grader.exercise import Exercise, NumericAnswer, Source, Where, guarded_text
 from grader.files import OUTSIDE, BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grader import BUILTIN_CONTENT
 from grader.kinds.registry import KINDS, KindError
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-BUILTIN_CONTENT = Path(__file__).resolve().parents[2] / "content"
 SCHEMA_PATH = BUILTIN_CONTENT / "exercise.schema.json"
 QUIZ_SCHEMA_PATH = BUILTIN_CONTENT / "quiz.schema.json"
 

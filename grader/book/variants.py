@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from grader.exercise import GUARDED, Exercise, Mistake, NumericAnswer, hardware_figures
+from grader.exercise import GUARDED, MAX_SEED, Exercise, Mistake, NumericAnswer, hardware_figures
 from grader.maths.evaluate import EvaluationError, evaluate, holds
 from grader.maths.parse import Node, ParseError, parse
 
@@ -375,9 +375,6 @@ def variant(exercise: NumericAnswer, seed: int) -> NumericAnswer:
     variant_of_seed = draw(written, seed)
     posed = rendered(written, variant_of_seed.env)
     return replace(posed, params=written.params) if variant_of_seed.seed == CANONICAL_SEED else posed
-
-
-MAX_SEED = 2**63 - 1
 
 
 def pose(exercise: Exercise, seed: int | None) -> Exercise:

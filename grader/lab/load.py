@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from grader import BUILTIN_CONTENT
 from grader.files import BookFileError, load_yaml
 from grader.lab.model import (
     GPU_COUNTS,
@@ -32,7 +33,7 @@ from grader.lab.model import (
 )
 from grader.problems import Problem, line_loader, line_of, schema_problems, schema_validator
 
-LAB_SCHEMA_PATH = Path(__file__).resolve().parents[2] / "content" / "lab.schema.json"
+LAB_SCHEMA_PATH = BUILTIN_CONTENT / "lab.schema.json"
 ACT_IDS = ("data-parallel", "three-d")   # the acts the lab screen knows, in the order it shows them
 
 Where = tuple[str | int, ...]   # a path into the lab's YAML, as the schema's messages write it: acts/0/title

@@ -80,11 +80,6 @@ def _parse_unit(text: str) -> Unit | None:
         return None
 
 
-def is_physical(unit: str) -> bool:
-    """True for a unit pint knows (GB, ms, %, GB/s); False for counting words (steps, PF-days)."""
-    return bool(unit) and _parse_unit(unit) is not None
-
-
 def _counting_word(text: str) -> str:
     word = text.strip().lower().rstrip(".")
     return word[:-1] if word.endswith("s") and len(word) > 2 else word

@@ -1,7 +1,7 @@
 """A live book (`ringbook --content DIR --watch`): an author's save shows in the app where the learner is, a
 save that breaks the book shows its problems as path:line: message, and the save that fixes them clears them.
 
-The watch is real (watchdog on the book's folder) and so are the files: the tests write them as an editor
+The watch is real (watchfiles on the book's folder) and so are the files: the tests write them as an editor
 would and wait for what the app shows, never for a fixed time."""
 
 from __future__ import annotations

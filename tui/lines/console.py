@@ -67,9 +67,6 @@ class Console:
         for line in lines:
             self.write(f"{label}: {line}".rstrip())
 
-    def blank(self) -> None:
-        self.write()
-
     def page(self, lines: Iterable[str]) -> None:
         """Lines as given (book text already indented, tui.lines.reader), paged: after `page_lines` lines
         (screen rows, in a terminal) a `more` prompt: Enter goes on, a reads the rest without stopping, q

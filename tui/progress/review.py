@@ -36,8 +36,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from grader.exercise import MAX_SEED
 from tui.progress.records import Attempt
-from tui.progress.row_rules import MAX_SEED, parse_utc
+from tui.progress.row_rules import parse_utc
 from tui.progress.store import ProgressStore
 from tui.progress.store_schema import REPLAYED_PREFIX
 

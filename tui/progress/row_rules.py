@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from grader.exercise import MAX_SEED
 from grader.safe_text import clipped
 from tui.progress.store_errors import StoreError
 from tui.progress.store_schema import (
@@ -30,7 +31,6 @@ LATEST_STORED = datetime(9000, 1, 1)   # a clock that ran ahead is kept; 9999 wo
 FUTURE_SLACK = timedelta(days=2)       # an import may come from a machine whose clock is a little ahead
 MAX_OFFSET_MINUTES = 18 * 60
 MAX_HINTS = 1000
-MAX_SEED = 2**63 - 1   # grader.book.variants' bound: a seed SQLite keeps as an integer
 DAY_SECONDS = 24 * 3600.0
 MAX_ID = 200
 MAX_TEXT = 100_000

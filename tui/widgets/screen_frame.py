@@ -104,10 +104,10 @@ class Footer(Widget):
     room for (`?` still lists them). A key is clicked as it is pressed; a disabled one rings the bell.
 
     Textual's footer is a container of one widget per key, rebuilt (new widgets, styled, mounted) whenever
-    the screen's bindings change, and each rebuild laid out the whole screen again: ~55 ms of CPU after each
-    verdict, when the keyboard moves from the answer to the page (a third of the verdict's work), and a
-    second frame at each screen's start. This one reads the screen's bindings when it draws, so a change of
-    keys repaints one line, and the first frame of a screen has them."""
+    the screen's bindings change, and each rebuild laid out the whole screen again: after each verdict, when
+    the keyboard moves from the answer to the page (a third of the verdict's work; docs/classroom.md, section
+    9), and in a second frame at each screen's start. This one reads the screen's bindings when it draws, so
+    a change of keys repaints one line, and the first frame of a screen has them."""
 
     ALLOW_SELECT = False
     COMPONENT_CLASSES = {"footer-key--key", "footer-key--description", "footer-key--hover", "footer--palette-edge"}

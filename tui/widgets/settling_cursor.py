@@ -1,8 +1,7 @@
 """A text cursor that blinks while the learner works in the box and then holds still, as GTK's does ten seconds
-after the last key (gtk-cursor-blink-timeout). Each blink is a frame drawn and written to the terminal: a
-learner sitting at an answer box, thinking, cost 1.1% of a core, so a class of thirty thinking over the same
-question kept a third of a core busy blinking, and each blink that fell while the class submitted together
-took a core from the verdicts still on their way."""
+after the last key (gtk-cursor-blink-timeout). Each blink is a frame drawn and written to the terminal, so a
+class thinking over the same question kept part of a core busy blinking, taken from the verdicts on their
+way when it submitted together (what it cost: docs/classroom.md, section 9)."""
 
 from __future__ import annotations
 

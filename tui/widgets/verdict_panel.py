@@ -15,8 +15,7 @@ class VerdictPanel(Static):
 
     # The page's layout sizes the panel to its text. Textual's virtual_size asks for a layout whenever it
     # changes (scrolling containers need one), so a verdict that changed the panel's height asked for a second
-    # reflow of the whole page right after the first: the same layout again, ~5 ms of CPU after every verdict,
-    # while a class submitting together still waited for theirs. A panel that does not scroll needs no second.
+    # reflow of the whole page right after the first. A panel that does not scroll needs no second.
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     DEFAULT_CSS = """
@@ -39,7 +38,7 @@ class VerdictPanel(Static):
         `in_place`: a verdict whose rest follows (the explanation, the list of attempts: the exercise screen's
         after_verdict, which calls `settle`) is drawn in the rows the panel has, if it fits them, with blank
         ones under it. The page is then only repainted where the panel is: laid out again, it was reflowed
-        whole (~5 ms of CPU per learner in a class submitting together, who all waited for one another's)."""
+        whole, and a class submitting together waited for one another's reflows."""
         text = Text.assemble((f"{MARKS[verdict.status]} ", "bold"), (verdict.message, "bold"))
         if not verdict.counts_as_attempt:
             text.append(f"  {NOT_COUNTED}", "dim")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from tui.cli.parsers.options import CommandParser, content_of, content_option, data_dir_of, data_option
 
@@ -18,8 +19,25 @@ def app_parser() -> CommandParser:
     parser.add_argument("--watch", action="store_true",
                         help="for authors: read the book again at each save, keeping your place, and show its "
                              "problems in the app (path:line: message) instead of refusing to start")
+    parser.add_argument("--version", action=PrintVersion)
     parser.set_defaults(run=run)
     return parser
+
+
+class PrintVersion(argparse.Action):
+    """`--version`: the installed distribution's version. Looked up only when asked, as argparse's own version
+    action would not wait: importlib.metadata costs every start that builds the parser ~30 ms."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print ringbook's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import version
+
+        print(f"ringbook {version('ringbook')}")
+        parser.exit()
 
 
 def run(args: argparse.Namespace) -> int:
