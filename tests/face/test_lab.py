@@ -456,11 +456,11 @@ class LabApp(RingbookApp):
     """The real app, opened on the lab as a learner opens it from the home screen."""
 
     def __init__(self, store: ProgressStore):
-        super().__init__(builtin_book(), store, warm=False)   # read once per process, not per app
+        super().__init__(builtin_book(), store, quiet_host=True)   # read once per process, not per app
 
     def on_mount(self) -> None:
         super().on_mount()
-        lab = self.book.lab("parallelism-paradox")
+        lab = self.session.book.lab("parallelism-paradox")
         assert lab is not None, "the built-in book has the lab"
         self.open_lab(lab)
 
@@ -799,10 +799,10 @@ async def test_the_lab_keeps_predictions_and_settings_when_left_and_after_a_rest
         await pilot.pause()
         await pilot.press("escape")                                              # back home, and in again
         await pilot.pause()
-        app.open_lab(app.book.lab("parallelism-paradox"))
+        app.open_lab(app.session.book.lab("parallelism-paradox"))
         await pilot.pause()
         assert app.screen.query_one("#gpus", Stepper).value == 64
-    app.store.close()
+    app.session.store.close()
 
     app = reopened(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
