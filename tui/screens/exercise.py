@@ -212,7 +212,7 @@ class ExerciseScreen(Screen):
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
         if event.text.strip():
-            gc.disable()   # until the verdict is painted: a full collection held one back 2 s in a class of 30
+            gc.disable()   # until the verdict is painted (docs/classroom.md, "Why the app paces itself")
             if self._pending_timer is not None:
                 self._pending_timer.stop()   # an answer sent again before the last one's verdict
             if self._draft_timer is not None:
@@ -266,9 +266,9 @@ class ExerciseScreen(Screen):
             self.done = True
         self._rest_of_verdict = partial(self.after_verdict, verdict)
         # The rest waits while the host is busy, up to REST_WAITS_AT_MOST: a class that submits together then
-        # sees every verdict before anyone's explanation. Done at once, each learner's rest (~45 ms of CPU,
-        # three times the verdict) took cores from the verdicts still on their way, and from the thread that
-        # writes this learner's verdict to the terminal.
+        # sees every verdict before anyone's explanation. Done at once, each learner's rest (three times the
+        # verdict's CPU) took cores from the verdicts still on their way, and from the thread that writes this
+        # learner's verdict to the terminal.
         self.call_after_refresh(self.rest_when_a_core_is_free)
         self.app.call_after_refresh(self.nav.pacing.resume_gc)   # the app's: this screen may be gone by then
 
@@ -305,9 +305,8 @@ class ExerciseScreen(Screen):
     def after_verdict(self, verdict: Verdict) -> None:
         """The rest of a verdict, once the verdict itself is on the screen: the explanation, the scroll, the
         attempts, the keyboard and the footer. Drawn with the verdict, they were three layouts of the page
-        (~100 ms of CPU) before any of it showed; thirty learners answering at once on two cores saw the
-        verdict after 2.6 s (p50). Now the verdict is one small repaint, and the rest follows it (on a busy
-        host, once a core is free: show_verdict)."""
+        before any of it showed, which a class answering at once waited seconds for (docs/classroom.md). Now the
+        verdict is one small repaint, and the rest follows it (on a busy host, once a core is free: show_verdict)."""
         if not self.is_attached:
             return
         verdict_panel = self.query_one("#verdict", VerdictPanel)
@@ -458,7 +457,7 @@ class ExerciseScreen(Screen):
     def on_input_changed(self, event: Input.Changed | TextArea.Changed) -> None:
         """Keep the draft as it is typed (debounced), so even a killed terminal loses little. A unit typed
         after a number ("1750 M") gets unit conversion ready while the learner finishes it: only such an
-        answer needs pint (~0.5 s of CPU), which a class paid thirty times over when every start loaded it."""
+        answer needs pint, which a class paid thirty times over when every start loaded it."""
         self.keep_draft_soon()
         unit = isinstance(self.exercise, NumericAnswer) and self.exercise.unit
         if unit and isinstance(event, Input.Changed) and UNIT_TYPED.search(event.value):

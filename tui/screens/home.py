@@ -72,7 +72,7 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         """The review line (the scheduler, FSRS) and the app's own start-up work wait for the first frame, with
-        the footer's keys: loaded before it, the review line held the keys back 50 ms."""
+        the footer's keys, which they held back when loaded before it (docs/classroom.md)."""
         self.query_one("#review").display = False
         self.call_after_refresh(self._keys_shown)
 
