@@ -1,4 +1,5 @@
-"""The command palette (Ctrl+P) knows the book: jump to any chapter, exercise, quiz or lab by id or title."""
+"""The command palette (Ctrl+P) knows the book: jump to any chapter, exercise, quiz or lab by id or title; and
+the app's own commands beside them (app_commands)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,6 @@ FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, 
 class HomeScreen(Screen):
     """Where a learner starts: how far they are, and where to go next."""
 
-
     # home.tcss is read with the app's own styles (RingbookApp.CSS_PATH), which is quicker to start
     BINDINGS = [
         Binding("enter", "open_chapter", "Open", priority=True),
@@ -45,13 +44,13 @@ class HomeScreen(Screen):
         Binding("f2", "app.toggle_theme", "Theme"),
     ]
 
+    shown_before = False
+    reviews = ""   # "due", "practice" (cards, none due: r offers to practise early) or "" (no cards yet)
+
     def __init__(self, session: StudySession, nav: Navigator):
         super().__init__()
         self.session = session
         self.nav = nav
-
-    shown_before = False
-    reviews = ""   # "due", "practice" (cards, none due: r offers to practise early) or "" (no cards yet)
 
     def compose(self) -> ComposeResult:
         book = self.session.book
