@@ -137,7 +137,7 @@ class Visitor(RingbookApp):
 
     async def visit(self):
         for _ in range(ROUNDS):
-            for chapter in self.book.chapters:
+            for chapter in self.session.book.chapters:
                 seen = len(filled_in.get(chapter.id, []))
                 self.opened_at = time.perf_counter()
                 self.awaiting_frame = True
@@ -153,7 +153,7 @@ class Visitor(RingbookApp):
 
 store = open_store_or_report(Path(sys.argv[1]))
 book = load_or_report(None)
-Visitor(book, store, warm=True).run(headless=True, size=(80, 24))
+Visitor(book, store, quiet_host=False).run(headless=True, size=(80, 24))
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 for stamped in (first_frame, filled_in):
     print(" ".join(f"{k}=" + ",".join(f"{x * 1000:.1f}" for x in v) for k, v in stamped.items()))

@@ -46,7 +46,7 @@ WAIT_SECONDS = 60.0
 def ringbook_app(book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None) -> RingbookApp:
     """The app on `book` and `store`, as a learner starts it but without the warm-up thread (it imports pint
     and sympy in the background, which a test would race and pay for)."""
-    return RingbookApp(book, store, clock=clock, warm=False)
+    return RingbookApp(book, store, clock=clock, quiet_host=True)
 
 
 def text_of(widget: Widget) -> str:
@@ -101,7 +101,7 @@ async def chapter_filled_in(app: App[object], pilot: Pilot[object]) -> OptionLis
 
 async def open_exercise(app: RingbookApp, pilot: Pilot[object], exercise_id: str) -> ExerciseScreen:
     """Open an exercise of the book as the palette or a list does, and return its screen once it shows."""
-    exercise = app.book.exercise(exercise_id)
+    exercise = app.session.book.exercise(exercise_id)
     assert exercise is not None, f"the book has no exercise {exercise_id}"
     app.open_exercise(exercise)
     await pilot.pause()

@@ -76,7 +76,7 @@ LAYERS = [
     ("tui.widgets",),
     ("tui.answers",),
     ("tui.screens",),
-    ("tui.app", "tui.commands"),
+    ("tui.app", "tui.commands", "tui.pacing", "tui.live_book", "tui.screenshots"),
     ("tui.cli", "tui.__main__"),
 ]
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,12 +104,14 @@ def names_type_checking(test: ast.expr) -> bool:
             or isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def imports_of(path: Path) -> set[str]:
+def imports_of(path: Path, *, for_type_checking_too: bool = False) -> set[str]:
     """Every module named by an import anywhere in the file, lazy imports inside functions included; not those
-    under `if TYPE_CHECKING:`, which never run (how a screen names its typed app, tui.app.RingbookApp)."""
+    under `if TYPE_CHECKING:`, which never run (how the palette names its typed app, tui.app.RingbookApp),
+    unless `for_type_checking_too`."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    type_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and names_type_checking(node.test)
-                 for statement in node.body for inner in ast.walk(statement)}
+    type_only = set() if for_type_checking_too else {
+        id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and names_type_checking(node.test)
+        for statement in node.body for inner in ast.walk(statement)}
     named: set[str] = set()
     for node in ast.walk(tree):
         if id(node) in type_only:
@@ -193,6 +195,25 @@ def test_the_plain_line_face_never_imports_textual_or_the_apps_faces():
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'textual_plotext')))\n"
     )
     assert run_python(code) == "[]"
+
+
+def test_no_screen_or_answer_panel_imports_the_app_not_even_for_the_type_checker():
+    """A screen and an answer panel are given what they use (the study session, the app as a Navigator), so one
+    can be tested on any app: none names tui.app, at run time or for the type checker."""
+    modules = our_modules()
+    faces = [m for m in modules if m.split(".")[:2] in (["tui", "screens"], ["tui", "answers"])]
+    offenders = [f"{m} imports {name}" for m in faces for name in imports_of(modules[m], for_type_checking_too=True)
+                 if name.split(".")[:2] == ["tui", "app"]]
+    assert offenders == [] and len(faces) > 15
+
+
+def test_the_type_checkers_imports_are_read_when_asked(tmp_path):
+    """What the check above refuses: a screen that names the app for the type checker only."""
+    source = tmp_path / "screen.py"
+    source.write_text("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from tui.app import RingbookApp\n",
+                      encoding="utf-8")
+    assert "tui.app" not in imports_of(source)
+    assert {"tui.app", "tui.app.RingbookApp"} <= imports_of(source, for_type_checking_too=True)
 
 
 def test_there_is_no_import_circle():

@@ -32,7 +32,7 @@ def test_collection_is_paused_for_the_start_and_on_once_homes_keys_are_painted(t
         gc.enable()
 
     frozen: list[int] = []
-    monkeypatch.setattr("tui.app.gc", SimpleNamespace(enable=enable, disable=gc.disable, freeze=gc.freeze))
+    monkeypatch.setattr("tui.pacing.gc", SimpleNamespace(enable=enable, disable=gc.disable, freeze=gc.freeze))
     monkeypatch.setattr(RingbookApp, "run", run_headless)
     monkeypatch.setenv("TEXTUAL_DRIVER", HEADLESS)
     gc.unfreeze()   # what an earlier test froze

@@ -103,11 +103,11 @@ async def test_the_live_books_problem_screen_never_shows_a_linked_file(chapters_
     """`ringbook --content DIR --watch`: a save that makes exercises.yaml a link out lists the refusal, not the key."""
     root = chapters_copy(CHAPTER)
     book = load_book(root)
-    app = RingbookApp(book, store, warm=False, watch=root)
+    app = RingbookApp(book, store, quiet_host=True, watch=root)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: app._watch is not None, "the book watched")
+        await wait_until(pilot, lambda: app.live_book.watch is not None, "the book watched")
         link_exercises_out(root, tmp_path)
-        await wait_until(pilot, lambda: isinstance(app.screen, BookProblemsScreen) or app.book is not book,
+        await wait_until(pilot, lambda: isinstance(app.screen, BookProblemsScreen) or app.session.book is not book,
                          "the save read")
         assert isinstance(app.screen, BookProblemsScreen), "the book loaded from the file outside it"
         listing = text_of(app.screen.query_one("#problems-list"))

@@ -11,7 +11,7 @@ from tui.widgets.order_list import OrderList
 
 
 async def test_a_real_mouse_drag_reorders(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "9.8")
         order = screen.query_one("#order", OrderList)
@@ -26,7 +26,7 @@ async def test_a_real_mouse_drag_reorders(book, store):
 
 
 async def test_a_drag_released_outside_or_escaped_is_put_back(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "9.8")
         order = screen.query_one("#order", OrderList)
@@ -44,7 +44,7 @@ async def test_a_drag_released_outside_or_escaped_is_put_back(book, store):
 
 
 async def test_keyboard_reorder_and_submit_to_solved(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "9.8")
         order = screen.query_one("#order", OrderList)
@@ -69,7 +69,7 @@ async def test_keyboard_reorder_and_submit_to_solved(book, store):
 
 
 async def test_space_pick_up_then_escape_puts_the_item_back(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "8.8")
         order = screen.query_one("#order", OrderList)
@@ -81,7 +81,7 @@ async def test_space_pick_up_then_escape_puts_the_item_back(book, store):
 async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, store, monkeypatch):
     # A longer wall than a learner gets, so that "still running" cannot depend on how loaded the machine is.
     monkeypatch.setattr(sandbox, "WALL_SECONDS", 6.0)
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         screen.query_one("#editor", TextArea).text = screen.exercise.solution
@@ -105,7 +105,7 @@ async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, sto
 
 async def test_a_drag_released_on_the_row_under_the_last_item_lands_last(book, store):
     """It snapped back: the row under the last item is the list's border, outside its content."""
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "9.8")
         order = screen.query_one("#order", OrderList)
@@ -136,7 +136,7 @@ def row_of(app, start: str) -> str:
 
 async def test_a_wrong_pick_is_marked_in_the_choice_list_and_the_right_one_once_known(book, store):
     """Issue 23: the quiz marked a wrong pick in its list; an exercise's choice list did not."""
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "12.3")
         options = screen.exercise.presented_options
@@ -159,7 +159,7 @@ async def test_a_wrong_pick_is_marked_in_the_choice_list_and_the_right_one_once_
 
 
 async def test_a_right_pick_is_marked_in_the_choice_list(book, store):
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "12.3")
         right = next(i for i, o in enumerate(screen.exercise.presented_options) if o.correct)
@@ -174,7 +174,7 @@ async def test_the_debug_listing_cursor_shows_without_colour(book, store, monkey
     """Issue 23: with NO_COLOR the highlighted line differed only by a grey background; it carries a `▶`
     as the design view's cursor does."""
     monkeypatch.setenv("NO_COLOR", "1")
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.6")
         cursor = [in_box(line) for line in screen_lines(app) if "▶" in line]
@@ -191,7 +191,7 @@ async def test_the_debug_listing_cursor_shows_without_colour(book, store, monkey
 
 async def test_exercise_text_reads_at_the_chapter_s_width_on_a_wide_terminal(book, store):
     """Issue 23: at 120 columns an exercise's prompt ran 114 columns wide; chapter text is capped at 86."""
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_exercise(app, pilot, "0.4")
         for selector in ("#prompt", "#answer-panel", "#verdict", "#explanation"):
@@ -203,7 +203,7 @@ async def test_exercise_text_reads_at_the_chapter_s_width_on_a_wide_terminal(boo
 async def test_every_design_item_reads_whole_at_80_columns(book, store):
     """Issue 23: items longer than a line ended in "…" (only the highlighted one was shown whole, under the
     list). Each wraps under its own text now, and a click on any of its rows picks that item."""
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         for exercise in (e for e in book.exercises if e.kind == "design"):
             screen = await open_exercise(app, pilot, exercise.id)
@@ -228,7 +228,7 @@ async def test_every_design_item_reads_whole_at_80_columns(book, store):
 
 async def test_a_build_starter_s_long_first_line_reads_whole_at_80_columns(book, store):
     """Issue 23: the editor cut the starter's line 1 (the whole `def` line) at the box's edge; it wraps."""
-    app = RingbookApp(book, store, warm=False)
+    app = RingbookApp(book, store, quiet_host=True)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_exercise(app, pilot, "0.5")
         editor = screen.query_one("#editor", TextArea)

@@ -309,7 +309,7 @@ async def test_a_session_card_of_every_kind_leaves_the_keys_to_the_session(book,
         home = app.screen
         await pilot.press("r", *(["enter"] if purpose == "practice" else []))
         seen = []
-        assert len(app.review_cards) == len(KINDS)
+        assert len(app.session.review_cards) == len(KINDS)
         for number in range(len(KINDS)):
             card = await arrived(app, pilot)
             assert card.card and card.purpose == purpose and card.focused is card.panel, card.exercise.id

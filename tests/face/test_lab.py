@@ -8,13 +8,17 @@ import importlib.util
 import itertools
 import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 from textual.containers import VerticalScroll
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from grader.book.load import BUILTIN_CONTENT, check_book
@@ -39,7 +43,7 @@ from grader.lab.model import (
     three_d_figures,
 )
 from tests.built_in import builtin_book
-from tests.helpers import footer_keys, wait_until_still
+from tests.helpers import footer_keys, ringbook_app, wait_until_still
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
@@ -452,17 +456,22 @@ def test_a_missing_lab_file_is_a_lab_error(tmp_path):
 
 # --- the screen -----------------------------------------------------------------------------------------
 
-class LabApp(RingbookApp):
-    """The real app, opened on the lab as a learner opens it from the home screen."""
+@asynccontextmanager
+async def lab_opened(store: ProgressStore, **run_test: Any) -> AsyncIterator[tuple[RingbookApp, Pilot]]:
+    """The real app, with the lab opened from home as a learner opens it; the lab screen stands still."""
+    app = ringbook_app(builtin_book(), store)   # the book read once per process, not per app
+    async with app.run_test(size=(80, 24), **run_test) as pilot:
+        await open_the_lab(pilot)
+        yield app, pilot
 
-    def __init__(self, store: ProgressStore):
-        super().__init__(builtin_book(), store, warm=False)   # read once per process, not per app
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        lab = self.book.lab("parallelism-paradox")
-        assert lab is not None, "the built-in book has the lab"
-        self.open_lab(lab)
+async def open_the_lab(pilot: Pilot) -> None:
+    app = pilot.app
+    assert isinstance(app, RingbookApp)
+    lab = app.session.book.lab("parallelism-paradox")
+    assert lab is not None, "the built-in book has the lab"
+    app.open_lab(lab)
+    await _settle(pilot)
 
 
 def text_of(screen, selector: str) -> str:
@@ -504,8 +513,7 @@ def y_value_at(lines: list[str], row: int) -> tuple[float, float]:
 
 async def test_the_plots_draw_your_setting_in_both_acts(store):
     """Issue 16, item 3: Act II multiplied a curve already in % by 100, so the dot landed at 2727% off the axis."""
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         keys = {"data-parallel": ("2", "enter", "tab", "right", "right", "right"),   # Act I: 8 -> 64 GPUs
                 "three-d": ("a", "2", "enter", "tab", "right")}                     # Act II: PP 4 -> 8, m = 8
@@ -523,8 +531,7 @@ async def test_the_plots_draw_your_setting_in_both_acts(store):
 
 async def test_out_of_memory_gpu_counts_are_marked_not_drawn_as_running(store):
     """Issue 13, 11d: by a marker of their own, so NO_COLOR users see it, and named in the caption."""
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("2", "enter")
         await pilot.pause()
@@ -544,8 +551,7 @@ async def test_out_of_memory_gpu_counts_are_marked_not_drawn_as_running(store):
 
 
 async def test_instruments_stay_locked_until_a_prediction(store):
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         for act_id in ("data-parallel", "three-d"):
             assert not screen.query_one(f"#{act_id}-instruments").display
@@ -560,8 +566,7 @@ async def test_instruments_stay_locked_until_a_prediction(store):
 
 
 async def test_a_prediction_unlocks_the_instruments_and_reveals_its_feedback(store):
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("3", "enter")
         await pilot.pause()
@@ -579,8 +584,7 @@ async def test_up_and_down_move_between_the_controls_and_left_right_change_the_o
     """Issue 23, 5: ↓ scrolled the page and left "Model size" focused, so → changed the model when the
     learner meant the GPUs. Now ↑/↓ move between the controls (the one reached in view), ←/→ change that
     one, ↓ past the last goes on to the open reflection, and the page keys still scroll the page."""
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("2", "enter")
         await pilot.pause()
@@ -625,8 +629,7 @@ async def test_the_focused_control_is_marked_without_colour_in_the_light_theme(s
     """Issue 23: in the light theme the focused control differed from the others by two grey levels, and
     with NO_COLOR by none; a ▶ before its label marks it, and moves with it."""
     monkeypatch.setenv("NO_COLOR", "1")
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         app.theme = "textual-light"
         await pilot.press("2", "enter", "down")
         await pilot.pause()
@@ -643,8 +646,7 @@ async def test_the_focused_control_is_marked_without_colour_in_the_light_theme(s
 
 
 async def test_moving_a_control_changes_the_figures_and_the_plot(store):
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("2", "enter", "tab")               # to the GPU count
         await pilot.pause()
@@ -662,8 +664,7 @@ async def test_moving_a_control_changes_the_figures_and_the_plot(store):
 
 
 async def test_an_out_of_memory_layout_shows_the_warning(store):
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("a", "2", "enter")
         await pilot.pause()
@@ -686,8 +687,7 @@ async def test_an_out_of_memory_layout_shows_the_warning(store):
 
 
 async def test_saving_the_design_writes_a_ledger_entry(store):
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         await pilot.press("2", "enter")                      # Act I: the right prediction
         await pilot.press("a", "4", "enter")                 # Act II: a wrong one
         await pilot.pause()
@@ -708,8 +708,7 @@ async def test_a_read_only_store_is_reported_not_crashed(tmp_path):
     (tmp_path / "blocked").write_text("a file where the data folder should be")
     store = ProgressStore.open(tmp_path / "blocked" / "data")
     assert store.read_only
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         await pilot.press("a", "2", "enter", "s")
         await pilot.pause()
         assert any(n.title == "Design not saved" for n in app._notifications)
@@ -717,8 +716,7 @@ async def test_a_read_only_store_is_reported_not_crashed(tmp_path):
 
 
 async def test_reflection_and_the_mouse(store):
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         prediction = screen.query_one("#data-parallel-prediction", ChoiceQuestion)
         await pilot.click(OptionList, offset=(4, 1))          # the first option
@@ -749,8 +747,7 @@ def plotted(screen, act_id: str) -> list[tuple[list, list, list, str | None]]:
 async def test_your_setting_is_plotted_inside_the_axes_in_both_acts(store):
     """Issue 16, item 3, read from the plot's data rather than its pixels: the one point drawn with the setting
     marker sits at the setting's x tick and inside the y range the axis shows."""
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("2", "enter", "a", "2", "enter", "tab", "right")       # Act II: PP 4 -> 8
         await pilot.pause()
@@ -768,8 +765,7 @@ async def test_act_two_curves_differ_by_marker_not_only_by_colour(store, monkeyp
     """Issue 16: with NO_COLOR the four curves of m were one grey; each now has a marker of its own, named in
     the caption, and every one of them is on the plot a NO_COLOR terminal shows."""
     monkeypatch.setenv("NO_COLOR", "1")
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("a", "2", "enter")
         await pilot.pause()
@@ -786,26 +782,24 @@ async def test_act_two_curves_differ_by_marker_not_only_by_colour(store, monkeyp
             assert drawn.count(symbol) > 3, symbol                 # a line of them, not only the legend
 
 
-def reopened(tmp_path: Path) -> LabApp:
+def reopened(tmp_path: Path) -> AbstractAsyncContextManager[tuple[RingbookApp, Pilot]]:
     """The lab in a fresh app on the same data folder, as after quitting ringbook and starting it again."""
-    return LabApp(ProgressStore.open(tmp_path / "data"))
+    return lab_opened(ProgressStore.open(tmp_path / "data"))
 
 
 async def test_the_lab_keeps_predictions_and_settings_when_left_and_after_a_restart(tmp_path):
-    app = reopened(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with reopened(tmp_path) as (app, pilot):
         await pilot.press("3", "enter", "tab", "right", "right", "right")      # Act I: a wrong answer, 64 GPUs
         await pilot.press("a", "2", "enter", "tab", "tab", "right")             # Act II: m 8 -> 12
         await pilot.pause()
         await pilot.press("escape")                                              # back home, and in again
         await pilot.pause()
-        app.open_lab(app.book.lab("parallelism-paradox"))
+        app.open_lab(app.session.book.lab("parallelism-paradox"))
         await pilot.pause()
         assert app.screen.query_one("#gpus", Stepper).value == 64
-    app.store.close()
+    app.session.store.close()
 
-    app = reopened(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with reopened(tmp_path) as (app, pilot):
         screen = app.screen
         await pilot.pause()
         act_one = screen.query_one("#data-parallel-prediction", ChoiceQuestion)
@@ -833,8 +827,7 @@ async def test_the_lab_keeps_predictions_and_settings_when_left_and_after_a_rest
 async def test_a_damaged_kept_design_opens_the_lab_at_its_start(tmp_path, kept):
     store = ProgressStore.open(tmp_path / "data")
     store.set_state("lab:parallelism-paradox", kept)
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         await pilot.pause()
         screen = app.screen
         assert screen.data_parallel == DataParallelSetup() and screen.three_d == ThreeDSetup()
@@ -843,8 +836,7 @@ async def test_a_damaged_kept_design_opens_the_lab_at_its_start(tmp_path, kept):
 
 
 async def test_saved_designs_are_listed_and_one_is_restored(store):
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("2", "enter", "a", "2", "enter", "tab", "tab", "right", "right", "s")   # m = 16
         await pilot.pause()
@@ -872,13 +864,11 @@ async def test_saved_designs_are_listed_and_one_is_restored(store):
 async def test_restoring_a_design_answers_only_questions_still_open(tmp_path):
     """A design saved with both predictions, restored into a lab whose kept state was lost."""
     store = ProgressStore.open(tmp_path / "data")
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         await pilot.press("2", "enter", "a", "4", "enter", "s")
         await pilot.pause()
     store.set_state("lab:parallelism-paradox", "")
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         await pilot.press("a", "1", "enter")                       # Act II answered differently this time
         await pilot.press("d", "enter")
@@ -891,8 +881,7 @@ async def test_restoring_a_design_answers_only_questions_still_open(tmp_path):
 async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
     """Issue 16: the lab's footer ended in `? Keys ^▏`. In every state of the lab each key the footer shows is
     inside the screen and overlaps no other; every key it leaves out is listed by `?`."""
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with lab_opened(store) as (app, pilot):
         screen = app.screen
         seen: set[str] = set()
 
@@ -931,8 +920,9 @@ async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
 
 # --- snapshots at 80x24 -----------------------------------------------------------------------------------
 
-def lab_app(tmp_path: Path) -> LabApp:
-    return LabApp(ProgressStore.open(tmp_path / "data"))
+def lab_app(tmp_path: Path) -> RingbookApp:
+    """The app at home: each snapshot's run_before opens the lab first (open_the_lab)."""
+    return ringbook_app(builtin_book(), ProgressStore.open(tmp_path / "data"))
 
 
 async def _settle(pilot, shown: str = "LabScreen"):
@@ -950,12 +940,12 @@ async def _settle(pilot, shown: str = "LabScreen"):
 
 
 def test_snapshot_locked(snap_compare, tmp_path):
-    assert snap_compare(lab_app(tmp_path), run_before=_settle, terminal_size=(80, 24))
+    assert snap_compare(lab_app(tmp_path), run_before=open_the_lab, terminal_size=(80, 24))
 
 
 def test_snapshot_unlocked(snap_compare, tmp_path):
     async def run_before(pilot):
-        await _settle(pilot)   # the lab opened before the first key
+        await open_the_lab(pilot)
         await pilot.press("2", "enter")
         await _settle(pilot)
     assert snap_compare(lab_app(tmp_path), run_before=run_before, terminal_size=(80, 24))
@@ -963,7 +953,7 @@ def test_snapshot_unlocked(snap_compare, tmp_path):
 
 def test_snapshot_out_of_memory(snap_compare, tmp_path):
     async def run_before(pilot):
-        await _settle(pilot)   # the lab opened before the first key
+        await open_the_lab(pilot)
         await pilot.press("a", "2", "enter", "tab", "left", "left")
         await _settle(pilot)
         screen = pilot.app.screen
@@ -977,7 +967,7 @@ def test_snapshot_out_of_memory(snap_compare, tmp_path):
 def test_snapshot_plot(snap_compare, tmp_path, keys):
     """Each act's plot at its starting settings: Act I marks 1 and 2 GPUs out of memory, both show the dot."""
     async def run_before(pilot):
-        await _settle(pilot)   # the lab opened before the first key
+        await open_the_lab(pilot)
         await pilot.press(*keys)
         await _settle(pilot)
         screen, act_id = pilot.app.screen, "three-d" if "a" in keys else "data-parallel"
@@ -991,7 +981,7 @@ def test_snapshot_saved_designs(snap_compare, tmp_path, monkeypatch):
     monkeypatch.setenv("RINGBOOK_NOW", "2026-12-01T09:00:00+01:00")     # the dates the list shows
 
     async def run_before(pilot):
-        await _settle(pilot)   # the lab opened before the first key
+        await open_the_lab(pilot)
         await pilot.press("2", "enter", "a", "2", "enter", "tab", "tab", "right", "s", "left", "left", "s")
         await pilot.pause()
         pilot.app.clear_notifications()
@@ -1005,8 +995,7 @@ async def test_the_design_saved_notice_does_not_cover_the_saved_designs_dialog(s
     pressed; the dialog it pointed to replaces it."""
     from textual.widgets._toast import Toast
 
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+    async with lab_opened(store, notifications=True) as (app, pilot):
         await pilot.press("2", "enter", "a", "4", "enter")
         await pilot.pause()
         await pilot.press("s")

@@ -373,7 +373,7 @@ async def test_an_exercise_starts_the_proof_worker_only_when_its_answers_need_pr
     exercises.write_text(f"{before}answer: max(M, 0)*2*(N-1)/N{after}")
     for on, exercise_id, started in [(book, "0.7", False), (load_book(book_copy), "0.7", True)]:
         WORKER.stop()
-        app = RingbookApp(on, store, warm=True)
+        app = RingbookApp(on, store, quiet_host=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await open_exercise(app, pilot, exercise_id)
             if started:
@@ -390,7 +390,7 @@ def busy_host(tmp_path, monkeypatch):
     QUIET_HOST to it for a core to come free."""
     loadavg = tmp_path / "loadavg"
     loadavg.write_text(BUSY_HOST)
-    monkeypatch.setattr("tui.app.LOADAVG", loadavg)
+    monkeypatch.setattr("tui.pacing.LOADAVG", loadavg)
     return loadavg
 
 
@@ -402,15 +402,16 @@ async def test_the_screens_warm_up_waits_while_the_host_has_no_core_to_spare(boo
     """Thirty learners logging in together: each one's warm-up at home (~0.25 s of CPU) slowed the starts of
     the learners still on their way there. It waits while more tasks are runnable than there are cores."""
     from tests.helpers import home_ready
-    from tui.app import HOST_BUSY_RETRY_SECONDS, RingbookApp
+    from tui.app import RingbookApp
+    from tui.pacing import HOST_BUSY_RETRY_SECONDS
 
-    app = RingbookApp(book, store, warm=True)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         await pilot.pause(HOST_BUSY_RETRY_SECONDS * 1.5)   # it has looked again
-        assert app._warmed == set()
+        assert app.pacing.warmed == set()
         busy_host.write_text(QUIET_HOST)   # everyone home, reading
-        await wait_until(pilot, lambda: app._warmed == {"screens"}, "the warm-up once a core is free")
+        await wait_until(pilot, lambda: app.pacing.warmed == {"screens"}, "the warm-up once a core is free")
 
 
 async def test_a_screen_opened_while_the_host_is_busy_leaves_the_warm_up_undone(book, store, busy_host):
@@ -420,9 +421,10 @@ async def test_a_screen_opened_while_the_host_is_busy_leaves_the_warm_up_undone(
     import gc
 
     from tests.helpers import home_ready
-    from tui.app import HOST_BUSY_RETRY_SECONDS, RingbookApp
+    from tui.app import RingbookApp
+    from tui.pacing import HOST_BUSY_RETRY_SECONDS
 
-    app = RingbookApp(book, store, warm=True)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         app.open_chapter(book.chapters[0])
@@ -460,7 +462,7 @@ async def test_on_a_busy_host_the_verdict_shows_and_the_rest_waits_for_a_free_co
     from tui.screens.exercise import HOST_LOOKED_AT_EVERY
 
     monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)   # not the cap: the next test's
-    app = RingbookApp(book, store, warm=True)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await right_answer_on_a_busy_host(app, pilot)
         await pilot.pause(HOST_LOOKED_AT_EVERY * 3)   # it has looked again
@@ -510,7 +512,7 @@ async def test_a_verdict_is_laid_out_once_while_the_rest_of_it_waits(book, store
     from tui.app import RingbookApp
 
     monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)
-    app = RingbookApp(book, store, warm=True)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         screen = await open_exercise(app, pilot, "0.7")
@@ -528,7 +530,7 @@ async def test_a_verdict_that_fits_the_panel_is_drawn_in_it_without_laying_the_p
     from tui.app import RingbookApp
 
     monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)
-    app = RingbookApp(book, store, warm=True)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         screen = await open_exercise(app, pilot, "0.7")
@@ -554,7 +556,7 @@ async def test_a_host_that_stays_busy_still_gets_the_rest_of_a_verdict(book, sto
     from tui.app import RingbookApp
 
     monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 0)
-    app = RingbookApp(book, store, warm=True)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await right_answer_on_a_busy_host(app, pilot)
         await wait_until(pilot, lambda: rest_of_verdict_shown(screen), "the rest of the verdict on a busy host")
@@ -569,7 +571,7 @@ async def test_a_key_pressed_while_the_rest_of_a_verdict_waits_acts_as_if_it_had
     from tui.app import RingbookApp
 
     monkeypatch.setattr("tui.screens.exercise.REST_WAITS_AT_MOST", 600)
-    app = RingbookApp(book, store, warm=True)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await right_answer_on_a_busy_host(app, pilot)
         box = screen.query_one("#answer", Input)
@@ -631,16 +633,16 @@ async def test_unit_conversion_is_made_ready_only_once_a_unit_is_typed(book, sto
 
     quiet = tmp_path / "loadavg"
     quiet.write_text("0.2 0.3 0.3 1/412 90210\n")   # the screens' warm-up waits on a busy host (a parallel run)
-    monkeypatch.setattr("tui.app.LOADAVG", quiet)
-    app = RingbookApp(book, store, warm=True)
+    monkeypatch.setattr("tui.pacing.LOADAVG", quiet)
+    app = RingbookApp(book, store, quiet_host=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         await settle(app, pilot)
-        assert app._warmed == {"screens"}
+        assert app.pacing.warmed == {"screens"}
         await open_exercise(app, pilot, "0.1")
         await pilot.press("7", "/", "4")
         await settle(app, pilot)
-        assert app._warmed == {"screens"}
+        assert app.pacing.warmed == {"screens"}
         await pilot.press("ctrl+u", *"1750 M")
         await settle(app, pilot)
-        assert app._warmed == {"screens", "units"}
+        assert app.pacing.warmed == {"screens", "units"}

@@ -23,7 +23,7 @@ CHAPTER = "00-ring-allreduce"
 
 def live_app(root: Path, store, book: Book | None = None, problems=()) -> RingbookApp:
     book = book or load_book(root)
-    return RingbookApp(book, store, warm=False, watch=root, problems=problems)
+    return RingbookApp(book, store, quiet_host=True, watch=root, problems=problems)
 
 
 def narrative_of(app: RingbookApp) -> str:
@@ -39,7 +39,7 @@ async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_f
     app = live_app(root, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
-        app.open_chapter(app.book.chapters[0])
+        app.open_chapter(app.session.book.chapters[0])
         await chapter_filled_in(app, pilot)
         first = app.screen
         page = first.query_one("#page", Scroll)
@@ -72,7 +72,7 @@ async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_f
 
         # The fix: the problems go by themselves, and the chapter is where it was.
         exercises.write_text(good)
-        await wait_until(pilot, lambda: isinstance(app.screen, ChapterScreen) and not app.book_problems
+        await wait_until(pilot, lambda: isinstance(app.screen, ChapterScreen) and not app.live_book.problems
                          and "A sentence the author just wrote." in narrative_of(app),
                          "the problems gone once fixed, the chapter shown")
 
@@ -104,7 +104,7 @@ async def test_a_book_broken_from_the_start_opens_on_its_problems_and_then_on_ho
     book, problems = book_to_watch(root)
     assert book is not None and not book.chapters
     assert problems and all(p.path == narrative for p in problems)
-    app = RingbookApp(book, store, warm=False, watch=root, problems=problems)
+    app = RingbookApp(book, store, quiet_host=True, watch=root, problems=problems)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, BookProblemsScreen) and app.screen.is_mounted,
                          "the problems screen")
@@ -115,4 +115,4 @@ async def test_a_book_broken_from_the_start_opens_on_its_problems_and_then_on_ho
 
         narrative.write_text(good)
         await home_ready(app, pilot)
-        assert [c.id for c in app.book.chapters] == ["0"] and not app.book_problems
+        assert [c.id for c in app.session.book.chapters] == ["0"] and not app.live_book.problems

@@ -156,7 +156,7 @@ def in_view(screen, selector: str) -> bool:
 
 async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, data_dir):
     app = app_on(quiz_book, data_dir)
-    quiz = app.book.quiz("small")
+    quiz = app.session.book.quiz("small")
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_quiz(quiz)
         await pilot.pause()
@@ -198,7 +198,7 @@ async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, dat
 async def test_leaving_half_way_resumes_at_the_next_question(quiz_book, data_dir):
     app = app_on(quiz_book, data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_quiz(app.book.quiz("small"))
+        app.open_quiz(app.session.book.quiz("small"))
         await pilot.pause()
         await pilot.press("a", "escape")
         await pilot.pause()
@@ -209,7 +209,7 @@ async def test_leaving_half_way_resumes_at_the_next_question(quiz_book, data_dir
     assert ProgressStore.open(data_dir).entries("quiz") == []
     app = app_on(quiz_book, data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_quiz(app.book.quiz("small"))
+        app.open_quiz(app.session.book.quiz("small"))
         await pilot.pause()
         assert "Question 2 of 3" in visible_text(app.screen)
 
@@ -220,7 +220,7 @@ async def test_a_damaged_saved_run_starts_afresh(quiz_book, data_dir):
     store.close()
     app = app_on(quiz_book, data_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_quiz(app.book.quiz("small"))
+        app.open_quiz(app.session.book.quiz("small"))
         await pilot.pause()
         assert "Question 1 of 3" in visible_text(app.screen)
 
@@ -294,7 +294,7 @@ async def test_the_rating_just_given_and_the_next_key_are_in_view_at_80x24(book,
 
 async def test_a_results_row_opens_the_chapter_that_teaches_it(quiz_book, data_dir):
     app = app_on(quiz_book, data_dir)
-    quiz = app.book.quiz("small")
+    quiz = app.session.book.quiz("small")
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_quiz(quiz)
         await pilot.pause()

@@ -70,9 +70,9 @@ def study_the_chapter(book, store) -> None:
 
 async def submit(app, pilot, screen: ExerciseScreen, text: str) -> None:
     """Send `text` as the panel does, and wait until its verdict is in the store and on screen."""
-    before = len(app.store.attempts(screen.exercise.id))
+    before = len(app.session.store.attempts(screen.exercise.id))
     screen.panel.post_message(AnswerPanel.Submitted(text))
-    while len(app.store.attempts(screen.exercise.id)) == before:
+    while len(app.session.store.attempts(screen.exercise.id)) == before:
         await settle(app, pilot)
     await settle(app, pilot)
 
@@ -89,7 +89,7 @@ async def test_every_kind_of_review_card_hides_earlier_answers_until_it_is_answe
         await settle(app, pilot)
         await pilot.press("r")
         await settle(app, pilot)
-        assert {c.exercise_id for c in app.review_cards} == set(EXERCISES)
+        assert {c.exercise_id for c in app.session.review_cards} == set(EXERCISES)
         while isinstance(app.screen, ExerciseScreen):
             screen = app.screen
             exercise = screen.exercise

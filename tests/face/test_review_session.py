@@ -85,7 +85,7 @@ async def test_with_nothing_due_r_offers_practice_that_moves_no_schedule(book, s
         assert "Practise the 2 cards that come due soonest" in offer and "schedule stays as it is" in offer
         await pilot.press("escape")                       # not now: home, nothing started
         await pilot.pause()
-        assert app.screen is home and not app.review_cards
+        assert app.screen is home and not app.session.review_cards
         await pilot.press("r", "enter")
         await settle(app, pilot)
         card = app.screen
@@ -114,3 +114,30 @@ async def test_with_nothing_due_r_offers_practice_that_moves_no_schedule(book, s
         assert "Practised 1 of 2 · right first time 1" in counts and "schedule stays as it was" in counts
     assert [(a.purpose, a.status) for a in store.attempts(first)] == [("learn", "correct"), ("practice", "correct")]
     assert {i: c.due for i, c in cards(store).items()} == before
+
+
+async def test_the_app_and_the_line_face_hold_one_study_session_that_poses_the_same_cards(book, store):
+    """The review session exists once (tui.progress.session): a review started in lines and one started with r
+    in the app are the same class deciding the same cards, seeds and purpose."""
+    import io
+
+    from tui.lines.console import Console
+    from tui.lines.context import Context
+    from tui.lines.review import review
+    from tui.progress.session import StudySession
+
+    for exercise_id, answer in (("0.1", "7/4"), ("0.4", "b")):
+        store.record_attempt(exercise_id, answer, "correct", seconds_taken=60, now=SOLVED)
+    later = SOLVED + timedelta(days=30)
+    lines = Context(StudySession(book, store, lambda: later), Console(io.StringIO("back\n"), io.StringIO()))
+    review(lines)                                             # the first card, then back: the session waits
+    app = ringbook_app(book, store, clock=lambda: later)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ExerciseScreen) and app.screen.session is app.session
+    assert type(app.session) is type(lines.session) is StudySession
+    posed = [[(c.exercise_id, c.seed) for c in s.review_cards] for s in (lines.session, app.session)]
+    assert posed[0] == posed[1] and len(posed[0]) == 2
+    assert lines.session.review_purpose == app.session.review_purpose == "review"

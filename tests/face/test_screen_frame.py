@@ -23,7 +23,7 @@ async def visit_chapters(app, pilot, times: int) -> list[weakref.ref[Widget]]:
     """Open and close a chapter `times` times; weak references to each visit's header and footer."""
     gone: list[weakref.ref[Widget]] = []
     for visit in range(times):
-        app.open_chapter(app.book.chapters[visit % len(app.book.chapters)])
+        app.open_chapter(app.session.book.chapters[visit % len(app.session.book.chapters)])
         await pilot.pause()
         assert isinstance(app.screen, ChapterScreen)
         gone.append(weakref.ref(app.screen.query_one(Header)))

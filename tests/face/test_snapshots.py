@@ -47,7 +47,7 @@ def make_app(book, store, theme: str | None = None) -> RingbookApp:
 def open_and_answer(exercise_id: str, text: str | None = None):
     async def run_before(pilot):
         app = pilot.app
-        app.open_exercise(app.book.exercise(exercise_id))
+        app.open_exercise(app.session.book.exercise(exercise_id))
         await pilot.pause()
         for box in app.screen.query("Input, TextArea"):
             box.cursor_blink = False             # a blinking cursor would make the picture depend on timing
@@ -231,7 +231,7 @@ def test_hands_on_views(snap_compare, book, seeded, state):
 
 def test_case_study_reading(snap_compare, book, seeded):
     async def run_before(pilot):
-        pilot.app.open_chapter(pilot.app.book.chapter("16"))
+        pilot.app.open_chapter(pilot.app.session.book.chapter("16"))
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
     assert snap_compare(make_app(book, seeded), run_before=run_before)
@@ -242,15 +242,16 @@ def take_quiz(answered: int = 0, press: tuple[str, ...] = (), missed: tuple[int,
     in `missed` (a run picked up where it was left), then press `press`."""
     async def run_before(pilot):
         app = pilot.app
-        quiz = app.book.quiz("readiness")
+        book = app.session.book
+        quiz = book.quiz("readiness")
         responses = []
         for i, q in enumerate(quiz.questions[:answered]):
             if q.style == "choice":
-                pick = wrong_key(app.book, i) if i in missed else "abcdef"[q.presented_options.index(q.correct_option)]
+                pick = wrong_key(book, i) if i in missed else "abcdef"[q.presented_options.index(q.correct_option)]
                 responses.append({"question_id": q.id, "choice": q.presented_options["abcdef".index(pick)].id})
             else:
                 responses.append({"question_id": q.id, "rating": "missed" if i in missed else "got"})
-        app.store.set_state("quiz:readiness", json.dumps({"responses": responses}))
+        app.session.store.set_state("quiz:readiness", json.dumps({"responses": responses}))
         app.open_quiz(quiz)
         await pilot.pause()
         app.clear_notifications()
@@ -310,7 +311,7 @@ def test_review_done(snap_compare, book, seeded):
         app.screen.query_one("#answer", Input).value = repr(app.screen.exercise.value)   # the first right
         await pilot.press("enter")
         await settled(pilot)
-        while app.review_cards:                                                          # the rest skipped
+        while app.session.review_cards:                                                  # the rest skipped
             app.screen.action_next()
             await settled(pilot)
     assert snap_compare(make_app(book, seeded), run_before=run_before)

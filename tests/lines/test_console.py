@@ -14,6 +14,7 @@ from tui.lines.console import Console, Quit
 from tui.lines.context import Context
 from tui.lines.exercise import work_on
 from tui.progress.clock import now
+from tui.progress.session import StudySession
 
 
 def console(replies: str, **options) -> tuple[Console, io.StringIO]:
@@ -58,14 +59,14 @@ def test_a_build_written_in_the_editor_or_typed_when_none_is_set(book, store, mo
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", editor)
     reader, out = console("edit\nback\n")
-    assert work_on(Context(book, store, reader, now), book.exercise("0.5")) == "back"
+    assert work_on(Context(StudySession(book, store, now), reader), book.exercise("0.5")) == "back"
     assert "editor: read 8 lines" in out.getvalue() and "verdict: correct. All 5 tests pass." in out.getvalue()
     assert store.attempts()[-1].answer.startswith("def ring_allreduce_time(m_gb: float")
 
     monkeypatch.delenv("EDITOR")
     code = f"def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n{body}\n"
     reader, out = console(f"edit\n{code}.\nback\n")
-    work_on(Context(book, store, reader, now), book.exercise("0.5"))
+    work_on(Context(StudySession(book, store, now), reader), book.exercise("0.5"))
     assert "editor: none is set: set VISUAL or EDITOR" in out.getvalue()
     assert out.getvalue().count("exercise 0.5: ") == 1   # the prompt comes back, not the whole exercise
     assert [a.status for a in store.attempts()] == ["correct", "correct"]
@@ -143,7 +144,7 @@ def test_a_wrong_order_typed_is_listed_again_as_the_numbers_now_stand(book, stor
     wrong = list(reversed(ch0.ORDERS["0.8"]))
     reader, out = console(f"{positions_of(design, wrong)}\n"
                           f"{' '.join(str(wrong.index(item) + 1) for item in ch0.ORDERS['0.8'])}\nback\n")
-    work_on(Context(book, store, reader, now), design)
+    work_on(Context(StudySession(book, store, now), reader), design)
     after_wrong = out.getvalue().split("verdict: incorrect", 1)[1]
     texts = {item.id: item.text for item in design.items}
     assert "items: numbered as you sent them" in after_wrong

@@ -18,6 +18,7 @@ from tui.lines.console import Console
 from tui.lines.context import Context
 from tui.lines.exercise import work_on
 from tui.progress.clock import now
+from tui.progress.session import StudySession
 
 GOLDEN = Path(__file__).resolve().parent.parent.parent / "snapshots" / "test_lines" / "one_of_each_way.txt"
 UPDATE = "RINGBOOK_UPDATE_TRANSCRIPTS"
@@ -46,7 +47,7 @@ def test_a_golden_transcript_of_each_way_of_answering(book, store):
     with the kept transcript (the sandbox's notice, which depends on the machine, is left out)."""
     out = io.StringIO()
     console = Console(io.StringIO(), out, echo=True)
-    ctx = Context(book, store, console, now)
+    ctx = Context(StudySession(book, store, now), console)
     for exercise_id, replies in one_of_each_way(book):
         console.stdin = io.StringIO("".join(f"{r}\n" for r in [*replies, "back"]))
         assert work_on(ctx, book.exercise(exercise_id)) == "back"

@@ -9,6 +9,7 @@ from textual.message import Message
 
 from grader.exercise import Exercise
 from grader.verdict import Verdict
+from tui.progress.session import StudySession
 
 AnsweredExercise = TypeVar("AnsweredExercise", bound=Exercise)
 
@@ -26,6 +27,9 @@ class AnswerPanel(Vertical, Generic[AnsweredExercise], can_focus=True):
     keeps_draft = False  # whether unsent text is worth keeping between visits
     keeps_sent = False   # whether what was sent stays too (code the learner goes on editing, not a number)
     shows_history = True  # whether earlier answers may be brought back (the screen says: not on an unanswered card)
+    # The learner's study session (its store holds the panel's earlier runs), given by the exercise screen as it
+    # composes the panel (ExerciseScreen.compose), so every panel has it before it mounts.
+    session: StudySession
 
     class Submitted(Message):
         def __init__(self, text: str, pending: str = ""):

@@ -7,7 +7,6 @@ Before any code runs, the panel says if it cannot run in a sandbox here, and how
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol, cast
 
 from rich.text import Text
 from textual import work
@@ -21,7 +20,7 @@ from grader.sandbox.runner import SandboxStatus, allow_unsandboxed, sandbox_stat
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.answers.own_editor import editor_command, run_editor
-from tui.progress.store import Attempt, ProgressStore
+from tui.progress.store import Attempt
 from tui.progress.work_files import (
     Opened,
     WorkFileError,
@@ -33,12 +32,6 @@ from tui.progress.work_files import (
 )
 from tui.widgets.page import Page
 from tui.widgets.settling_cursor import SettlingTextArea
-
-
-class _WithStore(Protocol):
-    """The app the panel runs in (tui.app, a layer above this one), as far as the panel uses it."""
-
-    store: ProgressStore
 
 SIGNATURE_WIDTH = 70   # a longer signature is written one parameter per line, as Python allows
 PLACEHOLDERS = ("raise NotImplementedError", "...", "pass")   # a starter's stand-in for the body
@@ -198,7 +191,7 @@ class CodePanel(AnswerPanel[Build]):
         return [attempt.answer for attempt in self.stored_runs()]
 
     def stored_runs(self) -> list[Attempt]:
-        return cast(_WithStore, self.app).store.attempts(self.exercise.id)
+        return self.session.store.attempts(self.exercise.id)
 
     def action_older_code(self) -> None:
         """Load the code of an earlier run into the editor: each press goes one run further back, then
@@ -240,7 +233,7 @@ class CodePanel(AnswerPanel[Build]):
             return
         before, known = self.answer_text(), {self.exercise.starter, *self.runs()}
         try:
-            path = work_file(work_folder(cast(_WithStore, self.app).store.path), self.exercise.id)
+            path = work_file(work_folder(self.session.store.path), self.exercise.id)
             opened = open_work_file(path, before, known)
             self.say_opened(path, opened)
             problem = run_editor(self.app, command, path)

@@ -19,7 +19,7 @@ def open_chapter(ctx: Context, chapter: Chapter, *, exercise_id: str = "") -> No
         if start is not None and not work_through(ctx, chapter, start):
             return
     while True:
-        states = ctx.store.exercise_states()
+        states = ctx.session.store.exercise_states()
         solved = sum(1 for e in chapter.exercises if (s := states.get(e.id)) and s.solved)
         console.say(f"chapter {chapter.id}", f"{chapter.title}. {solved} of {len(chapter.exercises)} solved.")
         items = ["read the text"] + [
@@ -38,7 +38,7 @@ def open_chapter(ctx: Context, chapter: Chapter, *, exercise_id: str = "") -> No
 
 def read_text(ctx: Context, chapter: Chapter, start: int = 0) -> None:
     """The chapter's text, from its `start`-th line (a heading's) on."""
-    ctx.store_position(chapter.id, at_opening=True)
+    ctx.session.store_position(chapter.id, at_opening=True)
     ctx.console.say("chapter text", f"chapter {chapter.id}, {chapter.title}")
     ctx.console.page(plain_lines(chapter.narrative())[start:])
     ctx.console.say("end of chapter text", f"{len(chapter.exercises)} exercises follow")
@@ -63,7 +63,7 @@ def work_through(ctx: Context, chapter: Chapter, index: int) -> bool:
     exercises = chapter.exercises
     while 0 <= index < len(exercises):
         exercise = exercises[index]
-        ctx.store_position(chapter.id, exercise.id)
+        ctx.session.store_position(chapter.id, exercise.id)
         moved = work_on(ctx, exercise)
         if moved == "back":
             return True
@@ -71,7 +71,7 @@ def work_through(ctx: Context, chapter: Chapter, index: int) -> bool:
         if index < 0:
             ctx.console.say("first", "this is the chapter's first exercise")
             index = 0
-    states = ctx.store.exercise_states()
+    states = ctx.session.store.exercise_states()
     left = [e.id for e in exercises if not ((s := states.get(e.id)) and s.solved)]
     ctx.console.say(f"end of chapter {chapter.id}",
                     f"{len(exercises) - len(left)} of {len(exercises)} solved" +

@@ -1,31 +1,14 @@
-"""What every part of the plain-line face works with: the book, the learner's store, the clock and the console."""
+"""What every part of the plain-line face works with: the learner's study session and the console."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-from grader.book.model import Book
 from tui.lines.console import Console
-from tui.progress.store import ProgressStore
-
-if TYPE_CHECKING:
-    from tui.progress.review import Card
+from tui.progress.session import StudySession
 
 
 @dataclass
 class Context:
-    book: Book
-    store: ProgressStore
+    session: StudySession   # the book, the store, the clock and the review under way, as the app has them
     console: Console
-    clock: Callable[[], datetime]
-    review_cards: list[Card] = field(default_factory=list)   # a review session under way (back pauses it)
-    review_at: int = 0
-    review_purpose: str = "review"
-
-    def store_position(self, chapter_id: str, exercise_id: str = "", *, at_opening: bool = False) -> None:
-        """Where the learner is, for Continue: as the app keeps it."""
-        if not self.store.read_only:
-            self.store.set_last_opened(chapter_id, exercise_id, at_opening=at_opening)

@@ -69,7 +69,7 @@ def introduce(ctx: Context, run: Attempting, card: str) -> None:
     exercise, console = run.exercise, ctx.console
     if card:
         console.say(card, f"exercise {exercise.id}")
-    state = ctx.store.exercise_states().get(exercise.id)
+    state = ctx.session.store.exercise_states().get(exercise.id)
     mark = "solved" if state and state.solved else "tried" if state and state.attempts else "new"
     numbers = ", new numbers" if run.purpose != "learn" and run.varies else ""
     title = exercise.title if exercise.title.endswith(("?", "!", ".")) else f"{exercise.title}."
@@ -82,7 +82,7 @@ def introduce(ctx: Context, run: Attempting, card: str) -> None:
 
 def history(ctx: Context, run: Attempting) -> None:
     """The earlier answers: in a chapter, the last one; on an unanswered card, only how many there were."""
-    attempts = ctx.store.attempts(run.exercise.id)
+    attempts = ctx.session.store.attempts(run.exercise.id)
     if not attempts:
         return
     answered = run.purpose == "learn" or any(a.seed == run.seed and a.purpose == run.purpose for a in attempts)
@@ -117,7 +117,7 @@ def command(ctx: Context, run: Attempting, word: str, card: str) -> str | None:
             allow_unsandboxed()
         ctx.console.say("sandbox", sandbox_status().notice("") or "your code runs in a sandbox")
     elif word == "numbers":
-        state = ctx.store.exercise_states().get(run.exercise.id)
+        state = ctx.session.store.exercise_states().get(run.exercise.id)
         if run.varies and state and state.solved:
             return "numbers"
         ctx.console.say("numbers", "new numbers come once it is solved, for exercises whose numbers vary")
@@ -128,7 +128,7 @@ def explain(ctx: Context, run: Attempting, *, record: bool) -> None:
     """The worked explanation; opened by the learner, it is kept as a reveal (as in the app)."""
     if record and not run.explanation_shown:
         try:
-            record_explanation_opened(ctx.store, run.exercise.id, ctx.clock())
+            record_explanation_opened(ctx.session.store, run.exercise.id, ctx.session.clock())
         except StoreError as exc:
             ctx.console.say("not saved", str(exc))
     run.explanation_shown = True
@@ -148,9 +148,9 @@ def answer(ctx: Context, run: Attempting, text: str) -> Verdict:
         ctx.console.say("running", "the tests")
     verdict = grade(exercise, text)
     try:
-        record_answer(ctx.store, exercise.id, text, verdict, hints_used=run.hints_shown,
+        record_answer(ctx.session.store, exercise.id, text, verdict, hints_used=run.hints_shown,
                       seconds_taken=time.monotonic() - run.started, seed=run.seed, purpose=run.purpose,
-                      explanation_shown=run.explanation_shown, now=ctx.clock(), draft_key=run.draft_key)
+                      explanation_shown=run.explanation_shown, now=ctx.session.clock(), draft_key=run.draft_key)
     except StoreError as exc:
         ctx.console.say("not saved", str(exc))
     if verdict.counts_as_attempt:
@@ -170,7 +170,7 @@ def practise_new_numbers(ctx: Context, run: Attempting, card: str) -> str:
     """The same exercise with numbers never seen, to practise now: kept, moving no review schedule."""
     from tui.progress.review import next_practice_seed
 
-    seed = next_practice_seed(ctx.store, run.exercise.id)
+    seed = next_practice_seed(ctx.session.store, run.exercise.id)
     try:
         pose(run.book_exercise, seed)
     except VariantError as exc:

@@ -72,7 +72,7 @@ HELP = ("set NAME VALUE changes a control (controls lists them and their values)
 
 def open_lab(ctx: Context, lab: Lab) -> None:
     console = ctx.console
-    design = kept_design(ctx.store.state(lab_state_key(lab.id)), lab)
+    design = kept_design(ctx.session.store.state(lab_state_key(lab.id)), lab)
     console.say("lab", lab.title)
     console.book(lab.intro)
     act_index = 0
@@ -259,7 +259,7 @@ def show_plot(ctx: Context, lab: Lab, act: Act, design: LabDesign) -> None:
 def keep(ctx: Context, lab: Lab, design: LabDesign) -> None:
     from tui.progress.runs import keep_lab_design
 
-    keep_lab_design(ctx.store, lab, design)
+    keep_lab_design(ctx.session.store, lab, design)
 
 
 def save(ctx: Context, lab: Lab, design: LabDesign) -> None:
@@ -269,7 +269,7 @@ def save(ctx: Context, lab: Lab, design: LabDesign) -> None:
         ctx.console.say("not saved", "commit your act 2 prediction first; the design is the layout you choose there")
         return
     try:
-        count = record_lab_design(ctx.store, lab, design)
+        count = record_lab_design(ctx.session.store, lab, design)
     except StoreError as exc:
         ctx.console.say("not saved", str(exc))
         return
@@ -279,7 +279,7 @@ def save(ctx: Context, lab: Lab, design: LabDesign) -> None:
 def restore(ctx: Context, lab: Lab, design: LabDesign) -> LabDesign:
     """The saved designs, oldest first, numbered as `save` counted them; one picked sets every control, and
     answers still open take its answers (those given stay: each is given once)."""
-    entries = [entry for entry in ctx.store.entries("lab") if entry.name == lab.id]
+    entries = [entry for entry in ctx.session.store.entries("lab") if entry.name == lab.id]
     if not entries:
         ctx.console.say("designs", "none yet: commit your act 2 prediction, set a layout, and save it")
         return design

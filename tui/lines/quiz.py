@@ -19,7 +19,7 @@ def take_quiz(ctx: Context, quiz: Quiz) -> None:
     from tui.progress.runs import keep_quiz_run, record_quiz_run
 
     console = ctx.console
-    responses = unfinished_run(ctx.store, quiz)
+    responses = unfinished_run(ctx.session.store, quiz)
     console.say("quiz", f"{quiz.title}, {len(quiz)} questions")
     if responses:
         console.say("quiz", f"picked up where you left off: {len(responses)} of {len(quiz)} answered")
@@ -33,9 +33,9 @@ def take_quiz(ctx: Context, quiz: Quiz) -> None:
             console.say("quiz", "paused: your answers so far are kept")
             return
         responses[question.id] = response
-        keep_quiz_run(ctx.store, quiz, responses)
+        keep_quiz_run(ctx.session.store, quiz, responses)
     try:
-        record_quiz_run(ctx.store, quiz, responses, ctx.clock())
+        record_quiz_run(ctx.session.store, quiz, responses, ctx.session.clock())
     except StoreError as exc:
         console.say("not saved", str(exc))
     results(ctx, quiz, responses)
@@ -100,7 +100,7 @@ def results(ctx: Context, quiz: Quiz, responses: dict[str, Response]) -> None:
                             "to open the chapter that teaches it; b goes back to the main menu.")
         if reply.lower() in ("b", "back"):
             return
-        chapter = ctx.book.chapter(quiz.questions[int(reply) - 1].chapter) \
+        chapter = ctx.session.book.chapter(quiz.questions[int(reply) - 1].chapter) \
             if reply.isdigit() and 1 <= int(reply) <= len(quiz) else None
         if chapter is None:
             console.say("sorry", f"type a number from 1 to {len(quiz)}, or b")

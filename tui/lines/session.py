@@ -13,6 +13,7 @@ from tui.lines.chapter import open_chapter
 from tui.lines.console import Console, Quit
 from tui.lines.context import Context
 from tui.lines.mode import SETTING_KEY
+from tui.progress.session import StudySession
 from tui.progress.store import ProgressStore, StoreError
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO,
     pages that fill it."""
     console = Console(stdin, stdout, echo=echo) if screen is None else \
         Console(stdin, stdout, echo=echo, page_lines=max(4, screen[1] - 2), width=max(20, screen[0]))
-    ctx = Context(book, store, console, clock)
+    ctx = Context(StudySession(book, store, clock), console)
     console.say("ringbook", f"screen-reader mode is on: {why}. Plain lines, no colour; help at any prompt.")
     console.say("book", f"{book.title}" + (f", {book.subtitle}" if book.subtitle else ""))
     if store.notice:
@@ -42,7 +43,7 @@ def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO,
 
 
 def main_menu(ctx: Context) -> None:
-    book = ctx.book
+    book = ctx.session.book
     while True:
         entries: list[tuple[str, Callable[[], None]]] = [("continue where you left off", lambda: resume(ctx))]
         entries.append(("chapters", lambda: chapters(ctx)))
@@ -62,17 +63,17 @@ def chapters(ctx: Context) -> None:
     from tui.progress.mastery import mastery
 
     items = [f"chapter {c.chapter_id}, {c.title}, {c.solved} of {c.total} solved"
-             for c in mastery(ctx.book, ctx.store.exercise_states()).chapters]
+             for c in mastery(ctx.session.book, ctx.session.store.exercise_states()).chapters]
     ctx.console.say("chapters", f"{len(items)} chapters")
     picked = ctx.console.choose("choose", items, "Type a chapter's number in this list, or b to go back.")
     if picked is not None:
-        open_chapter(ctx, ctx.book.chapters[picked])
+        open_chapter(ctx, ctx.session.book.chapters[picked])
 
 
 def resume(ctx: Context) -> None:
     """Where the learner was (in either face): the exercise last opened, else the chapter's text."""
-    chapter_id, exercise_id = ctx.store.last_opened()
-    chapter = ctx.book.chapter(chapter_id) or ctx.book.chapters[0]
+    chapter_id, exercise_id = ctx.session.store.last_opened()
+    chapter = ctx.session.book.chapter(chapter_id) or ctx.session.book.chapters[0]
     ctx.console.say("continue", f"chapter {chapter.id}" + (f", exercise {exercise_id}" if exercise_id else ""))
     open_chapter(ctx, chapter, exercise_id=exercise_id if chapter.id == chapter_id else "")
 
@@ -94,7 +95,7 @@ def open_lab_ref(ctx: Context, lab: LabRef) -> None:
     from tui.lines.lab import open_lab
 
     try:
-        loaded = load_lab(lab.path, ctx.book.root)
+        loaded = load_lab(lab.path, ctx.session.book.root)
     except LabError as exc:
         ctx.console.say("lab", f"it cannot open: {exc}")
         return
@@ -108,14 +109,14 @@ def show_progress(ctx: Context) -> None:
 
 
 def setting(ctx: Context) -> str:
-    return "on" if ctx.store.state(SETTING_KEY) == "on" else "off"
+    return "on" if ctx.session.store.state(SETTING_KEY) == "on" else "off"
 
 
 def toggle_setting(ctx: Context) -> None:
     """The saved setting: on, every start is in lines even in a full terminal."""
     value = "off" if setting(ctx) == "on" else "on"
     try:
-        ctx.store.set_state(SETTING_KEY, value)
+        ctx.session.store.set_state(SETTING_KEY, value)
     except StoreError as exc:
         ctx.console.say("not saved", str(exc))
         return

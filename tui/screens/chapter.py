@@ -7,7 +7,6 @@ the rest of the narrative and the exercise list are added right after that frame
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -20,12 +19,11 @@ from textual.widgets.markdown import MarkdownBlock
 from textual.widgets.option_list import Option
 
 from grader.book.model import Book, Chapter
+from tui.progress.session import StudySession
 from tui.screens.contents import ContentsScreen
+from tui.screens.navigator import Navigator
 from tui.widgets.page import Scroll
 from tui.widgets.screen_frame import Footer, Header, closing
-
-if TYPE_CHECKING:
-    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 MARKS = {
     "new": ("○", "dim"),
@@ -70,7 +68,6 @@ def exercise_row(mark: tuple[str, str], exercise_id: str, id_width: int, title: 
 class ChapterScreen(Screen):
     """Reading one chapter, and choosing an exercise from it."""
 
-    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "chapter.tcss"
     BINDINGS = [
@@ -80,10 +77,13 @@ class ChapterScreen(Screen):
         Binding("t", "contents", "Contents"),
     ]
 
-    def __init__(self, chapter: Chapter, tab: str = "read", *, scroll_y: float = 0):
+    def __init__(self, chapter: Chapter, session: StudySession, nav: Navigator, tab: str = "read", *,
+                 scroll_y: float = 0):
         """`scroll_y`: where the page starts, once filled in (a live book read again)."""
         super().__init__()
         self.chapter = chapter
+        self.session = session
+        self.nav = nav
         self.initial_tab = tab
         self.initial_scroll = scroll_y
         self._whole = ""  # the whole narrative, while only its opening is shown
@@ -128,7 +128,9 @@ class ChapterScreen(Screen):
     def reopened(self, book: Book) -> ChapterScreen | None:
         """This chapter of `book` (read again from its files), scrolled as this one is."""
         chapter = book.chapter(self.chapter.id)
-        return ChapterScreen(chapter, scroll_y=self.query_one("#page", Scroll).scroll_y) if chapter else None
+        if chapter is None:
+            return None
+        return ChapterScreen(chapter, self.session, self.nav, scroll_y=self.query_one("#page", Scroll).scroll_y)
 
     def on_screen_resume(self) -> None:
         if self.query("#exercise-list"):
@@ -137,7 +139,7 @@ class ChapterScreen(Screen):
     def refresh_exercises(self) -> None:
         """The list as the store has it, highlighting the exercise last opened when it is one of this
         chapter's (n and p move through them), else the row highlighted before."""
-        states = self.app.store.exercise_states()
+        states = self.session.store.exercise_states()
         exercises = self.chapter.exercises
         marks = [states[e.id].mark if e.id in states else "new" for e in exercises]
         solved = sum(mark.startswith("solved") for mark in marks)
@@ -150,7 +152,7 @@ class ChapterScreen(Screen):
         listing = self.query_one("#exercise-list", OptionList)
         highlighted = listing.highlighted
         ids = [e.id for e in exercises]
-        last = self.app.store.last_opened()[1]
+        last = self.session.store.last_opened()[1]
         listing.clear_options()
         listing.add_options(rows)
         listing.highlighted = ids.index(last) if last in ids else highlighted if highlighted is not None else 0
@@ -159,9 +161,9 @@ class ChapterScreen(Screen):
             ("(Enter opens one)", "dim")))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        exercise = self.app.book.exercise(event.option.id or "")
+        exercise = self.session.book.exercise(event.option.id or "")
         if exercise is not None:
-            self.app.open_exercise(exercise)
+            self.nav.open_exercise(exercise)
 
     def action_exercises(self) -> None:
         listing = self.query("#exercise-list")

@@ -19,23 +19,22 @@ from textual.widgets.option_list import Option
 
 from grader.book.model import Book, Chapter
 from tui.progress.mastery import mastery
+from tui.progress.session import StudySession
 from tui.progress.store import ExerciseState
 from tui.screens.chapter import MARKS, ChapterScreen, exercise_row
+from tui.screens.navigator import Navigator
 from tui.widgets.page import Page
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header, closing
 
 if TYPE_CHECKING:
     from grader.exercise import Exercise
-    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 NEXT_ROW = "next"
 
 
 class ChapterEndScreen(Screen):
     """A chapter finished: solved N of M, mastery, what is left, and what comes next."""
-
-    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "chapter_end.tcss"
     BINDINGS = [
@@ -44,18 +43,20 @@ class ChapterEndScreen(Screen):
         Binding("p", "previous", "Prev"),
     ]
 
-    def __init__(self, chapter: Chapter):
+    def __init__(self, chapter: Chapter, session: StudySession, nav: Navigator):
         super().__init__()
         self.chapter = chapter
+        self.session = session
+        self.nav = nav
 
     def reopened(self, book: Book) -> ChapterEndScreen | None:
         chapter = book.chapter(self.chapter.id)
-        return ChapterEndScreen(chapter) if chapter else None
+        return ChapterEndScreen(chapter, self.session, self.nav) if chapter else None
 
     @property
     def next_stop(self):
         """The next chapter in reading order; after the last, the first quiz, then the first lab; else None."""
-        book = self.app.book
+        book = self.session.book
         chapters = [c.id for c in book.chapters]
         at = chapters.index(self.chapter.id)
         if at + 1 < len(chapters):
@@ -63,8 +64,8 @@ class ChapterEndScreen(Screen):
         return next(iter(book.quizzes), None) or next(iter(book.labs), None)
 
     def compose(self) -> ComposeResult:
-        states = self.app.store.exercise_states()
-        overall = mastery(self.app.book, states)
+        states = self.session.store.exercise_states()
+        overall = mastery(self.session.book, states)
         mine = next(c for c in overall.chapters if c.chapter_id == self.chapter.id)
         left = [e for e in self.chapter.exercises if not (e.id in states and states[e.id].solved)]
         yield Header()
@@ -110,8 +111,8 @@ class ChapterEndScreen(Screen):
         event.stop()
         if event.option.id == NEXT_ROW:
             self.action_next()
-        elif (exercise := self.app.book.exercise(event.option.id or "")) is not None:
-            self.app.open_exercise(exercise, replace=True)
+        elif (exercise := self.session.book.exercise(event.option.id or "")) is not None:
+            self.nav.open_exercise(exercise, replace=True)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next":
@@ -124,18 +125,18 @@ class ChapterEndScreen(Screen):
         following = self.next_stop
         if following is None:
             return
-        app = self.app
+        app, nav = self.app, self.nav
         app.pop_screen()
         below = app.screen
         if isinstance(below, ChapterScreen) and below.chapter.id == self.chapter.id and len(app.screen_stack) > 1:
             app.pop_screen()
         if isinstance(following, Chapter):
-            app.open_chapter(following)
-        elif following in app.book.quizzes:
-            app.open_quiz(following)
+            nav.open_chapter(following)
+        elif following in self.session.book.quizzes:
+            nav.open_quiz(following)
         else:
-            app.open_lab(following)
+            nav.open_lab(following)
 
     def action_previous(self) -> None:
         if self.chapter.exercises:
-            self.app.open_exercise(self.chapter.exercises[-1], replace=True)
+            self.nav.open_exercise(self.chapter.exercises[-1], replace=True)

@@ -44,7 +44,9 @@ from grader.kinds.derive import needs_proof
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
 from tui.progress.answering import draft_key, record_answer, record_explanation_opened
+from tui.progress.session import StudySession
 from tui.progress.store import StoreError
+from tui.screens.navigator import Navigator
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header, closing
@@ -54,7 +56,6 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from grader.book.model import Book
-    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 NOT_SAVED_READ_ONLY = "This answer could not be saved (progress is read-only)."
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
@@ -69,7 +70,6 @@ FOOTER_HIDES = ("q", "ctrl+s")
 
 
 class ExerciseScreen(Screen):
-    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "exercise.tcss"
     BINDINGS = [
@@ -84,14 +84,16 @@ class ExerciseScreen(Screen):
         *(Binding(key, f"scroll_page('{where}')", show=False, priority=True) for key, where in PAGE_KEYS.items()),
     ]
 
-    def __init__(self, exercise: Exercise, *, seed: int = 0, purpose: str = "learn", card: bool = False,
-                 scroll_y: float = 0):
+    def __init__(self, exercise: Exercise, session: StudySession, nav: Navigator, *, seed: int = 0,
+                 purpose: str = "learn", card: bool = False, scroll_y: float = 0):
         """`exercise` as the book has it, posed with the numbers (and options or items dealt) of `seed`
         (0: the book's own) for `purpose`: "learn" in a chapter, "review" when the schedule brings it
         back, "practice" when the learner asks for new numbers or cards early (kept, but it does not move
         the schedule). `card`: one card of the app's review or practice session, so n and p move through
         the session. `scroll_y`: where the page starts (a live book read again)."""
         super().__init__()
+        self.session = session
+        self.nav = nav
         self.initial_scroll = scroll_y
         self.book_exercise = exercise
         self.exercise = pose(exercise, seed)
@@ -144,7 +146,9 @@ class ExerciseScreen(Screen):
         with Page(id="exercise"):
             yield Static(id="exercise-title")
             yield Markdown(exercise.prompt, id="prompt")
-            yield panel_for(exercise, self.app.store.draft(self.draft_key))
+            panel = panel_for(exercise, self.session.store.draft(self.draft_key))
+            panel.session = self.session
+            yield panel
             yield VerdictPanel(id="verdict")
             yield Static(id="verdict-details")
             yield Static(id="hints")
@@ -160,7 +164,7 @@ class ExerciseScreen(Screen):
         if closing(self):
             return
         if isinstance(self.exercise, NumericAnswer) and needs_proof(self.exercise):
-            self.call_after_refresh(self.app.warm_up, "proofs")
+            self.call_after_refresh(self.nav.pacing.warm_up, "proofs")
         self.title = f"Exercise {self.exercise.id}"
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False
@@ -180,8 +184,8 @@ class ExerciseScreen(Screen):
             return None
         self.save_draft()
         try:
-            return ExerciseScreen(exercise, seed=self.seed, purpose=self.purpose, card=self.card,
-                                  scroll_y=self.query_one("#exercise", Page).scroll_y)
+            return ExerciseScreen(exercise, self.session, self.nav, seed=self.seed, purpose=self.purpose,
+                                  card=self.card, scroll_y=self.query_one("#exercise", Page).scroll_y)
         except VariantError:
             return None
 
@@ -189,14 +193,14 @@ class ExerciseScreen(Screen):
 
     def refresh_state(self) -> None:
         exercise = self.exercise
-        state = self.app.store.exercise_states().get(exercise.id)
+        state = self.session.store.exercise_states().get(exercise.id)
         mark = state.mark if state else "new"
         self.solved = bool(state and state.solved)
-        attempts = self.app.store.attempts(exercise.id)
+        attempts = self.session.store.attempts(exercise.id)
         if self.recalls:
             self.answered = any(a.seed == self.seed and a.purpose == self.purpose for a in attempts)
         new = ", new numbers" if self.varies else ""
-        numbers = f" · {self.purpose}{self.app.review_progress() if self.card else ''}{new}" if self.recalls else ""
+        numbers = f" · {self.purpose}{self.session.progress() if self.card else ''}{new}" if self.recalls else ""
         self.query_one("#exercise-title", Static).update(Text.assemble(
             (f"{exercise.id}  ", "bold"), (exercise.title, "bold"), (f"   {exercise.kind} · {mark}{numbers}", "dim")))
         self.panel.shows_history = self.shows_history
@@ -208,7 +212,7 @@ class ExerciseScreen(Screen):
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
         if event.text.strip():
-            gc.disable()   # until the verdict is painted: a full collection held one back 2 s in a class of 30
+            gc.disable()   # until the verdict is painted (docs/classroom.md, "Why the app paces itself")
             if self._pending_timer is not None:
                 self._pending_timer.stop()   # an answer sent again before the last one's verdict
             if self._draft_timer is not None:
@@ -262,27 +266,27 @@ class ExerciseScreen(Screen):
             self.done = True
         self._rest_of_verdict = partial(self.after_verdict, verdict)
         # The rest waits while the host is busy, up to REST_WAITS_AT_MOST: a class that submits together then
-        # sees every verdict before anyone's explanation. Done at once, each learner's rest (~45 ms of CPU,
-        # three times the verdict) took cores from the verdicts still on their way, and from the thread that
-        # writes this learner's verdict to the terminal.
+        # sees every verdict before anyone's explanation. Done at once, each learner's rest (three times the
+        # verdict's CPU) took cores from the verdicts still on their way, and from the thread that writes this
+        # learner's verdict to the terminal.
         self.call_after_refresh(self.rest_when_a_core_is_free)
-        self.app.call_after_refresh(self.app.collect_garbage_again)   # the app's: this screen may be gone by then
+        self.app.call_after_refresh(self.nav.pacing.resume_gc)   # the app's: this screen may be gone by then
 
     def rest_when_a_core_is_free(self) -> None:
-        self.app.when_a_core_is_free(self.catch_up, HOST_LOOKED_AT_EVERY, time.monotonic() + REST_WAITS_AT_MOST)
+        self.nav.pacing.when_a_core_is_free(self.catch_up, HOST_LOOKED_AT_EVERY, time.monotonic() + REST_WAITS_AT_MOST)
 
     def _keep(self, text: str, verdict: Verdict, *, draft: str | None) -> str:
         """Keep the attempt; what to say under its verdict when it cannot be kept ("" when it is). `draft`: the
         code sent, kept as the draft after the attempt (which spends the draft): a build's run is the learner's
         code, which reopening shows."""
-        store = self.app.store
+        store = self.session.store
         if store.read_only:
             self.notify(store.notice or NOT_SAVED_READ_ONLY, title="Not saved", severity="error")
             return NOT_SAVED_READ_ONLY
         try:
             record_answer(store, self.exercise.id, text, verdict, hints_used=self.hints_shown,
                           seconds_taken=time.monotonic() - self.started, seed=self.seed, purpose=self.purpose,
-                          explanation_shown=self.explanation_shown, now=self.app.clock(), draft_key=self.draft_key)
+                          explanation_shown=self.explanation_shown, now=self.session.clock(), draft_key=self.draft_key)
             if draft is not None:
                 store.save_draft(self.draft_key, draft)
         except StoreError as exc:
@@ -301,9 +305,8 @@ class ExerciseScreen(Screen):
     def after_verdict(self, verdict: Verdict) -> None:
         """The rest of a verdict, once the verdict itself is on the screen: the explanation, the scroll, the
         attempts, the keyboard and the footer. Drawn with the verdict, they were three layouts of the page
-        (~100 ms of CPU) before any of it showed; thirty learners answering at once on two cores saw the
-        verdict after 2.6 s (p50). Now the verdict is one small repaint, and the rest follows it (on a busy
-        host, once a core is free: show_verdict)."""
+        before any of it showed, which a class answering at once waited seconds for (docs/classroom.md). Now the
+        verdict is one small repaint, and the rest follows it (on a busy host, once a core is free: show_verdict)."""
         if not self.is_attached:
             return
         verdict_panel = self.query_one("#verdict", VerdictPanel)
@@ -353,7 +356,7 @@ class ExerciseScreen(Screen):
             return
         self.save_draft()
         if self.card:
-            self.app.pause_review()
+            self.nav.pause_review()
         else:
             self.app.pop_screen()
 
@@ -387,7 +390,7 @@ class ExerciseScreen(Screen):
         explanation = self.query_one("#explanation", Markdown)
         if record and not self.explanation_shown:
             try:
-                record_explanation_opened(self.app.store, self.exercise.id, self.app.clock())
+                record_explanation_opened(self.session.store, self.exercise.id, self.session.clock())
             except StoreError as exc:
                 self.notify(str(exc), title="Not saved", severity="warning")
         self.explanation_shown = True
@@ -401,14 +404,15 @@ class ExerciseScreen(Screen):
         left as it is (grader.book.variants draws them; the seed goes with every attempt)."""
         from tui.progress.review import next_practice_seed
 
-        seed = next_practice_seed(self.app.store, self.exercise.id)
+        seed = next_practice_seed(self.session.store, self.exercise.id)
         try:   # on a card, still one card of the session: n goes on to the session's next
-            screen = ExerciseScreen(self.book_exercise, seed=seed, purpose="practice", card=self.card)
+            screen = ExerciseScreen(self.book_exercise, self.session, self.nav, seed=seed, purpose="practice",
+                                    card=self.card)
         except VariantError as exc:
             self.notify(str(exc), title="No new numbers", severity="error")
             return
         self.save_draft()
-        self.app.show(screen, replace=True)
+        self.nav.show(screen, replace=True)
         self.app.notify("New numbers to practise on. Kept with your attempts; your review schedule stays as it is.",
                         title=f"Exercise {self.exercise.id}", timeout=6)
 
@@ -420,23 +424,23 @@ class ExerciseScreen(Screen):
 
     def _go(self, step: int) -> None:
         if self.card:
-            self.app.next_review(step)
+            self.nav.next_review(step)
             return
-        target = self.app.next_exercise(self.book_exercise, step)
+        target = self.session.next_exercise(self.book_exercise, step)
         if step > 0 and (target is None or target.chapter_id != self.book_exercise.chapter_id):
             self.save_draft()
-            self.app.open_chapter_end(self.app.chapter_of(self.book_exercise))   # a chapter ends: a moment
+            self.nav.open_chapter_end(self.session.chapter_of(self.book_exercise))   # a chapter ends: a moment
             return
         if target is None:
             self.notify("This is the first exercise.")
             return
         self.save_draft()
-        self.app.open_exercise(target, replace=True)
+        self.nav.open_exercise(target, replace=True)
 
     # --- drafts ---------------------------------------------------------------------------------
 
     def save_draft(self) -> None:
-        store = self.app.store
+        store = self.session.store
         if not self.query("#answer-panel"):
             return   # closed before it was mounted (Escape typed with the key that opened it): nothing was typed
         if store.read_only or not self.panel.keeps_draft:
@@ -453,11 +457,11 @@ class ExerciseScreen(Screen):
     def on_input_changed(self, event: Input.Changed | TextArea.Changed) -> None:
         """Keep the draft as it is typed (debounced), so even a killed terminal loses little. A unit typed
         after a number ("1750 M") gets unit conversion ready while the learner finishes it: only such an
-        answer needs pint (~0.5 s of CPU), which a class paid thirty times over when every start loaded it."""
+        answer needs pint, which a class paid thirty times over when every start loaded it."""
         self.keep_draft_soon()
         unit = isinstance(self.exercise, NumericAnswer) and self.exercise.unit
         if unit and isinstance(event, Input.Changed) and UNIT_TYPED.search(event.value):
-            self.app.warm_up("units")
+            self.nav.pacing.warm_up("units")
 
     def keep_draft_soon(self) -> None:
         if self._draft_timer is not None:

@@ -16,7 +16,9 @@ from textual.widgets.option_list import Option
 
 from grader.book.model import Chapter
 from tui.progress.mastery import Mastery, designs_saved, mastery, quiz_scores, unfinished_run
+from tui.progress.session import StudySession
 from tui.progress.store import ExerciseState
+from tui.screens.navigator import Navigator
 from tui.widgets.plain import plain
 from tui.widgets.progress_bar import bar
 from tui.widgets.screen_frame import Footer, Header
@@ -25,15 +27,12 @@ if TYPE_CHECKING:
     from grader.book.model import LabRef
     from grader.book.quiz import Quiz
     from grader.exercise import Exercise
-    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer
 
 
 class HomeScreen(Screen):
     """Where a learner starts: how far they are, and where to go next."""
-
-    app: RingbookApp  # Textual's own property, typed for the checker
 
     # home.tcss is read with the app's own styles (RingbookApp.CSS_PATH), which is quicker to start
     BINDINGS = [
@@ -48,8 +47,13 @@ class HomeScreen(Screen):
     shown_before = False
     reviews = ""   # "due", "practice" (cards, none due: r offers to practise early) or "" (no cards yet)
 
+    def __init__(self, session: StudySession, nav: Navigator):
+        super().__init__()
+        self.session = session
+        self.nav = nav
+
     def compose(self) -> ComposeResult:
-        book = self.app.book
+        book = self.session.book
         self.set_class(self.app.size.height < self.full_height(), "-compact")
         stats, continue_line, rows = self.progress()
         yield Header()
@@ -67,7 +71,7 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         """The review line (the scheduler, FSRS) and the app's own start-up work wait for the first frame, with
-        the footer's keys: loaded before it, the review line held the keys back 50 ms."""
+        the footer's keys, which they held back when loaded before it (docs/classroom.md)."""
         self.query_one("#review").display = False
         self.call_after_refresh(self._keys_shown)
 
@@ -75,12 +79,12 @@ class HomeScreen(Screen):
         if not self.review_loaded:
             self.review_loaded = True
             self.refresh_review()
-            self.app.home_shown()
+            self.nav.pacing.home_shown()
 
     async def book_changed(self) -> None:
         """A live book read again (`--watch`): its title, subtitle, lines and rows from the new book, in place
         (recomposed, the screen's header was gone while a resize still asked for its title)."""
-        book = self.app.book
+        book = self.session.book
         self.query_one("#book-title", Static).update(plain(book.title))
         subtitles = self.query("#book-subtitle")
         if subtitles:
@@ -103,7 +107,7 @@ class HomeScreen(Screen):
         make it a few milliseconds)."""
         from tui.progress.review import kinds_of, review_summary
 
-        summary = review_summary(self.app.store, self.app.clock(), kinds_of(self.app.book))
+        summary = review_summary(self.session.store, self.session.clock(), kinds_of(self.session.book))
         self.reviews = "due" if summary.due else "practice" if summary.cards else ""
         self.refresh_bindings()
         if not summary.cards:
@@ -123,7 +127,7 @@ class HomeScreen(Screen):
 
     def full_height(self) -> int:
         """Rows the full layout needs: its frame, a row per chapter, quiz and lab, and a heading per part."""
-        book = self.app.book
+        book = self.session.book
         parts = ({c.part or "Chapters" for c in book.chapters} | ({"Quiz"} if book.quizzes else set())
                  | ({"Lab"} if book.labs else set()))
         headings = len(parts) if len(parts) > 1 else 0
@@ -138,7 +142,7 @@ class HomeScreen(Screen):
 
     def action_review(self, reviews: str) -> None:
         """Review the due cards; with none due, the app offers to practise early, or says how review works."""
-        self.app.start_review()
+        self.nav.start_review()
 
     def on_resize(self) -> None:
         """The compact layout when the full one does not fit: the whole course on one screen at 80x24, the quiz
@@ -164,15 +168,15 @@ class HomeScreen(Screen):
         at = chapters.highlighted
         highlighted = chapters.get_option_at_index(at).id if at is not None else None
         chapters.clear_options()
-        chapters.add_options(rows or self.course_rows(mastery(self.app.book, self.app.store.exercise_states())))
+        chapters.add_options(rows or self.course_rows(mastery(self.session.book, self.session.store.exercise_states())))
         ids = [chapters.get_option_at_index(i).id for i in range(chapters.option_count)]
         chapters.highlighted = ids.index(highlighted if highlighted in ids else next(i for i in ids if i is not None))
 
     def progress(self) -> tuple[Text, Text, list[Option]]:
         """The stats line, the Continue line and the chapter rows, from the store as it is now."""
-        states = self.app.store.exercise_states()
-        overall = mastery(self.app.book, states)
-        streak = self.app.streak()
+        states = self.session.store.exercise_states()
+        overall = mastery(self.session.book, states)
+        streak = self.session.streak()
         stats = Text.assemble(
             ("Mastery ", "bold"), overall.summary,
             ("   Streak ", "bold"), f"{streak.current} day{'s' if streak.current != 1 else ''}",
@@ -180,7 +184,7 @@ class HomeScreen(Screen):
         )
         if overall.after_reveal:
             stats.append(f"   {overall.after_reveal} after reveal", "dim")
-        opened = self.app.store.chapters_opened()
+        opened = self.session.store.chapters_opened()
         target = self.continue_target(states, opened)
         if isinstance(target, Chapter):
             started = "Continue" if target.id in opened else "Start"
@@ -192,7 +196,7 @@ class HomeScreen(Screen):
     def course_rows(self, overall: Mastery) -> list[Option]:
         """A heading per part of the course (not in the compact layout), then its rows: chapters by the part
         book.yaml gives them, then the quizzes (best score) and the labs (designs saved)."""
-        book = self.app.book
+        book = self.session.book
         width = max(len(title) for title in [c.title for c in book.chapters] + [q.title for q in book.quizzes]
                     + [lab.title for lab in book.labs])
         chapter_rows: dict[str, list[Option]] = {}
@@ -214,9 +218,9 @@ class HomeScreen(Screen):
 
     def quiz_row(self, quiz: Quiz, width: int) -> Option:
         """Best score and runs; a run left half way is shown instead of what would not fit in 80 columns."""
-        scores = quiz_scores(self.app.store, quiz.id)
+        scores = quiz_scores(self.session.store, quiz.id)
         best = max(scores, default=0)
-        answered = len(unfinished_run(self.app.store, quiz))
+        answered = len(unfinished_run(self.session.store, quiz))
         in_progress = Text(f"{answered}/{len(quiz)} in progress", "yellow")
         if scores and answered:
             status = Text.assemble(f"best {best:g}/{len(quiz)} · ", in_progress)
@@ -231,7 +235,7 @@ class HomeScreen(Screen):
                       id=f"quiz:{quiz.id}")
 
     def lab_row(self, lab: LabRef, width: int) -> Option:
-        designs = designs_saved(self.app.store, lab.id)
+        designs = designs_saved(self.session.store, lab.id)
         status = (Text(f"{designs} design{'s' if designs != 1 else ''} saved")
                   if designs else Text("not started", "dim"))
         return Option(Text.assemble("    ", (f"{lab.title:<{width}}", "bold" if designs else ""), "  ", status),
@@ -244,7 +248,7 @@ class HomeScreen(Screen):
         learner has had on screen (ProgressStore.chapters_opened)."""
         target = self.where_left_off(states)
         if not isinstance(target, Chapter):
-            chapter = self.app.chapter_of(target)
+            chapter = self.session.chapter_of(target)
             begun = chapter.id in opened or any(e.id in states for e in chapter.exercises)
             if not begun:
                 return chapter
@@ -254,8 +258,8 @@ class HomeScreen(Screen):
         """The last exercise opened if it is unsolved, else the next unsolved one after it (the book
         wraps round); else the last chapter opened; else the first unsolved exercise of a learner who has
         answered something; else the first chapter."""
-        book = self.app.book
-        chapter_id, exercise_id = self.app.store.last_opened()
+        book = self.session.book
+        chapter_id, exercise_id = self.session.store.last_opened()
         opened = book.exercise(exercise_id)
         if opened is not None:
             exercises = book.exercises
@@ -285,20 +289,20 @@ class HomeScreen(Screen):
             self.open(chapters.get_option_at_index(chapters.highlighted).id)
 
     def action_continue(self) -> None:
-        store = self.app.store
+        store = self.session.store
         target = self.continue_target(store.exercise_states(), store.chapters_opened())
         if isinstance(target, Chapter):
-            self.app.open_chapter(target)
+            self.nav.open_chapter(target)
         else:
-            self.app.open_exercise(target)   # over home: Back comes here, where the learner was
+            self.nav.open_exercise(target)   # over home: Back comes here, where the learner was
 
     def open(self, row_id: str | None) -> None:
         """Open what a row stands for: `quiz:ID`, `lab:ID`, or a chapter id."""
-        book = self.app.book
+        book = self.session.book
         kind, _, target = (row_id or "").partition(":")
         if kind == "quiz" and (quiz := book.quiz(target)) is not None:
-            self.app.open_quiz(quiz)
+            self.nav.open_quiz(quiz)
         elif kind == "lab" and (lab := book.lab(target)) is not None:
-            self.app.open_lab(lab)
+            self.nav.open_lab(lab)
         elif (chapter := book.chapter(row_id or "")) is not None:
-            self.app.open_chapter(chapter)
+            self.nav.open_chapter(chapter)

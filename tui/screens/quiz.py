@@ -8,8 +8,6 @@ run becomes a ledger entry.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,14 +20,13 @@ from textual.widgets.option_list import Option
 from grader.book.quiz import RATINGS, Quiz, QuizQuestion, QuizResult, Response, score
 from tui.progress.mastery import unfinished_run
 from tui.progress.runs import keep_quiz_run, record_quiz_run
+from tui.progress.session import StudySession
 from tui.progress.store import StoreError
+from tui.screens.navigator import Navigator
 from tui.widgets.choice_question import labelled
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header
 from tui.widgets.settling_cursor import SettlingTextArea
-
-if TYPE_CHECKING:
-    from tui.app import RingbookApp  # for annotations only: tui.app imports this module
 
 READINESS_STYLES = {"ready": "green", "nearly": "yellow", "not yet": "red"}   # grader.book.quiz's words
 
@@ -56,7 +53,6 @@ class ResultsList(OptionList, inherit_bindings=False):
 class QuizScreen(Screen):
     """Taking a quiz, from the first question to the results."""
 
-    app: RingbookApp  # Textual's own property, typed for the checker
 
     CSS_PATH = "quiz.tcss"
     BINDINGS = [
@@ -73,9 +69,11 @@ class QuizScreen(Screen):
         Binding("enter", "open_chapter", "Open chapter", priority=True),   # only on the results (check_action)
     ]
 
-    def __init__(self, quiz: Quiz):
+    def __init__(self, quiz: Quiz, session: StudySession, nav: Navigator):
         super().__init__()
         self.quiz = quiz
+        self.session = session
+        self.nav = nav
         self.index = 0
         self.responses: dict[str, Response] = {}
         self.revealed = False
@@ -93,7 +91,7 @@ class QuizScreen(Screen):
 
     def resume(self) -> None:
         """Pick up an unfinished run from the store."""
-        responses = unfinished_run(self.app.store, self.quiz)
+        responses = unfinished_run(self.session.store, self.quiz)
         ids = [q.id for q in self.quiz]
         if responses:
             self.responses = responses
@@ -103,7 +101,7 @@ class QuizScreen(Screen):
 
     def save_run(self) -> None:
         """Keep the unfinished run; a read-only store just means it is not kept."""
-        keep_quiz_run(self.app.store, self.quiz, self.responses)
+        keep_quiz_run(self.session.store, self.quiz, self.responses)
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -247,9 +245,9 @@ class QuizScreen(Screen):
     def open_chapter_of(self, question_id: str | None) -> None:
         """The chapter that teaches a question, over the results (Esc comes back to them)."""
         question = next((q for q in self.quiz if q.id == question_id), None)
-        chapter = self.app.book.chapter(question.chapter) if question else None
+        chapter = self.session.book.chapter(question.chapter) if question else None
         if chapter is not None:
-            self.app.open_chapter(chapter)
+            self.nav.open_chapter(chapter)
 
     def on_descendant_focus(self) -> None:
         self.refresh_bindings()  # typing in the notes box hides the letter keys from the footer
@@ -316,7 +314,7 @@ class QuizScreen(Screen):
     def finish(self) -> None:
         """Keep the finished run as a ledger entry and forget the run in progress."""
         try:
-            record_quiz_run(self.app.store, self.quiz, self.responses, self.app.clock())
+            record_quiz_run(self.session.store, self.quiz, self.responses, self.session.clock())
         except StoreError as exc:
             self.notify(str(exc), title="Result not saved", severity="error")
 

@@ -77,7 +77,7 @@ class CodeWay(Way):
         command = named[0]
         with tempfile.TemporaryDirectory(prefix="ringbook-") as folder:
             path = Path(folder) / f"{exercise.function or 'answer'}.py"
-            path.write_text(ctx.store.draft(draft_key) or exercise.starter, encoding="utf-8")
+            path.write_text(ctx.session.store.draft(draft_key) or exercise.starter, encoding="utf-8")
             ctx.console.say("editor", f"opening {Path(command[0]).name}; save and quit it to run your code.")
             try:
                 subprocess.run([*command, str(path)], check=False)
@@ -95,11 +95,11 @@ class CodeWay(Way):
     def kept(self, ctx: Context, draft_key: str, code: str) -> str:
         """The code, kept as the draft the editor opens next time (and the app's editor shows); said when the
         store will not keep it (too long for a draft). It is run either way."""
-        if not ctx.store.read_only:
+        if not ctx.session.store.read_only:
             try:
-                ctx.store.save_draft(draft_key, code)
+                ctx.session.store.save_draft(draft_key, code)
             except StoreError as exc:
-                if not ctx.store.read_only:   # read-only: the store's notice has said so already
+                if not ctx.session.store.read_only:   # read-only: the store's notice has said so already
                     ctx.console.say("draft", str(exc))
         return code
 
