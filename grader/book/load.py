@@ -18,7 +18,7 @@ from typing import Any
 from grader.book import cache as book_cache
 from grader.book.model import Book, Chapter, LabRef
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
-from grader.book.schema import BUILTIN_CONTENT, QUIZ_SCHEMA_PATH, check_kinds, validator
+from grader.book.schema import BUILTIN_CONTENT, QUIZ_SCHEMA_PATH, validator
 from grader.exercise import Exercise, NumericAnswer, Source, Where, guarded_text
 from grader.files import OUTSIDE, BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of
@@ -94,7 +94,6 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
     folder, grader.book.cache.default_folder), a book that passed its checks before and whose files have not
     changed since is read from the copy kept there, and one read from its files is kept there."""
     root = Path(root) if root is not None else BUILTIN_CONTENT
-    check_kinds()
     cached = None if cache_dir is None else book_cache.read(root, cache_dir)
     if cached is not None:
         return _book_from_raw(root, cached)
@@ -371,7 +370,9 @@ def _build(raw: dict[str, Any], chapter_id: str, source: Source, hardware: Hardw
     try:
         kind = kind_named(raw["kind"])
     except KindError as exc:
-        raise ValueError(f"unknown kind {excerpt(raw['kind'])}") from exc
+        name = str(raw["kind"])
+        module = f"grader/kinds/{name}.py" if name.isidentifier() else "a module of grader/kinds"
+        raise ValueError(f"unknown kind {excerpt(raw['kind'])}: add {module} defining KIND") from exc
     exercise = kind.read(raw, common, hardware or {})
     return _posed(exercise, raw.get(CANONICAL_TEXTS)) if isinstance(exercise, NumericAnswer) else exercise
 
