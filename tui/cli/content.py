@@ -72,8 +72,8 @@ def content_schema() -> int:
 
 
 def content_check(content: Path | None) -> int:
-    if kind_parts_missing():
-        return 1
+    """The book's problems, after what a kind lacks in either face (which fails the check as well)."""
+    parts_missing = kind_parts_missing()
     problem = folder_problem(content)
     if problem:
         print(f"ringbook: {problem}", file=sys.stderr)
@@ -87,6 +87,8 @@ def content_check(content: Path | None) -> int:
     if errors or book is None:   # a book that cannot load has an error to say why
         print(f"{errors} problem(s) found" + (f", and {counted(warnings, 'warning')}." if warnings else "."),
               file=sys.stderr)
+        return 1
+    if parts_missing:
         return 1
     if warnings:
         print(f"{counted(warnings, 'warning')}; warnings do not fail the check.", file=sys.stderr)
