@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from grader.book.load import BookError, load_book
 from grader.grade import grade
 from grader.kinds import design

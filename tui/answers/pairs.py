@@ -125,13 +125,16 @@ class PairTable(Vertical, can_focus=True):
         self.draw()
 
     def action_submit(self) -> None:
-        self.query_ancestor(PairsPanel).post_message(PairsPanel.Submitted(stored(self.chosen)))
+        """The pairs chosen so far, by ids: the message bubbles up through the panel to the screen."""
+        self.post_message(AnswerPanel.Submitted(stored(self.chosen)))
 
     def on_key(self, event: events.Key) -> None:
         """An item's letter or an option's digit past those the bindings name; other keys go on to the screen."""
         character = event.character or ""
         items, options = len(self.exercise.presented_left), len(self.exercise.presented_right)
-        if character in LETTERS[1:items]:
+        if event.key == "enter":   # the screen's page would take it before the binding does
+            self.action_submit()
+        elif character in LETTERS[1:items]:
             self.cursor = LETTERS.index(character)
         elif character.isdigit() and 2 <= int(character) <= options:
             self.choose(int(character))
