@@ -75,3 +75,41 @@ def test_content_show_prints_both_columns_as_dealt_and_the_answer(book, capsys):
     shown = json.loads(out)
     assert [s["id"] for s in shown["left"]] == [s.id for s in exercise.presented_left]
     assert shown["answer"] == exercise.positions(exercise.pairs)
+
+
+def test_the_class_report_regrades_a_match_and_names_its_pairs_in_words(book, tmp_path, capsys):
+    """An export with a wrong match attempt recorded as correct: the report re-grades it by the kind's judge
+    and shows the wrong answer by the items' and options' texts, whatever deal it was answered in."""
+    from tui.cli.main import main
+    from tui.progress.class_report import build_report
+    from tui.progress.store import ProgressStore
+
+    exercise = zero(book)
+    right, wrong = stored(exercise.pairs), stored(dict(exercise.pairs, z1="b4"))
+    student = tmp_path / "ana"
+    store = ProgressStore.open(student)
+    store.record_attempt(ZERO, wrong, "incorrect")
+    store.record_attempt(ZERO, right, "correct")
+    store.record_attempt(ZERO, wrong, "correct")     # edited after the fact
+    store.close()
+    export = tmp_path / "ana.json"
+    assert main(["--data-dir", str(student), "progress", "export", "--name", "ana", str(export)]) == 0
+    capsys.readouterr()
+    report = build_report(book, [export], grading_seconds=60)
+    (ana,) = report.students
+    assert [(t.answer, t.recorded, t.regraded) for t in ana.verification.tampered] == [(wrong, "correct", "incorrect")]
+    (failed,) = [f for f in report.failed if f.exercise_id == ZERO]
+    assert [w.answer for w in failed.wrong_answers] == [
+        "Plain data parallelism (no ZeRO) → 16 bytes; ZeRO-1 → 4 bytes; ZeRO-2 → 3.75 bytes; ZeRO-3 → 2 bytes"]
+
+
+def test_review_cards_deal_a_match_afresh_and_its_positions_follow_the_deal(book):
+    from grader.book.variants import pose
+    from tui.progress.review import review_seed
+
+    cards = [pose(book.exercise(ZERO), review_seed(ZERO, n)) for n in range(1, 21)]
+    assert all(isinstance(card, Match) for card in cards)
+    assert len({tuple(s.id for s in card.presented_left) for card in cards}) >= 5
+    assert len({tuple(s.id for s in card.presented_right) for card in cards}) >= 5
+    for card in cards:
+        assert grade(card, card.positions(card.pairs)).status == "correct"
