@@ -132,9 +132,7 @@ class PairTable(Vertical, can_focus=True):
         """An item's letter or an option's digit past those the bindings name; other keys go on to the screen."""
         character = event.character or ""
         items, options = len(self.exercise.presented_left), len(self.exercise.presented_right)
-        if event.key == "enter":   # the screen's page would take it before the binding does
-            self.action_submit()
-        elif character in LETTERS[1:items]:
+        if len(character) == 1 and character in LETTERS[1:items]:
             self.cursor = LETTERS.index(character)
         elif character.isdigit() and 2 <= int(character) <= options:
             self.choose(int(character))
