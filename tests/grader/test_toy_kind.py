@@ -164,6 +164,20 @@ def test_a_book_with_a_kind_no_module_registers_is_refused_with_its_name(tmp_pat
         load_book(folder)
     code, out, err = content_check(capsys, folder)
     assert code == 1 and f"kind: 'pairs' is not one of {list(KINDS)}" in out
+    assert "exercises.yaml:3: unknown kind 'pairs': add grader/kinds/pairs.py defining KIND" in out
+
+
+def test_a_kept_copy_of_a_book_whose_kind_is_gone_is_read_again_from_its_files(tmp_path):
+    """The reader's copy of a checked book names a kind; without its module the copy cannot be read, and the
+    files say what is wrong (it was a traceback from the copy)."""
+    folder, cache = toy_book(tmp_path / "book"), tmp_path / "cache"
+    register(toy_kind.KIND)
+    try:
+        load_book(folder, cache_dir=cache)
+    finally:
+        unregister("pairs")
+    with pytest.raises(BookError, match="unknown kind 'pairs': add grader/kinds/pairs.py defining KIND"):
+        load_book(folder, cache_dir=cache)
 
 
 def test_grading_an_exercise_of_an_unregistered_kind_is_our_mistake_said_loudly(book):
