@@ -11,14 +11,12 @@ the app the plain-line ways. Each face's package checks, when imported, that its
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from grader.kinds.registry import KINDS, KindError
-
-TUI = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
@@ -29,10 +27,6 @@ class Face:
     package: str    # "tui.answers": one module per way, named after it
     constant: str   # the module-level name that holds the part
 
-    @property
-    def folder(self) -> Path:
-        return TUI.joinpath(*self.package.split(".")[1:])
-
     def file(self, way: str) -> str:
         return f"{self.package.replace('.', '/')}/{way}.py"
 
@@ -40,7 +34,10 @@ class Face:
         return f"kind {kind!r} has no {self.part} for the way {way!r}: add {self.file(way)} defining {self.constant}"
 
     def modules(self) -> set[str]:
-        return {module.name for module in pkgutil.iter_modules([str(self.folder)])}
+        """The modules of the package, found without importing it (only the packages above it)."""
+        spec = importlib.util.find_spec(self.package)
+        folders = spec.submodule_search_locations if spec is not None else None
+        return {module.name for module in pkgutil.iter_modules(list(folders or ()))}
 
 
 APP = Face("app panel", "tui.answers", "PANEL")

@@ -20,7 +20,7 @@ from tests.grader import toy_kind
 from tests.grader.toy_kind import Pairs
 from tui.answers import panel_for
 from tui.cli.main import main
-from tui.kind_parts import missing_parts
+from tui.kind_parts import Face, discover, missing_parts
 from tui.lines.answers import way_for
 from tui.progress.class_report import build_report
 from tui.progress.store import ProgressStore
@@ -198,3 +198,16 @@ def test_a_kind_is_registered_once_and_says_its_own_name():
     with pytest.raises(KindError, match="its dataclass must be an Exercise whose kind defaults to 'puzzle'"):
         register(replace(toy_kind.KIND, name="puzzle"))
     assert "puzzle" not in KINDS
+
+
+def test_a_face_s_module_serving_another_way_than_its_name_is_refused(tmp_path, monkeypatch):
+    """A way's part lives in the module named after the way, so the file a missing part's message names is
+    where it goes: a panel for 'links' kept in sketch.py is refused, naming both files."""
+    package = tmp_path / "toy_faces"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "sketch.py").write_text("class Panel:\n    way = 'links'\n\n\nPANEL = Panel\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(KindError, match="toy_faces/sketch.py's PANEL serves the way 'links': a way's app panel "
+                                        "lives in toy_faces/links.py"):
+        discover(Face("app panel", "toy_faces", "PANEL"), "way")
