@@ -19,3 +19,13 @@ def test_every_kind_brings_its_schema_into_the_exercise_schema():
     assert all(defs[name] == kind.schema for name, kind in KINDS.items())
     branches = [branch["if"]["properties"]["kind"]["const"] for branch in defs["exercise"]["allOf"][1:]]
     assert branches == list(KINDS)
+
+
+def test_the_schema_command_writes_the_kinds_schema(tmp_path, monkeypatch, capsys):
+    import grader.book.schema
+    from tests.helpers import ringbook_in_process as run
+
+    target = tmp_path / "exercise.schema.json"
+    monkeypatch.setattr(grader.book.schema, "SCHEMA_PATH", target)
+    assert run(capsys, "content", "schema")[:2] == (0, f"wrote {target}\n")
+    assert target.read_text(encoding="utf-8") == schema_text()

@@ -211,3 +211,13 @@ def test_a_face_s_module_serving_another_way_than_its_name_is_refused(tmp_path, 
     with pytest.raises(KindError, match="toy_faces/sketch.py's PANEL serves the way 'links': a way's app panel "
                                         "lives in toy_faces/links.py"):
         discover(Face("app panel", "toy_faces", "PANEL"), "way")
+
+
+def test_ringbook_does_not_start_with_a_kind_missing_its_faces(toy, tmp_path, capsys):
+    """The app and the plain-line face both start here: a kind without its parts stops it, before the store
+    or the book is opened, naming the files."""
+    from tui.cli.app import run_app
+
+    assert run_app(None, tmp_path / "data") == 1
+    assert capsys.readouterr().err == MISSING
+    assert not (tmp_path / "data").exists()
