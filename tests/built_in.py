@@ -25,7 +25,7 @@ def builtin_book() -> Book:
 def book_of_chapters(target: Path, *dirs: str, lab: bool = False) -> Path:
     """A copy of the built-in book at `target` with only the chapters whose folders are `dirs` (and its lab,
     when asked), without its quiz (whose questions name every chapter). `content check` samples every
-    exercise that varies: a test that breaks one chapter and checks the whole book paid for 122 exercises
+    exercise that varies: a test that breaks one chapter and checks the whole book paid for every exercise
     to look at a dozen. book.yaml keeps its title, hardware and comments, so its lines read as the real one."""
     kept = []
     for line in (BUILTIN_CONTENT / "book.yaml").read_text().splitlines(keepends=True):

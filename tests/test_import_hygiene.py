@@ -71,7 +71,7 @@ GRADER_LAYERS = [
 ]
 LAYERS = [
     *GRADER_LAYERS,
-    ("tui.progress", "tui.watch"),
+    ("tui.progress", "tui.watch", "tui.kind_parts"),
     ("tui.lines",),      # the plain-line face: the engine and the store, none of the Textual faces
     ("tui.widgets",),
     ("tui.answers",),

@@ -19,11 +19,11 @@ from grader import BUILTIN_CONTENT
 from grader.book import cache as book_cache
 from grader.book.model import Book, Chapter, LabRef
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
-from grader.book.schema import QUIZ_SCHEMA_PATH, check_kinds, validator
+from grader.book.schema import QUIZ_SCHEMA_PATH, validator
 from grader.exercise import Exercise, NumericAnswer, Source, Where, guarded_text
 from grader.files import OUTSIDE, BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of
-from grader.kinds.registry import Hardware, KindError, kind_named
+from grader.kinds.registry import KINDS, Hardware, KindError, kind_named
 from grader.problems import EXCERPT, Problem, excerpt, line_loader, line_of, say, schema_validator
 from grader.problems import schema_problems as schema_problems_of
 from grader.safe_text import clipped, markup_tags, unsafe_characters
@@ -95,10 +95,12 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
     folder, grader.book.cache.default_folder), a book that passed its checks before and whose files have not
     changed since is read from the copy kept there, and one read from its files is kept there."""
     root = Path(root) if root is not None else BUILTIN_CONTENT
-    check_kinds()
     cached = None if cache_dir is None else book_cache.read(root, cache_dir)
     if cached is not None:
-        return _book_from_raw(root, cached)
+        try:
+            return _book_from_raw(root, cached)
+        except ValueError:   # a kind the copy holds that no module registers now: the files say what is wrong
+            pass
     raw: dict[str, Any] = {}
     book, problems = check_book(root, validate_schema=False, collect=raw)
     errors = [p for p in problems if not p.warning]
@@ -303,7 +305,7 @@ def _load_chapter(chapter_id: str, path: Path, root: Path, problems: list[Proble
     if data is None:
         return []
     if validate_schema:
-        schema_problems = schema_problems_of(path, data, validator())
+        schema_problems = schema_problems_of(path, data, validator()) + _unknown_kinds(path, data)
         if schema_problems:
             problems.extend(schema_problems)
             return []
@@ -361,6 +363,20 @@ def _gpu_problems(raw: dict[str, Any], hardware: Hardware, where: Where) -> list
     return []
 
 
+def unknown_kind(name: object) -> str:
+    """What to say of a kind no module registers: the module that would."""
+    module = f"grader/kinds/{name}.py" if isinstance(name, str) and name.isidentifier() else "a module of grader/kinds"
+    return f"unknown kind {excerpt(name)}: add {module} defining KIND"
+
+
+def _unknown_kinds(path: Path, data: Any) -> list[Problem]:
+    """Each exercise whose kind no module registers, beside the schema's word for it (the kinds it knows)."""
+    exercises = data.get("exercises") if isinstance(data, dict) else None
+    return [Problem(path, line_of(data, ["exercises", i, "kind"]), unknown_kind(raw["kind"]))
+            for i, raw in enumerate(exercises if isinstance(exercises, list) else [])
+            if isinstance(raw, dict) and isinstance(raw.get("kind"), str) and raw["kind"] not in KINDS]
+
+
 def _build(raw: dict[str, Any], chapter_id: str, source: Source, hardware: Hardware | None = None) -> Exercise:
     """The exercise `raw` describes, read by its kind; one whose numbers are posed shows its canonical texts."""
     common: dict[str, Any] = dict(
@@ -372,7 +388,7 @@ def _build(raw: dict[str, Any], chapter_id: str, source: Source, hardware: Hardw
     try:
         kind = kind_named(raw["kind"])
     except KindError as exc:
-        raise ValueError(f"unknown kind {excerpt(raw['kind'])}") from exc
+        raise ValueError(unknown_kind(raw["kind"])) from exc
     exercise = kind.read(raw, common, hardware or {})
     return _posed(exercise, raw.get(CANONICAL_TEXTS)) if isinstance(exercise, NumericAnswer) else exercise
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.exercise import CodeTest, Exercise, Where, code_tests
 from grader.kinds.numeric import formula_problem
-from grader.kinds.registry import Findings, Hardware, Kind, no_findings, plain_label
+from grader.kinds.registry import COMMON_FIELDS, Findings, Hardware, Kind, no_findings, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 
 if TYPE_CHECKING:
@@ -85,7 +85,65 @@ def judge(exercise: Build, text: str, deadline: Deadline) -> Verdict:
                      score=run.passed / total)
 
 
+SCHEMA: dict[str, Any] = {
+    "description": "Write a small Python function; it runs against the tests.",
+    "required": ["function", "signature", "starter", "solution", "tests"],
+    "additionalProperties": False,
+    "properties": {
+        **COMMON_FIELDS,
+        "function": {"$ref": "#/$defs/name", "description": "Name of the function the learner writes."},
+        "signature": {"type": "string", "minLength": 1, "description": "The Python signature shown to the learner."},
+        "starter": {"type": "string", "minLength": 1, "description": "Code the editor starts with."},
+        "solution": {
+            "type": "string",
+            "minLength": 1,
+            "description": "A reference solution; `ringbook content check` and the tests run it against the tests.",
+        },
+        "tests": {"type": "array", "minItems": 3, "items": {"$ref": "#/$defs/code_test"}},
+    },
+}
+
+
+EXAMPLE = '''\
+title: Write global_batch()
+kind: build
+prompt: |
+  Write `global_batch(micro_batch, accum_steps, gpus)` returning the
+  number of sequences one optimizer step sees.
+hints:
+  - Multiply all three factors.
+function: global_batch
+signature: "global_batch(micro_batch: int, accum_steps: int, gpus: int) -> int"
+starter: |
+  def global_batch(micro_batch: int, accum_steps: int, gpus: int) -> int:
+      """Sequences seen by one optimizer step."""
+      raise NotImplementedError
+solution: |
+  def global_batch(micro_batch: int, accum_steps: int, gpus: int) -> int:
+      """Sequences seen by one optimizer step."""
+      return micro_batch * accum_steps * gpus
+tests:
+  - args: {micro_batch: 4, accum_steps: 8, gpus: 16}
+    expected: micro_batch*accum_steps*gpus
+    note: the example from the chapter
+  - args: {micro_batch: 2, accum_steps: 1, gpus: 8}
+    expected: micro_batch*gpus
+    note: "no accumulation: k = 1"
+  - args: {micro_batch: 1, accum_steps: 32, gpus: 1}
+    expected: accum_steps
+    note: "one GPU: accumulation alone sets the batch"
+explanation: |
+  ```python
+  return micro_batch * accum_steps * gpus
+  ```
+
+  Each factor multiplies the batch: more sequences per micro-batch,
+  more micro-batches per step, or more GPUs per step.
+'''
+
+
 KIND = Kind(
     name="build", exercise=Build, read=read, problems=problems, warnings=no_findings, judge=judge, label=plain_label,
     expected_seconds=600.0, ways=("code",), way=lambda exercise: "code", runs_code=True,
+    schema=SCHEMA, example=EXAMPLE,
 )

@@ -9,7 +9,7 @@ from typing import Any
 
 from grader.exercise import CodeTest, Exercise, Where, code_tests
 from grader.kinds.build import code_test_problems
-from grader.kinds.registry import Findings, Hardware, Kind
+from grader.kinds.registry import COMMON_FIELDS, Figure, Findings, Hardware, Kind
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 
 _LINE = re.compile(r"^\s*(?:line\s*|l)?(\d{1,6})\s*$", re.IGNORECASE | re.ASCII)
@@ -92,7 +92,84 @@ def judge(exercise: Debug, text: str, deadline: Deadline) -> Verdict:
     return incorrect(f"Line {line} is not the bug.", feedback=exercise.line_feedback.get(line, ""), value=line)
 
 
+def notes(exercise: Debug, figure: Figure) -> list[str]:
+    """The listing's note per line."""
+    return [f"Line {line}: {note}" for line, note in sorted(exercise.line_feedback.items())]
+
+
+SCHEMA: dict[str, Any] = {
+    "description": "Find the one buggy line of a listing.",
+    "required": ["language", "code", "buggy_line", "fixed_line"],
+    "additionalProperties": False,
+    "properties": {
+        **COMMON_FIELDS,
+        "language": {"enum": ["python"], "description": "Language of the listing, for highlighting."},
+        "code": {"type": "string", "minLength": 1, "description": "The listing with exactly one bug."},
+        "buggy_line": {"type": "integer", "minimum": 1, "description": "1-based line number of the bug."},
+        "fixed_line": {
+            "type": "string",
+            "description": "The corrected text of the buggy line (shown after solving; used to prove the bug).",
+        },
+        "function": {
+            "$ref": "#/$defs/name",
+            "description": "The function the listing defines, when tests prove the bug.",
+        },
+        "tests": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/code_test"},
+            "description": "Calls the fixed listing passes and the buggy one fails.",
+        },
+        "line_feedback": {
+            "type": "object",
+            "description": "Optional feedback per wrong line, keyed by 1-based line number.",
+            "propertyNames": {"pattern": "^[1-9][0-9]*$"},
+            "additionalProperties": {"type": "string", "minLength": 1},
+        },
+    },
+}
+
+
+EXAMPLE = '''\
+title: The warm-up that overshoots
+kind: debug
+prompt: |
+  This warm-up schedule should climb linearly to `peak` over
+  `warmup_steps` steps, but its very first step already uses a rate
+  thousands of times too large. Pick the buggy line.
+hints:
+  - What fraction of the warm-up is done after `step` steps?
+language: python
+function: warmup_lr
+code: |
+  def warmup_lr(step, peak, warmup_steps):
+      if step >= warmup_steps:
+          return peak
+      fraction = step / peak
+      return peak * fraction
+buggy_line: 4
+fixed_line: "    fraction = step / warmup_steps"
+line_feedback:
+  "2": "From step W on the rate is the peak, so this test is right."
+  "5": "Scaling the peak by the fraction of warm-up done is right; check how that fraction is computed."
+tests:
+  - args: {step: 1, peak: 0.0003, warmup_steps: 4}
+    expected: peak*step/warmup_steps
+  - args: {step: 2, peak: 0.001, warmup_steps: 10}
+    expected: peak*step/warmup_steps
+  - args: {step: 3, peak: 0.0006, warmup_steps: 4}
+    expected: peak*step/warmup_steps
+explanation: |
+  Line 4 divides by the peak rate instead of the warm-up length. The
+  fraction of warm-up done is `step / warmup_steps`:
+
+  ```python
+  fraction = step / warmup_steps
+  ```
+'''
+
+
 KIND = Kind(
     name="debug", exercise=Debug, read=read, problems=problems, warnings=warnings, judge=judge, label=label,
     expected_seconds=90.0, ways=("lines",), way=lambda exercise: "lines",
+    schema=SCHEMA, example=EXAMPLE, notes=notes,
 )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import grader.kinds.numeric as numeric
 from grader.exercise import NumericAnswer
-from grader.kinds.registry import Hardware, Kind, plain_label
+from grader.kinds.registry import COMMON_FIELDS, Hardware, Kind, plain_label
 from grader.verdict import TIME_BOUND, Deadline, Verdict, correct, incorrect, invalid
 
 if TYPE_CHECKING:
@@ -178,7 +178,46 @@ def _judge_agreeing(exercise: NumericAnswer, tree: Node, answer: Node, points: P
                    method="numeric", undecided=True)
 
 
+SCHEMA: dict[str, Any] = {
+    "description": "Type a number (in the box's unit) or, with symbols, a formula.",
+    "required": ["answer"],
+    "$ref": "#/$defs/numeric_fields",
+    "unevaluatedProperties": False,
+    "properties": {**COMMON_FIELDS},
+}
+
+
+EXAMPLE = """\
+title: Global batch from three factors
+kind: derive
+prompt: |
+  Each of **N = 16** GPUs runs micro-batches of **b = 4** sequences and
+  accumulates gradients over **k = 8** micro-batches before every
+  optimizer step. How many sequences does one optimizer step see?
+hints:
+  - Count the sequences on one GPU first, then multiply by the number of GPUs.
+  - Global batch = b × k × N.
+params: {b: 4, k: 8, N: 16}
+answer: b*k*N
+unit: sequences
+mistakes:
+  - answer: b*N
+    feedback: That leaves out accumulation; each GPU runs k micro-batches before the step.
+  - answer: b*k
+    feedback: That is one GPU's share; all N GPUs contribute to the same step.
+explanation: |
+  One GPU sees b × k = 4 × 8 = 32 sequences per step, and 16 GPUs see
+  16 times as many:
+
+  ```text
+  global batch = b * k * N = 4 * 8 * 16 = 512 sequences
+  ```
+"""
+
+
 KIND = Kind(
     name="derive", exercise=Derive, read=read, problems=numeric.problems, warnings=numeric.warnings, judge=judge,
     label=plain_label, expected_seconds=180.0, ways=("number",), way=lambda exercise: "number",
+    schema=SCHEMA, example=EXAMPLE, notes=numeric.notes, answer_line=numeric.answer_line,
+    data=numeric.data,
 )

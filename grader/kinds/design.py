@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from grader.exercise import Exercise, Where, fixed_shuffle
-from grader.kinds.registry import Findings, Hardware, Kind, no_findings
+from grader.kinds.registry import COMMON_FIELDS, Figure, Findings, Hardware, Kind, no_findings
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 
 _SEPARATOR_OR_SPACE = re.compile(r"(?:\s|,|;|->|→|>)+")
@@ -147,7 +147,75 @@ def judge(exercise: Design, text: str, deadline: Deadline) -> Verdict:
     )
 
 
+def notes(exercise: Design, figure: Figure) -> list[str]:
+    """What each item says when it is the first one out of place."""
+    return [f"Item {item.text}: {item.feedback}" for item in exercise.items if item.feedback]
+
+
+SCHEMA: dict[str, Any] = {
+    "description": "Put items in order, with the mouse or the keyboard.",
+    "required": ["items", "order"],
+    "additionalProperties": False,
+    "properties": {
+        **COMMON_FIELDS,
+        "items": {
+            "type": "array",
+            "minItems": 2,
+            "items": {
+                "type": "object",
+                "required": ["id", "text"],
+                "additionalProperties": False,
+                "properties": {
+                    "id": {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"},
+                    "text": {"type": "string", "minLength": 1},
+                    "feedback": {
+                        "type": "string",
+                        "description": "Shown when this item is the first one out of place.",
+                    },
+                },
+            },
+        },
+        "order": {
+            "type": "array",
+            "minItems": 2,
+            "items": {"type": "string"},
+            "description": "Item ids in the correct order.",
+        },
+    },
+}
+
+
+EXAMPLE = '''\
+title: One optimizer step, in order
+kind: design
+prompt: |
+  Put the parts of one optimizer step with gradient accumulation on
+  N GPUs in the order they happen.
+hints:
+  - What must be true of the gradient buffers before the first backward pass adds to them?
+items:
+  - id: update
+    text: "The optimizer updates the weights"
+    feedback: The update uses the averaged gradient, so it comes last.
+  - id: allreduce
+    text: "AllReduce the gradient buffers across the N GPUs"
+    feedback: The AllReduce combines complete gradients, so it waits for every micro-batch.
+  - id: zero
+    text: "Zero the gradient buffers"
+    feedback: Backward passes add into the buffers, so they must start from zero.
+  - id: micro
+    text: "Forward and backward on each of the k micro-batches"
+    feedback: The micro-batches fill the buffers that the AllReduce then combines.
+order: [zero, micro, allreduce, update]
+explanation: |
+  **Zero** the buffers, run the k **micro-batches**, **AllReduce** the
+  sums, then **update** the weights. Zeroing anywhere else either
+  throws away gradients or adds last step's gradients into this one.
+'''
+
+
 KIND = Kind(
     name="design", exercise=Design, read=read, problems=problems, warnings=no_findings, judge=judge, label=label,
     expected_seconds=120.0, ways=("order",), way=lambda exercise: "order",
+    schema=SCHEMA, example=EXAMPLE, notes=notes,
 )

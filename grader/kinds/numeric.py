@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from grader.exercise import Mistake, NumericAnswer, Where, guarded_text, resolve_params
-from grader.kinds.registry import Findings, Hardware
+from grader.kinds.registry import Figure, Findings, Hardware
 
 if TYPE_CHECKING:
     from grader.maths.symbolic import Points
@@ -226,3 +227,40 @@ def _formula_mistake_warnings(ex: NumericAnswer, env: dict[str, float], where: W
                               "given the earlier one's feedback"))
                 break
     return found
+
+
+def notes(exercise: NumericAnswer, figure: Figure) -> list[str]:
+    """Each foreseen mistake's feedback for `content show --explain`, with its value for these numbers; one
+    whose `when` rules it out here is left out, as the grader leaves it."""
+    number = exercise.answer is not None and not exercise.is_formula
+    applicable = exercise.applicable_mistakes
+    return [f"Mistake {m.answer}" + (f" = {figure(value)}" if number else "") + f": {m.feedback}"
+            for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(0.0), strict=False)
+            if m in applicable]   # repeat(0.0) never ends
+
+
+def answer_line(exercise: NumericAnswer, figure: Figure) -> str:
+    """The graded answer with its unit: what the explanation's last figure must agree with."""
+    if exercise.answer is None or exercise.is_formula:
+        return ""
+    unit = f" {exercise.unit}" if exercise.unit else ""
+    return f"Answer: {figure(exercise.value)}{unit}"
+
+
+def data(exercise: NumericAnswer) -> dict[str, Any]:
+    """The numbers of one posed exercise, for `content show --json`: its params, answer and each mistake's
+    value, and whether its `when` lets the grader use it with these numbers."""
+    env = exercise.env
+    number = exercise.answer is not None and not exercise.is_formula
+    applicable = exercise.applicable_mistakes
+    return {
+        "gpu": exercise.gpu,
+        "params": {name: (exercise.gpu if name == "gpu" else env[name]) for name in exercise.params},
+        "unit": exercise.unit,
+        "answer": {"formula": exercise.answer, "value": exercise.value if number else None,
+                   "symbols": list(exercise.symbols)},
+        "mistakes": [{"answer": m.answer, "value": value if number else None, "when": list(m.when),
+                      "applies": m in applicable, "feedback": m.feedback}
+                     for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(None),
+                                         strict=False)],   # repeat(None) never ends
+    }

@@ -1,9 +1,11 @@
 """What the engine knows of an exercise kind, in one record, and the kinds registered by name.
 
-Every kind is one module of grader/kinds/ holding its dataclass, how it is read from the YAML, what a check
-finds wrong with it, how an answer is judged and labelled, and how long answering takes. Its `KIND` record
-is registered here by name; nothing else in the engine names a kind. The face registers a panel for each
-way of answering (tui/answers), and the schema (content/exercise.schema.json) a `$defs` entry per kind.
+Every kind is one module of grader/kinds/ holding its dataclass, how it is read from the YAML and what its
+fields may be (its schema), what a check finds wrong with it, how an answer is judged and labelled, how long
+answering takes, how `content show` prints it and the example `content new` writes. Its `KIND` record is
+found by scanning grader/kinds (grader/kinds/__init__.py) and registered here by name; nothing else names a
+kind. The faces find a part per way of answering the same way (tui.kind_parts), and
+content/exercise.schema.json is generated from the kinds' schemas (grader.book.schema).
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ from grader.verdict import Deadline, Verdict
 
 Hardware = dict[str, dict[str, float]]
 Findings = list[tuple[int, str]]   # (line, message)
+Figure = Callable[[float], str]    # a number as the book prints it (grader.book.variants.format_number)
+
+# The fields every exercise has, which a kind's schema lists as allowed (`true`): `$defs/common` in the
+# generated schema says what they hold.
+COMMON_FIELDS: dict[str, Any] = {name: True for name in (
+    "id", "title", "kind", "prompt", "hints", "explanation", "tolerance")}
 
 
 class KindError(Exception):
@@ -40,14 +48,23 @@ class Kind:
     expected_seconds: float                     # a quick right answer (a share of this) is rated Easy
     ways: tuple[str, ...]                       # the ways of answering it may take: one answer panel each
     way: Callable[[Any], str]                   # the way one exercise of the kind is answered
+    schema: dict[str, Any]                      # its `$defs` entry in the exercise schema: its own fields
+    example: str                                # one exercise as exercises.yaml writes it, from `title:` on,
+                                                # for `content new`'s book (about global batch and warm-up)
     runs_code: bool = False                     # learner code runs: never on an instructor's account
-    schema: dict[str, Any] | None = None        # its fields, for a kind that is not in exercise.schema.json
+    # How `content show` prints one posed exercise beyond what every exercise has (its title, prompt, hints
+    # and explanation): what is shown under the prompt (options, columns), with what only `--explain` gives;
+    # the feedback it holds in store for answers, one line each; the answer as a line; the same as data.
+    shown: Callable[[Any, bool], list[str]] = lambda exercise, explain: []
+    notes: Callable[[Any, Figure], list[str]] = lambda exercise, figure: []
+    answer_line: Callable[[Any, Figure], str] = lambda exercise, figure: ""
+    data: Callable[[Any], dict[str, Any]] = lambda exercise: {}
 
 
 KINDS: dict[str, Kind] = {}
 
 
-HOOKS = ("read", "problems", "warnings", "judge", "label", "way")
+HOOKS = ("read", "problems", "warnings", "judge", "label", "way", "shown", "notes", "answer_line", "data")
 
 
 def register(kind: Kind) -> None:

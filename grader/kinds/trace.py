@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal
 import grader.kinds.numeric as numeric
 from grader.exercise import NumericAnswer, Option, Where, evaluate_text, fixed_shuffle, guarded_text
 from grader.kinds.derive import judge_number
-from grader.kinds.registry import Findings, Hardware, Kind, plain_label
+from grader.kinds.registry import COMMON_FIELDS, Figure, Findings, Hardware, Kind, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 
 _ROW_SEPARATOR = re.compile(r";|\n|,\s+")
@@ -169,7 +169,85 @@ def judge_steps(exercise: Trace, text: str) -> Verdict:
                      feedback=rows[first].feedback, rows=rows, score=right / count, value=[row.value for row in rows])
 
 
+def shown(exercise: Trace, explain: bool) -> list[str]:
+    """A choice's options as lettered; with `explain`, which is right and what each says when picked."""
+    lines = []
+    for letter, option in zip("ABCDEF", exercise.presented_options, strict=False):   # at most six options
+        lines.append(f"{letter}  {option.text}" + (" (right)" if explain and option.correct else ""))
+        if explain:
+            lines.append(f"   {option.feedback}")
+    return lines
+
+
+def notes(exercise: Trace, figure: Figure) -> list[str]:
+    """The foreseen mistakes, then a table's note per step."""
+    return numeric.notes(exercise, figure) + [f"Step {step.label}: {step.feedback}" for step in exercise.steps
+                                              if step.feedback]
+
+
+def data(exercise: Trace) -> dict[str, Any]:
+    return {**numeric.data(exercise),
+            "options": [{"letter": letter, "id": o.id, "text": o.text, "correct": o.correct, "feedback": o.feedback}
+                        for letter, o in zip("ABCDEF", exercise.presented_options, strict=False)],
+            "steps": [{"label": s.label, "answer": s.answer, "value": v, "feedback": s.feedback}
+                      for s, v in zip(exercise.steps, exercise.step_values, strict=True)]}
+
+
+SCHEMA: dict[str, Any] = {
+    "description": "Step through an algorithm: one number (answer), one choice (options) or a table of states "
+                   "(steps).",
+    "$ref": "#/$defs/numeric_fields",
+    "unevaluatedProperties": False,
+    "properties": {
+        **COMMON_FIELDS,
+        "options": {"type": "array", "minItems": 2, "maxItems": 6, "items": {"$ref": "#/$defs/option"}},
+        "steps": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
+    },
+    "oneOf": [
+        {"required": ["answer"], "not": {"anyOf": [{"required": ["options"]}, {"required": ["steps"]}]}},
+        {"required": ["options"], "not": {"anyOf": [{"required": ["answer"]}, {"required": ["steps"]}]}},
+        {"required": ["steps"], "not": {"anyOf": [{"required": ["answer"]}, {"required": ["options"]}]}},
+    ],
+}
+
+
+EXAMPLE = """\
+title: Linear warm-up, step by step
+kind: trace
+prompt: |
+  The learning rate warms up linearly to a peak of **P = 0.0003** over
+  the first **W = 4** optimizer steps, then stays at P. Fill in the rate
+  used at each step.
+hints:
+  - Before step W the rate is P × s / W.
+  - From step W on the rate is P.
+params: {P: 0.0003, W: 4}
+steps:
+  - label: "Step 1"
+    answer: P*1/W
+  - label: "Step 2"
+    answer: P*2/W
+  - label: "Step 4"
+    answer: P
+    feedback: Step 4 is step W, where warm-up ends and the rate reaches the peak.
+  - label: "Step 6"
+    answer: P
+    feedback: After warm-up the rate stays at the peak.
+explanation: |
+  The rate climbs by P / W = 0.000075 per step:
+
+  ```text
+  step 1: 0.000075
+  step 2: 0.00015
+  step 4: 0.0003  (the peak)
+  step 6: 0.0003  (held)
+  ```
+"""
+
+
 KIND = Kind(
     name="trace", exercise=Trace, read=read, problems=problems, warnings=numeric.warnings, judge=judge, label=label,
     expected_seconds=120.0, ways=("number", "choice", "steps"), way=lambda exercise: exercise.style,
+    schema=SCHEMA, example=EXAMPLE, shown=shown, notes=notes, answer_line=numeric.answer_line,
+    data=data,
 )

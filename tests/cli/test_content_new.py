@@ -11,14 +11,14 @@ from textual.widgets import Input, Markdown
 
 from grader.book.load import load_book
 from grader.grade import grade
-from grader.kinds.registry import KINDS
+from grader.kinds.match import stored
+from grader.kinds.registry import KINDS, kind_of
 from grader.sandbox.runner import run_tests
 from tests.helpers import ringbook_app, settle, text_of
 from tests.helpers import ringbook_in_process as run
+from tui.answers import PANELS
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
-
-WIDGET_OF_KIND = {"derive": "#answer", "trace": "#steps", "build": "#editor", "debug": "#listing", "design": "#order"}
 
 
 @pytest.fixture
@@ -50,6 +50,9 @@ def test_the_scaffolds_answers_hold(new_book):
     assert run_tests(debug.fixed_code, debug.function, debug.tests).passed == len(debug.tests)
     assert grade(debug, str(debug.buggy_line)).status == "correct"
     assert grade(by_kind["design"], ", ".join(by_kind["design"].order)).status == "correct"
+    match = by_kind["match"]
+    assert grade(match, stored(match.pairs)).status == "correct"
+    assert grade(match, match.positions(match.pairs)).status == "correct"
     derive = by_kind["derive"]
     assert grade(derive, str(derive.value)).status == "correct"
     for mistake, value in zip(derive.mistakes, derive.mistake_values, strict=True):
@@ -69,19 +72,22 @@ async def test_the_scaffold_opens_in_the_app_with_every_exercise(new_book, store
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ExerciseScreen) and screen.exercise.id == book.exercises[0].id
-        derive = screen.exercise
-        box = screen.query_one("#answer", Input)
-        box.focus()
-        await pilot.press(*f"{derive.value:g}", "enter")
-        await settle(app, pilot)
-        assert text_of(screen.query_one("#verdict")).startswith("✓")
-        for exercise in book.exercises[1:]:
-            screen.action_next()
-            await pilot.pause()
-            screen = app.screen
+        for number, exercise in enumerate(book.exercises):
+            if number:
+                screen.action_next()
+                await pilot.pause()
+                screen = app.screen
             assert isinstance(screen, ExerciseScreen) and screen.exercise.id == exercise.id
             assert screen.query_one("#prompt", Markdown).source == exercise.prompt
-            assert screen.query_one(WIDGET_OF_KIND[exercise.kind]).display
+            panel = screen.query_one("#answer-panel")
+            assert type(panel) is PANELS[kind_of(exercise).way(exercise)] and panel.display
+            if exercise.kind == "derive":
+                derive = exercise
+                box = screen.query_one("#answer", Input)
+                box.focus()
+                await pilot.press(*f"{derive.value:g}", "enter")
+                await settle(app, pilot)
+                assert text_of(screen.query_one("#verdict")).startswith("✓")
     assert [a.exercise_id for a in store.attempts()] == [derive.id]
 
 

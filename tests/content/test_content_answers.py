@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from grader.exercise import NumericAnswer
 from grader.kinds.build import Build
 from grader.kinds.debug import Debug
 from grader.kinds.design import Design
+from grader.kinds.match import Match
+from grader.kinds.registry import KINDS
 from grader.kinds.trace import Trace
 from grader.maths.evaluate import evaluate_text
 from tests.built_in import builtin_book
@@ -23,7 +26,7 @@ BOOK = builtin_book()
 
 
 def _expected() -> dict[str, dict]:
-    names = ("NUMERIC", "STEPS", "FORMULAS", "CHOICES", "ORDERS", "BUGGY_LINES")
+    names = ("NUMERIC", "STEPS", "FORMULAS", "CHOICES", "ORDERS", "BUGGY_LINES", "MATCHES")
     tables: dict[str, dict] = {name: {} for name in names}
     for path in sorted(EXPECTED_DIR.glob("ch*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
@@ -95,6 +98,39 @@ def test_design_order_matches_independent_order(exercise_id):
 @pytest.mark.parametrize("exercise_id", _ids(lambda e: isinstance(e, Debug)))
 def test_debug_line_matches_independent_line(exercise_id):
     assert BOOK.exercise(exercise_id).buggy_line == EXPECTED["BUGGY_LINES"][exercise_id]
+
+
+@pytest.mark.parametrize("exercise_id", _ids(lambda e: isinstance(e, Match)))
+def test_match_pairs_match_independent_pairs(exercise_id):
+    """Each item's option is the id recomputed, or its text states the number recomputed."""
+    exercise = BOOK.exercise(exercise_id)
+    expected = EXPECTED["MATCHES"][exercise_id]
+    assert sorted(expected) == sorted(exercise.pairs)
+    for item, option in exercise.pairs.items():
+        if isinstance(expected[item], str):
+            assert option == expected[item], item
+        else:
+            assert _stated(exercise.text_of(option)) == pytest.approx(expected[item], rel=5e-3), item
+
+
+def _stated(text: str) -> float:
+    """The number an option's text states: `5.5 bytes`, `65,504`, `about 3.39 × 10^38`."""
+    found = re.search(r"([0-9][0-9,]*(?:\.[0-9]+)?)(?:\s*× 10\^([0-9]+))?", text)
+    assert found is not None, text
+    return float(found[1].replace(",", "")) * 10 ** int(found[2] or 0)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_is_in_the_book_with_independent_answers(kind):
+    """A kind the book does not use is not proven by it; one whose exercises have no entry in tests/expected
+    is graded by nothing but its own YAML. (A build's reference code is run against its tests below.)"""
+    exercises = [e for e in BOOK.exercises if e.kind == kind]
+    assert exercises, f"the book has no exercise of kind {kind!r}"
+    if KINDS[kind].runs_code:
+        return
+    tabled = {exercise_id for table in EXPECTED.values() for exercise_id in table}
+    missing = [e.id for e in exercises if e.id not in tabled]
+    assert missing == [], f"no independent answers in tests/expected for {kind} exercise(s) {', '.join(missing)}"
 
 
 @pytest.mark.parametrize("exercise_id", _ids(lambda e: isinstance(e, NumericAnswer) and e.mistakes))

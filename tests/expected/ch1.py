@@ -67,3 +67,13 @@ STATED = {           # where ("1.2" or "chapter 1") -> {figure as written: recom
         "52 GB": P13 * (WEIGHTS + GRADS) / GB,           # what the GPU keeps at most
     },
 }
+
+
+def _bytes_per_parameter(n, stage):
+    return _per_gpu_bytes(1, n, stage)
+
+
+MATCHES = {          # id -> {left id: the right option's id, or the number its text states}
+    "1.9": {"dp": _bytes_per_parameter(8, 0), "z1": _bytes_per_parameter(8, 1), "z2": _bytes_per_parameter(8, 2),
+            "z3": _bytes_per_parameter(8, 3)},
+}

@@ -65,3 +65,17 @@ ORDERS = {           # id -> list of item ids in the correct order
     "12.4": ["ag-fwd", "fwd", "ag-bwd", "rs-grads", "opt"],
 }
 BUGGY_LINES: dict[str, int] = {}     # id -> 1-based buggy line
+
+
+def _ring_bytes_sent(collective, m, n):
+    """Bytes one GPU sends on a ring, M the full tensor: every GPU passes on the N - 1 slices it does not own,
+    once for a reduce-scatter or an all-gather and twice for an all-reduce (one of each); a pipelined
+    broadcast passes the whole buffer on about once."""
+    slices_passed = {"reducescatter": n - 1, "allgather": n - 1, "allreduce": 2 * (n - 1)}
+    return m if collective == "broadcast" else slices_passed[collective] * m / n
+
+
+MATCHES = {          # id -> {left id: the right option's id, or the number its text states}
+    "12.7": {c: _ring_bytes_sent(c, 8, 4) for c in ("allreduce", "allgather", "reducescatter", "broadcast")},
+    "12.8": {"data": "grads", "tensor": "partial", "pipeline": "sendrecv", "expert": "alltoall"},
+}

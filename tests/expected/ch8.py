@@ -75,3 +75,22 @@ assert NUMERIC["8.3"] == 1.0
 assert _elements == 21_474_836_480
 assert math.isclose(NUMERIC["8.5"], 21.47483648)
 assert FORMULAS["8.7"](5) == 2.0 ** -14 and FORMULAS["8.7"](8) == 2.0 ** -126
+
+
+def _largest_ieee(exponent_bits, mantissa_bits):
+    """The largest finite value of an IEEE-style format: the top exponent field is Inf and NaN."""
+    bias = 2 ** (exponent_bits - 1) - 1
+    top_field = 2 ** exponent_bits - 2
+    return (2 - 2.0 ** -mantissa_bits) * 2.0 ** (top_field - bias)
+
+
+def _largest_e4m3():
+    """E4M3 keeps its top exponent field for numbers; only mantissa 111 there is NaN, so 110 is the largest."""
+    bias = 2 ** 3 - 1
+    return (1 + 6 / 8) * 2.0 ** (15 - bias)
+
+
+MATCHES = {          # id -> {left id: the right option's id, or the number its text states}
+    "8.10": {"fp16": _largest_ieee(5, 10), "bf16": _largest_ieee(8, 7), "e4m3": _largest_e4m3(),
+             "e5m2": _largest_ieee(5, 2)},
+}

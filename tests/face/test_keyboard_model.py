@@ -6,7 +6,8 @@ from the palette but to the chapter from Continue; `i` in the box typed an i; th
 and the keyboard off screen after a run, started in the signature, and swallowed `n` on a review card;
 Esc or v on a review card left the session.
 
-Each route uses one app for every kind (the book's chapter 0 has one of each), to keep this quick."""
+Each route uses one app for every kind (the book's first exercise of each, as grader.kinds registers them),
+to keep this quick."""
 
 from __future__ import annotations
 
@@ -19,8 +20,13 @@ from grader.exercise import NumericAnswer
 from grader.kinds.build import Build
 from grader.kinds.debug import Debug
 from grader.kinds.design import Design
+from grader.kinds.match import Match
+from grader.kinds.registry import KINDS as REGISTERED
+from tests.built_in import builtin_book
 from tests.helpers import pick_in_palette, ringbook_app, settle
 from tui.answers.code import body_start
+from tui.answers.pairs import PairTable
+from tui.progress.review import PRACTICE_CARDS
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
@@ -28,8 +34,7 @@ from tui.widgets.code_listing import CodeListing
 from tui.widgets.order_list import OrderList
 from tui.widgets.page import Page
 
-KINDS = {"0.1": "derive", "0.3": "trace", "0.5": "build", "0.6": "debug", "0.8": "design"}
-ANSWER = {"derive": "answer", "trace": "answer", "build": "editor", "debug": "listing", "design": "order"}
+KINDS = {next(e.id for e in builtin_book().exercises if e.kind == kind): kind for kind in REGISTERED}  # id -> kind
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
@@ -66,12 +71,18 @@ async def page_keys_scroll(pilot, screen: ExerciseScreen) -> None:
     assert page.scroll_y == 0 and screen.focused is focused
 
 
+def answer_has_the_keyboard(screen: ExerciseScreen) -> bool:
+    """What the panel gives the keyboard to (its box, list, editor or table), not the panel itself."""
+    focused = screen.focused
+    return focused is not None and focused is not screen.panel and screen.panel in focused.ancestors
+
+
 async def the_answer_has_the_keyboard_then_esc_steps_out(pilot, screen: ExerciseScreen, under) -> None:
     """The model on arrival outside a session: the answer has the keyboard, the page keys scroll the
     page, the first Esc hands the keyboard to the page and the second goes back to `under`."""
     app = screen.app
     kind = KINDS[screen.exercise.id]
-    assert screen.focused is not None and screen.focused.id == ANSWER[kind], (kind, screen.focused)
+    assert answer_has_the_keyboard(screen), (kind, screen.focused)
     assert screen.query_one("#exercise", Page).scroll_y == 0           # opened at its top, where the task is
     await page_keys_scroll(pilot, screen)
     await pilot.press("escape")
@@ -85,19 +96,22 @@ async def the_answer_has_the_keyboard_then_esc_steps_out(pilot, screen: Exercise
 async def test_from_the_chapter_list_each_kind_arrives_answering_and_esc_returns_to_the_list(book, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_chapter(book.chapter("0"))
-        await pilot.pause()
-        await pilot.pause()
-        chapter = app.screen
-        await pilot.press("e")
         for exercise_id in KINDS:
+            chapter_id = book.exercise(exercise_id).chapter_id
+            app.open_chapter(book.chapter(chapter_id))
+            await pilot.pause()
+            await pilot.pause()
+            chapter = app.screen
+            await pilot.press("e")
             listing = chapter.query_one("#exercise-list")
             listing.focus()
-            listing.highlighted = [e.id for e in book.chapter("0").exercises].index(exercise_id)
+            listing.highlighted = [e.id for e in book.chapter(chapter_id).exercises].index(exercise_id)
             await pilot.press("enter")
             screen = await arrived(app, pilot)
             assert screen.exercise.id == exercise_id
             await the_answer_has_the_keyboard_then_esc_steps_out(pilot, screen, chapter)
+            await pilot.press("escape")                   # the chapter, back home
+            await pilot.pause()
 
 
 async def test_from_the_palette_each_kind_arrives_answering_and_esc_returns_where_it_was_opened(book, store):
@@ -119,9 +133,10 @@ async def test_continue_arrives_answering_and_esc_returns_home(book, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         home = app.screen
-        store.set_last_opened("0", at_opening=True)     # chapter 0's text was read: Continue goes to exercises
         for exercise_id in KINDS:
-            store.set_last_opened("0", exercise_id)
+            chapter_id = book.exercise(exercise_id).chapter_id
+            store.set_last_opened(chapter_id, at_opening=True)   # its text was read: Continue goes to exercises
+            store.set_last_opened(chapter_id, exercise_id)
             await pilot.press("c")
             screen = await arrived(app, pilot)
             assert screen.exercise.id == exercise_id
@@ -145,8 +160,7 @@ async def test_n_and_p_arrive_answering_like_every_other_route(book, store):
             before, screen = screen, await arrived(app, pilot)
             assert screen.exercise.id == ids[ids.index(before.exercise.id) + step]
             assert screen.answering, screen.exercise.id
-            if screen.exercise.id in KINDS:
-                assert screen.focused.id == ANSWER[KINDS[screen.exercise.id]]
+            assert answer_has_the_keyboard(screen), screen.exercise.id
         await pilot.press("escape", "escape")
         await pilot.pause()
         assert app.screen is chapter
@@ -162,6 +176,8 @@ def wrong_answer(screen: ExerciseScreen) -> list[str]:
     if isinstance(exercise, Debug):
         wrong = 1 if exercise.buggy_line != 1 else 2
         return ["home", *["down"] * (wrong - 1), "enter"]
+    if isinstance(exercise, Match):                            # every item given the first option
+        return [key for side in exercise.presented_left for key in (exercise.letter(side.id), "1")] + ["enter"]
     assert isinstance(exercise, Design), exercise.kind
     if screen.query_one("#order", OrderList).order == list(exercise.order):   # dealt right: swap the first two
         return ["space", "down", "space", "enter"]
@@ -179,6 +195,8 @@ def right_answer(screen: ExerciseScreen) -> None:
         screen.query_one("#editor", TextArea).text = TYPED_SOLUTION
     elif isinstance(exercise, Debug):
         screen.query_one("#listing", CodeListing).highlighted = exercise.buggy_line - 1
+    elif isinstance(exercise, Match):
+        screen.query_one(PairTable).chosen = dict(exercise.pairs)
     else:
         assert isinstance(exercise, Design), exercise.kind
         screen.query_one("#order", OrderList).order = list(exercise.order)
@@ -190,10 +208,10 @@ async def test_after_each_verdict_the_verdict_and_what_has_the_keyboard_are_on_s
     once. Each kind in turn, opened from its chapter in one app."""
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_chapter(book.chapter("0"))
-        await pilot.pause()
-        chapter = app.screen
         for exercise_id in KINDS:
+            app.open_chapter(book.chapter(book.exercise(exercise_id).chapter_id))
+            await pilot.pause()
+            chapter = app.screen
             app.open_exercise(book.exercise(exercise_id))
             screen = await arrived(app, pilot)
             page = screen.query_one("#exercise", Page)
@@ -218,6 +236,8 @@ async def test_after_each_verdict_the_verdict_and_what_has_the_keyboard_are_on_s
             await pilot.press(*(["escape"] if screen.answering else []), "escape")
             await pilot.pause()
             assert app.screen is chapter, exercise_id
+            await pilot.press("escape")                   # the chapter, back home
+            await pilot.pause()
 
 
 async def test_a_solved_exercise_arrives_with_the_page_holding_the_keys(book, store):
@@ -289,8 +309,8 @@ async def test_the_build_editor_starts_in_the_body_keeps_its_line_on_screen_and_
         assert editor.cursor_location == (0, 0)
 
 
-def due_chapter_zero(store) -> None:
-    """The five kinds solved at SOLVED, a minute apart: all due (a build too) forty days later."""
+def due_one_of_each_kind(store) -> None:
+    """One exercise of each kind solved at SOLVED, a minute apart: all due (a build too) forty days later."""
     for minutes, exercise_id in enumerate(KINDS):
         store.record_attempt(exercise_id, "x", "correct", seconds_taken=60,
                              now=SOLVED + timedelta(minutes=minutes))
@@ -301,7 +321,7 @@ async def test_a_session_card_of_every_kind_leaves_the_keys_to_the_session(book,
     """Every card arrives with the page holding the keyboard: n goes on at once (it was typed into a
     build card's code), the page keys scroll. Esc pauses the session and r resumes it; an answer leaves
     the page the keys; v on an answered card stays in the session."""
-    due_chapter_zero(store)
+    due_one_of_each_kind(store)
     when = SOLVED + (timedelta(days=40) if purpose == "review" else timedelta(hours=1))
     app = ringbook_app(book, store, clock=lambda: when)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -309,8 +329,9 @@ async def test_a_session_card_of_every_kind_leaves_the_keys_to_the_session(book,
         home = app.screen
         await pilot.press("r", *(["enter"] if purpose == "practice" else []))
         seen = []
-        assert len(app.session.review_cards) == len(KINDS)
-        for number in range(len(KINDS)):
+        cards = len(KINDS) if purpose == "review" else min(len(KINDS), PRACTICE_CARDS)
+        assert len(app.session.review_cards) == cards
+        for number in range(cards):
             card = await arrived(app, pilot)
             assert card.card and card.purpose == purpose and card.focused is card.panel, card.exercise.id
             seen.append(card.exercise.id)
@@ -322,7 +343,7 @@ async def test_a_session_card_of_every_kind_leaves_the_keys_to_the_session(book,
                 await pilot.press("r")
                 card = await arrived(app, pilot)
                 assert card.exercise.id == seen[-1] and card.focused is card.panel
-            if number < len(KINDS) - 1:
+            if number < cards - 1:
                 if card.exercise.kind == "build":
                     editor = card.query_one("#editor", TextArea)
                     before = editor.text
@@ -330,7 +351,7 @@ async def test_a_session_card_of_every_kind_leaves_the_keys_to_the_session(book,
                     assert editor.text == before           # not typed into the code
                 else:
                     await pilot.press("n")
-        assert sorted(seen) == sorted(KINDS)
+        assert len(set(seen)) == cards and set(seen) <= set(KINDS)
         card = app.screen
         await pilot.press("i")
         right_answer(card)

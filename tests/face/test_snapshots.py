@@ -130,6 +130,20 @@ def test_step_table(snap_compare, book, seeded):
     assert snap_compare(make_app(book, seeded), run_before=run_before)
 
 
+def test_match_after_a_wrong_pair(snap_compare, book, seeded):
+    """A match at 80x24 after an answer with one wrong pair, given in its table with the keyboard: each item
+    marked, the verdict counting the right pairs, the footer naming the table's keys."""
+    async def run_before(pilot):
+        await open_and_answer("12.7")(pilot)
+        exercise = pilot.app.screen.exercise
+        given = dict(exercise.pairs, allreduce="gb6")
+        for side in exercise.presented_left:
+            await pilot.press(exercise.letter(side.id), str(exercise.number(given[side.id])))
+        await pilot.press("enter")
+        await settled(pilot)
+    assert snap_compare(make_app(book, seeded), run_before=run_before)
+
+
 def test_home_without_colour(snap_compare, book, seeded, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(make_app(book, seeded), run_before=home_shown)

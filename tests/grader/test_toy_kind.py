@@ -1,6 +1,6 @@
 """A kind lives in one place: a toy "pairs" kind defined in tests/grader/toy_kind.py, registered for one test,
-goes through loading, `content check`, grading, a panel in the real app and the class report; and a kind
-registered in part (no schema, no panel, no module) fails loudly, saying what is missing."""
+goes through loading, `content check`, grading and the class report; and a kind missing a part (a face's
+module, a hook, its own module) fails loudly at start-up, naming the file to add."""
 
 from __future__ import annotations
 
@@ -11,21 +11,19 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
 
 from grader.book.load import BookError, load_book
-from grader.book.schema import exercise_schema
 from grader.grade import grade
 from grader.kinds import design
 from grader.kinds.registry import KINDS, KindError, label, register, unregister
 from tests.grader import toy_kind
-from tests.grader.toy_kind import Pairs, PairsPanel
-from tests.helpers import ringbook_app, settle, text_of
-from tui.answers import check_panels, missing_panels, panel_for, register_panel, unregister_panel
+from tests.grader.toy_kind import Pairs
+from tui.answers import panel_for
 from tui.cli.main import main
+from tui.kind_parts import Face, discover, missing_parts
+from tui.lines.answers import way_for
 from tui.progress.class_report import build_report
 from tui.progress.store import ProgressStore
-from tui.screens.exercise import ExerciseScreen
 
 EXERCISES = """\
 exercises:
@@ -51,16 +49,19 @@ def toy_book(folder: Path, exercises: str = EXERCISES) -> Path:
     return folder
 
 
+MISSING = ("ringbook: kind 'pairs' has no app panel for the way 'links': add tui/answers/links.py defining PANEL\n"
+           "ringbook: kind 'pairs' has no plain-line way for the way 'links': add tui/lines/answers/links.py "
+           "defining WAY\n")
+
+
 @pytest.fixture
 def toy() -> Iterator[None]:
-    """The toy kind and its panel, registered for one test."""
+    """The toy kind, registered for one test."""
     register(toy_kind.KIND)
-    register_panel(PairsPanel)
     try:
         yield
     finally:
         unregister("pairs")
-        unregister_panel("pairs")
 
 
 def content_check(capsys, folder: Path) -> tuple[int, str, str]:
@@ -73,8 +74,8 @@ def test_a_toy_kind_loads_checks_and_grades(toy, tmp_path, capsys):
     folder = toy_book(tmp_path / "book")
     exercise = load_book(folder).exercise("1.1")
     assert isinstance(exercise, Pairs) and exercise.pairs == {"ar": "sum", "ag": "cat", "bc": "one"}
-    code, out, err = content_check(capsys, folder)
-    assert (code, err, out) == (0, "", "ok: 'Toy': 1 chapter, 1 exercise.\n")
+    code, out, err = content_check(capsys, folder)   # the book is right; the kind has no faces
+    assert (code, err, out) == (1, MISSING, "")
     assert grade(exercise, RIGHT).status == "correct"
     wrong = grade(exercise, WRONG)
     assert (wrong.status, wrong.message, wrong.score) == ("incorrect", "1 of 3 pairs match.", pytest.approx(1 / 3))
@@ -87,34 +88,11 @@ def test_a_typo_in_a_toy_exercise_fails_content_check_at_its_line(toy, tmp_path,
     folder = toy_book(tmp_path / "book", EXERCISES.replace("bc: one}", "bc: onr}"))
     code, out, err = content_check(capsys, folder)
     line = EXERCISES.splitlines().index("    pairs: {ar: sum, ag: cat, bc: one}") + 1
-    assert (code, err) == (1, "1 problem(s) found.\n")
+    assert (code, err) == (1, MISSING + "1 problem(s) found.\n")
     assert f"exercises.yaml:{line}: pairs bc: 'onr' is not a right-hand id (sum, cat, one)" in out
     folder = toy_book(tmp_path / "other", EXERCISES.replace("    pairs:", "    pears:"))
     code, out, err = content_check(capsys, folder)
     assert code == 1 and "'pears' is not allowed here" in out and "'pairs' is a required property" in out
-
-
-async def test_a_toy_kind_is_answered_in_its_panel_in_the_app(toy, tmp_path, data_dir):
-    book = load_book(toy_book(tmp_path / "book"))
-    store = ProgressStore.open(data_dir)
-    app = ringbook_app(book, store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.open_exercise(book.exercise("1.1"))
-        await pilot.pause()
-        assert isinstance(app.screen, ExerciseScreen)
-        assert isinstance(app.screen.query_one("#answer-panel"), PairsPanel)
-        box = app.screen.query_one("#pairs-answer", Input)
-        box.focus()
-        await pilot.press(*WRONG, "enter")
-        await settle(app, pilot)
-        assert "1 of 3 pairs match" in text_of(app.screen.query_one("#verdict"))
-        box.value = ""
-        box.focus()
-        await pilot.press(*RIGHT, "enter")
-        await settle(app, pilot)
-        assert "Correct: every pair matches." in text_of(app.screen.query_one("#verdict"))
-    assert [(a.answer, a.status) for a in store.attempts("1.1")] == [(WRONG, "incorrect"), (RIGHT, "correct")]
-    store.close()
 
 
 def test_a_toy_kind_is_regraded_in_the_class_report(toy, tmp_path, capsys):
@@ -141,47 +119,27 @@ def test_a_toy_kind_is_regraded_in_the_class_report(toy, tmp_path, capsys):
 
 # --- a kind registered in part ----------------------------------------------------------------------
 
-def test_every_built_in_kind_has_its_schema_and_panels():
-    assert set(KINDS) == {"derive", "trace", "build", "debug", "design"}
-    assert exercise_schema()["$defs"]["common"]["properties"]["kind"]["enum"] == list(KINDS)
-    assert missing_panels() == []
+def test_every_built_in_kind_has_its_parts_in_both_faces():
+    assert missing_parts() == []
 
 
-def test_a_kind_with_no_schema_fails_at_load(tmp_path):
-    folder = toy_book(tmp_path / "book")
-    register(replace(toy_kind.KIND, schema=None))
-    try:
-        with pytest.raises(KindError, match="kind 'pairs' has no schema: add \\$defs/pairs to exercise.schema.json"):
-            load_book(folder)
-    finally:
-        unregister("pairs")
+def test_a_kind_with_no_face_fails_with_the_files_to_add(toy, tmp_path):
+    exercise = load_book(toy_book(tmp_path / "book")).exercise("1.1")
+    assert missing_parts() == [line.removeprefix("ringbook: ") for line in MISSING.splitlines()]
+    with pytest.raises(KindError, match="add tui/answers/links.py defining PANEL"):
+        panel_for(exercise, "")
+    with pytest.raises(KindError, match="add tui/lines/answers/links.py defining WAY"):
+        way_for(exercise)
 
 
-def test_a_schema_kind_that_no_module_registers_fails_at_load():
-    unregister("design")
-    try:
-        with pytest.raises(KindError, match="declares kind\\(s\\) design that no module of grader/kinds registers"):
-            load_book()
-    finally:
-        register(design.KIND)
-
-
-def test_a_kind_with_no_panel_fails_with_its_name(tmp_path):
-    register(toy_kind.KIND)
-    try:
-        exercise = load_book(toy_book(tmp_path / "book")).exercise("1.1")
-        assert missing_panels() == ["pairs: pairs"]
-        with pytest.raises(KindError, match="no answer panel for pairs: pairs: add one to tui/answers"):
-            check_panels()
-        with pytest.raises(KindError, match="no answer panel for pairs: pairs"):
-            panel_for(exercise, "")
-    finally:
-        unregister("pairs")
-
-
-def test_the_panel_registry_refuses_a_kind_without_a_panel_when_it_starts():
-    """Registered before tui.answers is first imported (as a kind module of grader/kinds is), a kind with
-    no panel stops the import, naming what is missing, before any exercise is opened."""
+@pytest.mark.parametrize(("face", "missing"), [
+    ("tui.answers", "kind 'toy' has no app panel for the way 'sketch': add tui/answers/sketch.py defining PANEL"),
+    ("tui.lines.answers", "kind 'toy' has no plain-line way for the way 'sketch': add tui/lines/answers/sketch.py "
+                          "defining WAY"),
+])
+def test_a_face_refuses_a_kind_without_its_part_when_it_starts(face, missing):
+    """Registered before a face's package is first imported (as a kind module of grader/kinds is), a kind with
+    no part there stops the import, naming the file to add, before any exercise is opened."""
     code = (
         "from dataclasses import dataclass\n"
         "from grader.exercise import Exercise\n"
@@ -191,20 +149,35 @@ def test_the_panel_registry_refuses_a_kind_without_a_panel_when_it_starts():
         "    kind: str = 'toy'\n"
         "hook = lambda *args: None\n"
         "register(Kind(name='toy', exercise=Toy, read=hook, problems=hook, warnings=hook, judge=hook,\n"
-        "              label=plain_label, expected_seconds=1.0, ways=('sketch',), way=lambda e: 'sketch'))\n"
-        "import tui.answers\n"
+        "              label=plain_label, expected_seconds=1.0, ways=('sketch',), way=lambda e: 'sketch',\n"
+        "              schema={}, example=''))\n"
+        f"import {face}\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 1
-    assert "KindError: no answer panel for toy: sketch: add one to tui/answers (PANELS)" in result.stderr
+    assert f"KindError: {missing}" in result.stderr
 
 
 def test_a_book_with_a_kind_no_module_registers_is_refused_with_its_name(tmp_path, capsys):
     folder = toy_book(tmp_path / "book")
-    with pytest.raises(BookError, match="malformed exercise \\(unknown kind 'pairs'\\)"):
+    with pytest.raises(BookError, match="unknown kind 'pairs': add grader/kinds/pairs.py defining KIND"):
         load_book(folder)
     code, out, err = content_check(capsys, folder)
-    assert code == 1 and "kind: 'pairs' is not one of ['derive', 'trace', 'build', 'debug', 'design']" in out
+    assert code == 1 and f"kind: 'pairs' is not one of {list(KINDS)}" in out
+    assert "exercises.yaml:3: unknown kind 'pairs': add grader/kinds/pairs.py defining KIND" in out
+
+
+def test_a_kept_copy_of_a_book_whose_kind_is_gone_is_read_again_from_its_files(tmp_path):
+    """The reader's copy of a checked book names a kind; without its module the copy cannot be read, and the
+    files say what is wrong (it was a traceback from the copy)."""
+    folder, cache = toy_book(tmp_path / "book"), tmp_path / "cache"
+    register(toy_kind.KIND)
+    try:
+        load_book(folder, cache_dir=cache)
+    finally:
+        unregister("pairs")
+    with pytest.raises(BookError, match="unknown kind 'pairs': add grader/kinds/pairs.py defining KIND"):
+        load_book(folder, cache_dir=cache)
 
 
 def test_grading_an_exercise_of_an_unregistered_kind_is_our_mistake_said_loudly(book):
@@ -225,3 +198,26 @@ def test_a_kind_is_registered_once_and_says_its_own_name():
     with pytest.raises(KindError, match="its dataclass must be an Exercise whose kind defaults to 'puzzle'"):
         register(replace(toy_kind.KIND, name="puzzle"))
     assert "puzzle" not in KINDS
+
+
+def test_a_face_s_module_serving_another_way_than_its_name_is_refused(tmp_path, monkeypatch):
+    """A way's part lives in the module named after the way, so the file a missing part's message names is
+    where it goes: a panel for 'links' kept in sketch.py is refused, naming both files."""
+    package = tmp_path / "toy_faces"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "sketch.py").write_text("class Panel:\n    way = 'links'\n\n\nPANEL = Panel\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(KindError, match="toy_faces/sketch.py's PANEL serves the way 'links': a way's app panel "
+                                        "lives in toy_faces/links.py"):
+        discover(Face("app panel", "toy_faces", "PANEL"), "way")
+
+
+def test_ringbook_does_not_start_with_a_kind_missing_its_faces(toy, tmp_path, capsys):
+    """The app and the plain-line face both start here: a kind without its parts stops it, before the store
+    or the book is opened, naming the files."""
+    from tui.cli.app import run_app
+
+    assert run_app(None, tmp_path / "data") == 1
+    assert capsys.readouterr().err == MISSING
+    assert not (tmp_path / "data").exists()

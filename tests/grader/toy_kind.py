@@ -1,7 +1,7 @@
-"""A toy exercise kind, "pairs" (match each left-hand item to its right-hand one), written outside grader/
-and tui/ as a new kind would be: its dataclass, reading, checks, judge, label and expected time in one
-module with its schema fragment, and its answer panel. tests/grader/test_toy_kind.py registers it for one
-test at a time and drives it through the whole app.
+"""A toy exercise kind, "pairs" (match each left-hand item to its right-hand one), written outside grader/:
+its dataclass, reading, checks, judge, label and expected time in one module with its schema fragment and
+example, answered the way "links", which no face has. tests/grader/test_toy_kind.py registers it for one
+test at a time: the engine takes it whole, and what start-up says of its missing parts names their files.
 """
 
 from __future__ import annotations
@@ -10,13 +10,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from textual.app import ComposeResult
-from textual.widgets import Input, Static
-
 from grader.exercise import Exercise, Where
 from grader.kinds.registry import Findings, Hardware, Kind
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
-from tui.answers.base import AnswerPanel
 
 _PAIR = re.compile(r"^\s*([a-z][a-z0-9-]*)\s*=\s*([a-z][a-z0-9-]*)\s*$")
 _IDS = {"type": "object", "minProperties": 2, "propertyNames": {"pattern": "^[a-z][a-z0-9-]*$"},
@@ -85,24 +81,6 @@ def label(exercise: Pairs, answer: str) -> str:
 
 KIND = Kind(
     name="pairs", exercise=Pairs, read=read, problems=problems, warnings=lambda exercise, where: [], judge=judge,
-    label=label, expected_seconds=60.0, ways=("pairs",), way=lambda exercise: "pairs", schema=SCHEMA,
+    label=label, expected_seconds=60.0, ways=("links",), way=lambda exercise: "links", schema=SCHEMA,
+    example="title: Pair them\nkind: pairs\n",
 )
-
-
-class PairsPanel(AnswerPanel):
-    """Both columns, and one box for the pairs."""
-
-    way = "pairs"
-
-    def compose(self) -> ComposeResult:
-        assert isinstance(self.exercise, Pairs)
-        yield Static("\n".join(f"{i}: {t}" for i, t in self.exercise.left.items()), id="pairs-left")
-        yield Static("\n".join(f"{i}: {t}" for i, t in self.exercise.right.items()), id="pairs-right")
-        yield Input(placeholder="left=right, ...", id="pairs-answer")
-
-    def focus_answer(self, scroll_visible: bool = True) -> None:
-        self.query_one("#pairs-answer", Input).focus(scroll_visible=scroll_visible)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.post_message(self.Submitted(event.value))

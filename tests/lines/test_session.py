@@ -81,7 +81,7 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store):
     assert_plain(first)
     assert "chapter text: chapter 0, Ring AllReduce" in first and "end of chapter text" in first
     assert "hint 1 of 3: " in first
-    for kind in ("derive", "trace", "build", "debug", "design"):
+    for kind in {e.kind for e in book.chapter("0").exercises}:   # chapter 0 has most kinds, each answered here
         assert re.search(rf"^exercise [\d.]+: .*[.?!] {kind}, ", first, re.MULTILINE), kind
     verdicts = [line for line in first.splitlines() if line.startswith("verdict: ")]
     assert sum(v.startswith("verdict: incorrect") for v in verdicts) >= 7

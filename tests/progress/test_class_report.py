@@ -262,8 +262,10 @@ def test_a_report_on_a_custom_book_names_attempts_outside_it(drop, tmp_path, cap
     outside = {name: [r for r in rows if custom.exercise(r[0]) is None] for name, rows in all_rows().items()}
     assert {s["name"]: s["retired_attempts"] for s in data["students"]} == {n: len(r) for n, r in outside.items()}
     students = {s["name"]: s for s in data["students"]}
+    # the template's 1.1 is a build (the kinds in order): `112`, which defines no function, is unreadable code
+    assert custom.exercise("1.1").kind == "build"
     assert students["ana"]["verification"]["tampered"] == [
-        {"exercise_id": "1.1", "answer": "112", "recorded": "correct", "regraded": "incorrect"}]
+        {"exercise_id": "1.1", "answer": "112", "recorded": "correct", "regraded": "invalid"}]
     assert {name: s["solved"] for name, s in students.items()} == {"ana": 0, "ben": 0, "cy": 0}
     assert data["most_failed"] == []   # none of their wrong answers was to an exercise of this book
     assert err.count("exercises not in 'A New Book'; not counted (is --content the book they used?)") == 3

@@ -88,3 +88,6 @@ class ChoicePanel(AnswerPanel[Trace]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.post_message(self.Submitted(event.option.id or ""))
+
+
+PANEL = ChoicePanel

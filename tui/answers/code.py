@@ -280,3 +280,6 @@ class CodePanel(AnswerPanel[Build]):
 
     def show_verdict(self, verdict: Verdict) -> str:
         return "\n".join(row.message for row in verdict.rows)
+
+
+PANEL = CodePanel

@@ -44,3 +44,6 @@ class LinesPanel(AnswerPanel[Debug]):
             self.query_one("#fix", Static).update(Text.assemble(
                 ("The fix, line ", "bold"), (str(exercise.buggy_line), "bold"), (":  ", "bold"), fixed))
         return ""
+
+
+PANEL = LinesPanel

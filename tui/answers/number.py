@@ -54,3 +54,6 @@ class NumberPanel(AnswerPanel[NumericAnswer]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.post_message(self.Submitted(self.answer_text()))
+
+
+PANEL = NumberPanel

@@ -36,3 +36,6 @@ class OrderPanel(AnswerPanel[Design]):
             order.wrong_position = first_wrong(verdict.value, self.exercise.order)
             order.refresh()
         return ""
+
+
+PANEL = OrderPanel

@@ -42,3 +42,6 @@ class StepsPanel(AnswerPanel[Trace]):
         if verdict.rows:
             self.table.mark(verdict.rows)
         return ""
+
+
+PANEL = StepsPanel

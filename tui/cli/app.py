@@ -22,8 +22,10 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
     # costs time (3% of the start). RingbookApp turns it back on once the home screen has been painted.
     gc.disable()
     try:
-        from tui.cli.common import load_or_report, open_store_or_report
+        from tui.cli.common import kind_parts_missing, load_or_report, open_store_or_report
 
+        if kind_parts_missing():
+            return 1
         store = open_store_or_report(data_dir)
         if store is None:
             return 1

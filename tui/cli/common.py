@@ -28,6 +28,17 @@ def relative(path: Path) -> str:
         return str(path)
 
 
+def kind_parts_missing() -> bool:
+    """Say, naming each file to add, what a kind lacks in either face (tui.kind_parts): checked as the app, the
+    plain-line face and `content check` start, before any exercise of the kind is opened."""
+    from tui.kind_parts import missing_parts
+
+    missing = missing_parts()
+    for sentence in missing:
+        print(f"ringbook: {sentence}", file=sys.stderr)
+    return bool(missing)
+
+
 def counted(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 

@@ -1,8 +1,8 @@
-"""`ringbook content check | list | show | new`: the author's commands.
+"""`ringbook content check | list | show | new | schema`: the author's commands.
 
-`new` starts a book from the template in book_template/ beside this file. The template is a real book (one
-chapter, one exercise of each kind) kept as files, so it is checked like any other book and an author edits
-what they will later write.
+`new` starts a book from the template in book_template/ beside this file (its book.yaml and its chapter) and
+one exercise of each kind, each kind's own example (grader.kinds.registry.Kind.example): a new kind is in the
+template as soon as it exists. `schema` writes content/exercise.schema.json from the kinds, for editors.
 """
 
 from __future__ import annotations
@@ -10,20 +10,25 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import textwrap
 import time
-from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.book import cache as book_cache
 from grader.book.load import check_book
 from grader.safe_text import printable
-from tui.cli.common import counted, folder_problem, load_or_report, relative
+from tui.cli.common import counted, folder_problem, kind_parts_missing, load_or_report, relative
 
 if TYPE_CHECKING:
     from grader.exercise import Exercise
 
 TEMPLATE = Path(__file__).resolve().parent / "book_template"
+TEMPLATE_CHAPTER = "01-first-steps"
+TEMPLATE_HEADER = """\
+# One exercise of each kind. Every number the learner is graded against is a formula over the
+# exercise's params (or a build/debug test's args): change a param and every answer follows.
+"""
 READING_WIDTH = 86   # as the app caps a chapter's text (tui/screens/chapter.tcss)
 
 
@@ -37,6 +42,7 @@ def content_new(folder: Path) -> int:
         return 1
     try:
         shutil.copytree(TEMPLATE, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+        (folder / TEMPLATE_CHAPTER / "exercises.yaml").write_text(template_exercises(), encoding="utf-8")
     except OSError as exc:
         print(f"ringbook: cannot create the book in {folder}: {exc.strerror or exc}", file=sys.stderr)
         return 1
@@ -47,7 +53,27 @@ def content_new(folder: Path) -> int:
     return 0
 
 
+def template_exercises() -> str:
+    """The template chapter's exercises.yaml: one exercise of each kind, numbered in the kinds' order."""
+    from grader.kinds.registry import KINDS
+
+    examples = [f'  - id: "1.{n}"\n' + textwrap.indent(kind.example, "    ")
+                for n, kind in enumerate(KINDS.values(), 1)]
+    return TEMPLATE_HEADER + "exercises:\n" + "\n".join(examples)
+
+
+def content_schema() -> int:
+    """Write content/exercise.schema.json from the kinds (a test fails while it is stale)."""
+    from grader.book.schema import SCHEMA_PATH, schema_text
+
+    SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
+    print(f"wrote {relative(SCHEMA_PATH)}")
+    return 0
+
+
 def content_check(content: Path | None) -> int:
+    """The book's problems, after what a kind lacks in either face (which fails the check as well)."""
+    parts_missing = kind_parts_missing()
     problem = folder_problem(content)
     if problem:
         print(f"ringbook: {problem}", file=sys.stderr)
@@ -61,6 +87,8 @@ def content_check(content: Path | None) -> int:
     if errors or book is None:   # a book that cannot load has an error to say why
         print(f"{errors} problem(s) found" + (f", and {counted(warnings, 'warning')}." if warnings else "."),
               file=sys.stderr)
+        return 1
+    if parts_missing:
         return 1
     if warnings:
         print(f"{counted(warnings, 'warning')}; warnings do not fail the check.", file=sys.stderr)
@@ -120,6 +148,8 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
     """An exercise as a learner reads it, with the numbers of `seed`, so an author can proofread a variant
     (or, `as_json`, audit variants by script). `rendered` lays its Markdown out for a terminal, as the app
     does; otherwise the Markdown source is printed as written, for a file or a script."""
+    from grader.book.variants import format_number
+    from grader.kinds.registry import kind_of
     from tui.cli.check import EXIT_UNKNOWN_ID, posed, say_if_seed_changes_nothing
 
     book = load_or_report(content)
@@ -146,19 +176,20 @@ def content_show(content: Path | None, exercise_id: str, seed: int | None, *, ex
                         for name, value in params.items())
     out.heading(f"{exercise.id} · {exercise.title}" + (f"  (seed {seed or 0}: {numbers})" if numbers else ""))
     out.markdown(exercise.prompt)
-    options = getattr(exercise, "presented_options", ())
-    if options:
+    kind = kind_of(exercise)
+    shown = kind.shown(exercise, explain)
+    if shown:
         out.gap()
-        for letter, option in zip("ABCDEF", options, strict=False):   # at most six options
-            out.line(f"{letter}  {option.text}" + (" (right)" if explain and option.correct else ""))
-            if explain:
-                out.line(f"   {option.feedback}")
+        for line in shown:
+            out.line(line)
     if explain:
-        for line in _hints_and_feedback(exercise):
+        hints = [f"Hint {n} of {len(exercise.hints)}: {hint}" for n, hint in enumerate(exercise.hints, 1)]
+        notes = hints + kind.notes(exercise, format_number)
+        for line in [""] + notes if notes else []:
             out.line(line) if line else out.gap()
         out.gap()
         out.markdown(exercise.explanation)
-        answer = _answer_line(exercise)
+        answer = kind.answer_line(exercise, format_number)
         if answer:
             out.gap()
             out.line(answer)
@@ -215,69 +246,10 @@ class _TerminalPage(_SourcePage):
         self.console.print()
 
 
-def _hints_and_feedback(exercise: Exercise) -> list[str]:
-    """What the app says as the exercise is answered, for `--explain`: its hints, each foreseen mistake's
-    feedback (with its value for these numbers; one whose `when` rules it out here is left out, as the
-    grader leaves it), a table's notes per step, a listing's per line and an order's per item. ("" is a gap.)"""
-    from grader.book.variants import format_number
-    from grader.exercise import NumericAnswer
-    from grader.kinds.debug import Debug
-    from grader.kinds.design import Design
-    from grader.kinds.trace import Trace
-
-    lines = [f"Hint {n} of {len(exercise.hints)}: {hint}" for n, hint in enumerate(exercise.hints, 1)]
-    if isinstance(exercise, NumericAnswer):
-        number = exercise.answer is not None and not exercise.is_formula
-        applicable = exercise.applicable_mistakes
-        lines += [f"Mistake {m.answer}" + (f" = {format_number(value)}" if number else "") + f": {m.feedback}"
-                  for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(0.0),
-                                      strict=False) if m in applicable]   # repeat(0.0) never ends
-    if isinstance(exercise, Trace):
-        lines += [f"Step {step.label}: {step.feedback}" for step in exercise.steps if step.feedback]
-    if isinstance(exercise, Debug):
-        lines += [f"Line {line}: {note}" for line, note in sorted(exercise.line_feedback.items())]
-    if isinstance(exercise, Design):
-        lines += [f"Item {item.text}: {item.feedback}" for item in exercise.items if item.feedback]
-    return [""] + lines if lines else []
-
-
-def _answer_line(exercise: Exercise) -> str:
-    """The graded answer with its unit: what the explanation's last figure must agree with."""
-    from grader.book.variants import format_number
-    from grader.exercise import NumericAnswer
-
-    if not isinstance(exercise, NumericAnswer) or exercise.answer is None or exercise.is_formula:
-        return ""
-    unit = f" {exercise.unit}" if exercise.unit else ""
-    return printable(f"Answer: {format_number(exercise.value)}{unit}", one_line=True)
-
-
 def _shown_as_data(exercise: Exercise, seed: int) -> dict[str, Any]:
-    """One posed exercise as data: what `content show` prints, plus each mistake's value and whether its
-    `when` lets the grader use it with these numbers."""
-    from grader.exercise import NumericAnswer
-    from grader.kinds.trace import Trace
+    """One posed exercise as data: what `content show` prints, with what its kind adds (a numeric one's
+    params, answer and each mistake's value and whether its `when` lets the grader use it)."""
+    from grader.kinds.registry import kind_of
 
-    data: dict[str, Any] = {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title,
-                  "prompt": exercise.prompt, "hints": list(exercise.hints), "explanation": exercise.explanation}
-    if not isinstance(exercise, NumericAnswer):
-        return data
-    env = exercise.env
-    data["gpu"] = exercise.gpu
-    data["params"] = {name: (exercise.gpu if name == "gpu" else env[name]) for name in exercise.params}
-    data["unit"] = exercise.unit
-    number = exercise.answer is not None and not exercise.is_formula
-    data["answer"] = {"formula": exercise.answer, "value": exercise.value if number else None,
-                      "symbols": list(exercise.symbols)}
-    applicable = exercise.applicable_mistakes
-    data["mistakes"] = [{"answer": m.answer, "value": value if number else None, "when": list(m.when),
-                         "applies": m in applicable, "feedback": m.feedback}
-                        for m, value in zip(exercise.mistakes, exercise.mistake_values if number else repeat(None),
-                                            strict=False)]   # repeat(None) never ends
-    options = getattr(exercise, "presented_options", ())
-    data["options"] = [{"letter": letter, "id": o.id, "text": o.text, "correct": o.correct, "feedback": o.feedback}
-                       for letter, o in zip("ABCDEF", options, strict=False)]   # at most six options
-    data["steps"] = [{"label": s.label, "answer": s.answer, "value": v, "feedback": s.feedback}
-                     for s, v in zip(exercise.steps, exercise.step_values, strict=True)
-                     ] if isinstance(exercise, Trace) else []
-    return data
+    return {"id": exercise.id, "seed": seed, "kind": exercise.kind, "title": exercise.title, "prompt": exercise.prompt,
+            "hints": list(exercise.hints), "explanation": exercise.explanation, **kind_of(exercise).data(exercise)}

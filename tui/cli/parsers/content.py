@@ -1,4 +1,4 @@
-"""`ringbook content check | list | show | new`: the author's commands."""
+"""`ringbook content check | list | show | new | schema`: the author's commands."""
 
 from __future__ import annotations
 
@@ -52,6 +52,11 @@ def add_content(commands: Commands) -> None:
                     "Open it with `ringbook --content DIR`; docs/authoring.md describes the format.")
     new.add_argument("folder", type=Path, metavar="DIR")
     new.set_defaults(run=run_new)
+    schema = actions.add_parser(
+        "schema", help="write content/exercise.schema.json from the exercise kinds (for authors' editors)",
+        description="Each exercise kind gives its own fields (grader/kinds/<kind>.py, SCHEMA); this writes the "
+                    "schema they make together beside the built-in book, where editors find it.")
+    schema.set_defaults(run=run_schema)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -77,3 +82,9 @@ def run_new(args: argparse.Namespace) -> int:
     from tui.cli.content import content_new
 
     return content_new(args.folder)
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    from tui.cli.content import content_schema
+
+    return content_schema()

@@ -27,7 +27,7 @@ def command_in(reply: str) -> Command | None:
 
 
 class Way:
-    """One way of answering: number, choice, steps, lines, order or code (as grader.kinds declare them)."""
+    """One way of answering (as grader.kinds declare them): number, choice, steps, lines, order, code, pairs."""
 
     name = ""
 

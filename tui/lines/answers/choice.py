@@ -26,3 +26,6 @@ class ChoiceWay(Way):
     def reveal(self, ctx: Context, exercise: Trace) -> None:
         index = exercise.presented_options.index(exercise.correct_option)
         ctx.console.say("right option", f"{letter(index)}: {exercise.correct_option.text}")
+
+
+WAY = ChoiceWay()

@@ -26,3 +26,6 @@ class LinesWay(Way):
     def after(self, ctx: Context, exercise: Debug, verdict: Verdict) -> None:
         if verdict.status == "correct":
             ctx.console.say(f"the fix, line {exercise.buggy_line}", exercise.fixed_line.strip())
+
+
+WAY = LinesWay()

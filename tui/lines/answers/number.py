@@ -15,3 +15,6 @@ class NumberWay(Way):
             return f"type a formula in {', '.join(exercise.symbols)}, for example 2*M*(N-1)/N."
         unit = f" in {exercise.unit}" if exercise.unit else ""
         return f"type a number{unit}, for example {' or '.join(BOX_EXAMPLES)}."
+
+
+WAY = NumberWay()

@@ -82,3 +82,6 @@ class OrderWay(Way):
                 if listed != verdict.value:
                     ctx.console.say("items", "numbered as you sent them")
                     self.list_items(ctx, exercise)
+
+
+WAY = OrderWay()

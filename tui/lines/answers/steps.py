@@ -36,3 +36,6 @@ class StepsWay(Way):
         for number, (step, row) in enumerate(zip(exercise.steps, verdict.rows, strict=False), 1):
             ctx.console.say(f"row {number}", f"{step.label}: {row.status}" + (f", {row.message}" if row.status !=
                                                                               "correct" else ""))
+
+
+WAY = StepsWay()

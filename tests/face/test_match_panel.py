@@ -1,0 +1,62 @@
+"""A match exercise in the app: pairs typed in the box, chosen in the table with the keys its footer shows,
+or with the mouse; each item marked right or wrong after a wrong answer."""
+
+from __future__ import annotations
+
+from grader.kinds.match import stored
+from tests.helpers import offered_keys, open_exercise, ringbook_app, settle, text_of
+from tui.answers.pairs import PairsPanel, PairTable
+
+ZERO = "1.9"
+
+
+async def test_pairs_typed_in_the_box_are_graded_and_kept_by_ids(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, ZERO)
+        exercise = screen.query_one("#answer-panel", PairsPanel).exercise
+        wrong = dict(exercise.pairs, z1="b3_75")
+        screen.query_one("#pairs-typed").focus()
+        await pilot.press(*exercise.positions(wrong).upper().replace(" ", ", "), "enter")
+        await settle(app, pilot)
+        assert "3 of 4 pairs are right." in text_of(screen.query_one("#verdict"))
+        row = screen.query_one(f"#item-{'abcd'.index(exercise.letter('z1'))}")
+        assert text_of(row).startswith("✗ ")
+    assert [a.answer for a in store.attempts(ZERO)] == [stored(wrong)]
+
+
+async def test_the_table_takes_letters_digits_and_arrows_shown_in_the_footer(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, ZERO)
+        table = screen.query_one("#pairs-table", PairTable)
+        exercise = table.exercise
+        table.focus()
+        await pilot.pause()
+        keys = offered_keys(app)
+        assert {keys[k] for k in ("up", "a", "left", "1", "enter")} == {"Item", "Option", "Give", "Submit"}
+        for side in reversed(exercise.presented_left):            # letters pick, digits give
+            await pilot.press(exercise.letter(side.id), str(exercise.number(exercise.pairs[side.id])))
+        first = exercise.presented_left[0].id
+        await pilot.press("a", "right")                           # arrows step to the next option and back
+        assert table.chosen[first] == exercise.presented_right[exercise.number(exercise.pairs[first]) %
+                                                               len(exercise.presented_right)].id
+        await pilot.press("left")
+        assert table.chosen == exercise.pairs
+        await pilot.press("enter")
+        await settle(app, pilot)
+    assert [a.status for a in store.attempts(ZERO)] == ["correct"]
+
+
+async def test_the_mouse_picks_an_item_then_gives_it_an_option(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 40)) as pilot:
+        screen = await open_exercise(app, pilot, ZERO)
+        table = screen.query_one("#pairs-table", PairTable)
+        exercise = table.exercise
+        for index, side in enumerate(exercise.presented_left):
+            await pilot.click(f"#item-{index}")
+            await pilot.click(f"#option-{exercise.number(exercise.pairs[side.id])}")
+        assert table.chosen == exercise.pairs
+        assert all(text_of(screen.query_one(f"#item-{i}")).endswith(exercise.text_of(exercise.pairs[side.id]))
+                   for i, side in enumerate(exercise.presented_left))
