@@ -6,6 +6,7 @@ import compileall
 import functools
 import gc
 import io
+import json
 import os
 import shutil
 import signal
@@ -182,16 +183,55 @@ def cache_the_built_in_book() -> None:
     load_book(cache_dir=book_cache.default_folder())
 
 
-# Modules whose tests take many seconds each (the classroom benchmark, whole-book walks). xdist hands each worker
-# a slice of the tests in order, so a long test collected near the end was last, alone, and the run waited for it
-# on an otherwise idle machine; started first, they overlap everything else.
-LONG_FIRST = ("tests/face/test_nothing_lost.py", "tests/test_benchmarks.py", "tests/face/test_keyboard_model.py",
-              "tests/face/test_book_markup.py", "tests/face/test_keyboard_only.py", "tests/face/test_review_recall.py",
-              "tests/face/test_hands_on.py", "tests/face/test_live_book.py", "tests/face/test_chapter_flow.py")
+# --- the longest tests first, from the durations of a run -------------------------------------------------
+# xdist's worksteal hands each worker an even slice of the tests in collection order, and a worker that runs
+# dry steals from the end of another's queue: a long test collected late was last, alone, and the run waited for
+# it on an otherwise idle machine. tests/durations.json holds each test's seconds (setup, call and teardown) from
+# a run with `uv run pytest --store-durations`; tests are dealt out longest first, one to each worker's slice
+# in turn, so every worker starts on its longest. A test the file does not know yet (a new one) counts as
+# DEFAULT_SECONDS, among the longest seventh (half the tests take under 0.02 s), so a new long test is not left
+# to the end: store the durations again when tests are added or get slower.
+
+DURATIONS = Path(__file__).resolve().parent / "durations.json"
+DEFAULT_SECONDS = 1.0
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))   # stable: the rest keep their order
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--store-durations", action="store_true",
+                     help=f"write each test's seconds to {DURATIONS.name}, which orders the tests of later runs")
+
+
+def known_durations() -> dict[str, float]:
+    return json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
+
+
+def longest_first(items: list[pytest.Item], durations: dict[str, float], workers: int) -> list[pytest.Item]:
+    """`items` longest first, dealt in turn into `workers` slices of the order, each slice longest first."""
+    ranked = sorted(items, key=lambda item: durations.get(item.nodeid, DEFAULT_SECONDS), reverse=True)
+    return [item for slice_start in range(workers) for item in ranked[slice_start::workers]]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = longest_first(items, known_durations(), workers)
+
+
+class DurationsKept:
+    """Adds up the seconds of each test's phases as their reports reach the controller (from every worker
+    under xdist), and writes them in place of the stored durations when the run ends: a test that is gone
+    leaves the file then (a run of a few tests leaves the others unknown, so store from a whole run)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+    def pytest_sessionfinish(self, exitstatus: int) -> None:
+        if exitstatus == pytest.ExitCode.INTERRUPTED:   # a run stopped part way knows only some tests
+            return
+        kept = {nodeid: round(seconds, 2) for nodeid, seconds in self.seconds.items()}
+        DURATIONS.write_text(json.dumps(kept, indent=0, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -199,6 +239,8 @@ def pytest_configure(config: pytest.Config) -> None:
         if sys.flags.dont_write_bytecode:
             compile_our_code()
         cache_the_built_in_book()
+        if config.getoption("store_durations"):
+            config.pluginmanager.register(DurationsKept(), "durations-kept")
     allow_unsandboxed_runs_where_no_sandbox_starts()
 
 

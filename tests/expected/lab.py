@@ -1,9 +1,12 @@
 """The Parallelism Paradox lab recomputed by hand from its stated model, independently of grader/lab/model.py.
 
 Written from the model statement alone (content/labs/parallelism-paradox.yaml, "model:"), in plain
-Python: every bucket of the gradient is walked one by one, and every ring is priced step by step.
-tests/face/test_lab.py compares grader/lab/model.py and the lab's prose against these figures.
+Python: every ring is priced step by step, and a gradient's buckets by what each one pays (below).
+tests/grader/test_lab_model.py and tests/face/test_lab.py compare grader/lab/model.py, the lab's prose and
+its screen against these figures.
 """
+
+import math
 
 GB = 1e9
 
@@ -49,20 +52,20 @@ def cross_node_ring_bandwidth(fabric):
 
 
 def in_buckets(grad_bytes, one_allreduce):
-    """The gradient leaves in 25 MB buckets, each its own collective with its own start-ups."""
-    total, left = 0.0, grad_bytes
-    while left > 0:
-        size = min(BUCKET, left)
-        total += one_allreduce(size)
-        left -= size
-    return total
+    """The gradient leaves in 25 MB buckets, each its own collective with its own start-ups. A collective
+    here costs its start-ups plus a time per byte (ring and hierarchical are sums of such steps), so the
+    buckets together pay the start-ups once each and the bytes once in all: (count - 1) more start-ups than
+    one collective of the whole gradient (175B has 14,000 buckets, too many to walk one by one in a test)."""
+    start_ups = one_allreduce(0.0)
+    whole = one_allreduce(grad_bytes)
+    assert math.isclose(one_allreduce(BUCKET) - start_ups, (whole - start_ups) * BUCKET / grad_bytes), \
+        "a collective whose time is not start-ups plus a time per byte"
+    return (bucket_count(grad_bytes) - 1) * start_ups + whole
 
 
 def bucket_count(grad_bytes):
-    count, left = 0, grad_bytes
-    while left > 0:
-        count, left = count + 1, left - BUCKET
-    return count
+    """Full buckets and one more for what is left over."""
+    return math.ceil(grad_bytes / BUCKET)
 
 
 # --- Act I: ZeRO-1 data parallelism ---------------------------------------------------------------------

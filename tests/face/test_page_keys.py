@@ -179,11 +179,9 @@ async def test_a_chapter_pages_with_the_keys_from_the_start(book, store):
 
 
 async def test_the_lab_pages_with_the_keys_after_an_answer(store):
-    from tests.face.test_lab import LabApp
+    from tests.face.test_lab import lab_opened
 
-    app = LabApp(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with lab_opened(store) as (app, pilot):
         await pilot.press("1", "enter")                        # commit the first prediction
         await pilot.pause()
         page = app.screen.query_one("#data-parallel-scroll")

@@ -7,6 +7,8 @@ and a change of keys repaints it alone."""
 import gc
 import weakref
 
+from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -205,3 +207,45 @@ async def test_no_rule_styles_what_is_inside_a_focused_scroll(book, store):
         assert could_be_a_scroll == set(), could_be_a_scroll
         assert ("OptionList", SelectorType.TYPE) in ancestors    # the check sees such rules: Textual's own
         assert issubclass(Page, Scroll)
+
+
+class OneKeyDimmed(App[None]):
+    """The footer under a screen with a key it shows dimmed: ringbook's screens hide a key they cannot use now
+    (check_action False) and none dims one (None) today, yet a screen may, and a click on it must say no."""
+
+    BINDINGS = [Binding("g", "go", "Go"), Binding("w", "wait", "Wait")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bells = 0
+        self.done: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "wait" else True
+
+    def action_go(self) -> None:
+        self.done.append("go")
+
+    def action_wait(self) -> None:
+        self.done.append("wait")
+
+    def bell(self) -> None:
+        self.bells += 1
+
+
+async def test_a_click_on_a_dimmed_footer_key_rings_the_bell_and_does_nothing_else():
+    app = OneKeyDimmed()
+    async with app.run_test(size=(80, 24)) as pilot:
+        footer = app.query_one(Footer)
+        await wait_until(pilot, lambda: {key.action for key in footer.shown} >= {"go", "wait"}, "the footer's keys")
+        wait, go = (next(key for key in footer.shown if key.action == action) for action in ("wait", "go"))
+        assert not wait.enabled and go.enabled
+        await pilot.click(Footer, offset=(wait.start + 1, 0))
+        await wait_until(pilot, lambda: app.bells, "the bell")
+        # Then the enabled key beside it: its action runs alone, so nothing the dimmed one posted ran before it.
+        await pilot.click(Footer, offset=(go.start + 1, 0))
+        await wait_until(pilot, lambda: app.done, "Go's action")
+        assert (app.bells, app.done) == (1, ["go"])
