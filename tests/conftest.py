@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, settings
 
 from grader.book import cache as book_cache
 from grader.book.load import BUILTIN_CONTENT, load_book
-from grader.sandbox.runner import SANDBOX_SETTING, sandbox_status
+from grader.sandbox.runner import SANDBOX_SETTING, allow_unsandboxed, sandbox_status
 from tests.built_in import book_of_chapters, builtin_book
 from tui.progress.store import ProgressStore
 
@@ -119,6 +119,17 @@ def apps_without_animation(monkeypatch):
     ends, never a frame on the way; drawing those frames cost face tests a fifth of their CPU and their wall
     time the animations' length. App() reads the level from textual.constants when it is made."""
     monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+
+
+# --- a learner's "run without a sandbox" lasts one test, as it lasts one session ----------------------------
+
+@pytest.fixture(autouse=True)
+def sandbox_choice_forgotten():
+    """Allowing unsandboxed runs (the build panel's u, the line face's yes, `check --allow-unsandboxed`) is the
+    process's choice, kept for a learner's session: in a test worker it outlived the test that made it, and a
+    later test of "refused until allowed" in the same worker found it allowed (seen under -n 8)."""
+    yield
+    allow_unsandboxed(False)
 
 
 # --- the real progress store, on a temp folder ------------------------------------------------------
