@@ -68,10 +68,12 @@ def test_work_takes_only_a_build_of_the_book(ringbook, data_dir):
 
 
 def watching(data_dir) -> tuple[subprocess.Popen[str], LineReader]:
-    """`ringbook work 0.5` started on `data_dir`, its output read line by line."""
+    """`ringbook work 0.5` started on `data_dir`, its output read line by line. A hangup ends it as it ends a
+    learner's: a run started under `nohup` passed its ignored SIGHUP on, and a closed terminal then ended nothing."""
     child = subprocess.Popen([*RINGBOOK, "work", EXERCISE], cwd=ROOT, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)})
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)},
+                             preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
     return child, LineReader(child)
 
 
