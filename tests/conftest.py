@@ -177,6 +177,25 @@ def compile_our_code() -> None:
         compileall.compile_dir(root / folder, quiet=1)
 
 
+def rewrite_our_tests_once(config: pytest.Config) -> None:
+    """pytest rewrites each test module's asserts as it imports it and keeps the result beside Python's own
+    .pyc, but only where Python may write byte-code: with PYTHONDONTWRITEBYTECODE every xdist worker rewrote
+    every test module again, 2.4 s of CPU a worker. The controller writes them once, with pytest's own
+    functions (pinned in tests/test_pinned_internals.py), where each worker's import looks for them; one that
+    is stale (its source's size or time changed) is rewritten here on the next run, and one a worker cannot
+    read is rewritten by that worker as before."""
+    from _pytest.assertion import rewrite
+
+    if config.getoption("assertmode") != "rewrite":
+        return
+    state = config.stash[rewrite.assertstate_key]
+    for source in sorted(Path(__file__).resolve().parent.rglob("test_*.py")):
+        pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+        if rewrite._read_pyc(source, pyc) is None and rewrite.try_makedirs(pyc.parent):
+            stat, code = rewrite._rewrite_test(source, config)
+            rewrite._write_pyc(state, code, stat, pyc)
+
+
 # --- the built-in book cached, once a run, in a cache folder of the run's own -----------------------------
 
 CACHE_SETTING = "RINGBOOK_CACHE_DIR"
@@ -249,6 +268,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):   # the controller (or a run without workers), before any test
         if sys.flags.dont_write_bytecode:
             compile_our_code()
+            rewrite_our_tests_once(config)
         cache_the_built_in_book()
         if config.getoption("store_durations"):
             config.pluginmanager.register(DurationsKept(), "durations-kept")

@@ -11,6 +11,7 @@ import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
+from types import CodeType
 
 import aiohttp_jinja2
 import pytest
@@ -203,3 +204,24 @@ def test_textual_asks_for_a_layout_when_a_widget_s_virtual_size_changes():
     assert "virtual_size" in Widget._reactives and Widget._reactives["virtual_size"]._layout, (
         "Textual's virtual_size no longer asks for a layout: tui/widgets/verdict_panel.py's override has no use")
     assert not VerdictPanel._reactives["virtual_size"]._layout
+
+
+def test_pytest_rewrites_and_reads_a_test_module_as_the_controller_uses_it(tmp_path, pytestconfig):
+    """tests/conftest.py's rewrite_our_tests_once writes each test module's rewritten asserts once, with
+    pytest's own private functions, for every worker to read: the names and the round trip it relies on."""
+    from _pytest.assertion import rewrite
+
+    for name, expected in ((rewrite._rewrite_test, ["fn", "config"]), (rewrite._read_pyc, ["source", "pyc"]),
+                           (rewrite._write_pyc, ["state", "co", "source_stat", "pyc"]),
+                           (rewrite.get_cache_dir, ["file_path"]), (rewrite.try_makedirs, ["cache_dir"])):
+        assert_parameters(name, expected, "tests/conftest.py", "assert rewriting done once for every worker")
+    source = tmp_path / "test_example.py"
+    source.write_text("def test_it():\n    assert 1 + 1 == 3\n")
+    pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+    assert rewrite.try_makedirs(pyc.parent)
+    stat, code = rewrite._rewrite_test(source, pytestconfig)
+    rewrite._write_pyc(pytestconfig.stash[rewrite.assertstate_key], code, stat, pyc)
+    read = rewrite._read_pyc(source, pyc)
+    assert read is not None
+    [test_it] = [const for const in read.co_consts if isinstance(const, CodeType)]
+    assert any(name.startswith("@py_assert") for name in test_it.co_varnames)   # rewritten, not plain
