@@ -110,6 +110,18 @@ class RingbookApp(SavesScreenshots):
                 screen.keep_unsaved()
         super().exit(result, return_code, message)
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q (a priority key, run as it reaches the app) and q end the app once the keys sent before them
+        have been handled: those typed just before were still on their way to the box, and were lost."""
+        if self.focused is None:
+            self.exit()
+        else:
+            self.focused.call_later(self.exit)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: Textual's own notice says how to quit in markup, which this app's notices show as it is."""
+        self.notify("Press Ctrl+Q (or q where it is not typed) to quit.", title="Do you want to quit?")
+
     async def on_event(self, event: events.Event) -> None:
         if (isinstance(event, (events.Key, events.MouseDown, events.Paste)) and not event.is_forwarded
                 and isinstance(self.screen, CatchesUp)):

@@ -30,6 +30,7 @@ from tui.progress.work_files import (
     work_folder,
     write_work_file,
 )
+from tui.widgets.keys_in_order import OwnKeysInOrder
 from tui.widgets.page import Page
 from tui.widgets.settling_cursor import SettlingTextArea
 
@@ -66,7 +67,7 @@ def body_start(code: str) -> tuple[tuple[int, int], tuple[int, int]]:
     return (first, indent), (first, indent)
 
 
-class CodeEditor(SettlingTextArea):
+class CodeEditor(OwnKeysInOrder, SettlingTextArea):
     """The editor, whose line being typed on is always on screen: the page keys scroll the page (the
     exercise screen takes them first), and a key typed or a cursor moved brings the line back into view.
     It moves with the arrows, Ctrl+←/→ by word, Ctrl+A and Ctrl+E to a line's start and end, and

@@ -7,12 +7,13 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input
 
+from tui.widgets.keys_in_order import OwnKeysInOrder
 from tui.widgets.settling_cursor import SettlingCursor
 
 ANSWER_KEY = "i"   # the exercise screen's key for "the answer takes the keyboard"
 
 
-class AnswerInput(SettlingCursor, Input):
+class AnswerInput(OwnKeysInOrder, SettlingCursor, Input):
     BINDINGS = [
         Binding("enter", "submit", "Submit"),
         Binding("escape", "leave", "Leave box"),
