@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.widgets import TextArea
+from textual.widgets.text_area import Selection
 
 from tests.face.test_nothing_lost import EXERCISE, start
 from tests.helpers import open_exercise, ringbook_app, wait_until
@@ -81,3 +83,20 @@ async def test_a_burst_posted_at_once_is_handled_in_order_and_kept_by_ctrl_q(boo
         await wait_until(pilot, lambda: app.return_code is not None, "Ctrl+Q ending the app")
     store.close()
     assert kept_draft(data_dir) == kept
+
+
+async def test_a_burst_in_the_build_editor_is_handled_in_order(book, data_dir: Path):
+    """Ctrl+E then W, sent at once, in the editor: the W is typed at the end of the line, after the move."""
+    app = ringbook_app(book, ProgressStore.open(data_dir))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, "0.5")   # a build: the editor has the keyboard on arrival
+        editor = app.screen.query_one("#editor", TextArea)
+        await wait_until(pilot, lambda: app.focused is editor and editor.selection != Selection(),
+                         "the editor's cursor placed")
+        row = editor.cursor_location[0]
+        line = editor.document[row]
+        editor.move_cursor((row, 0))
+        for event in driver_events("\x05W"):
+            app.post_message(event)
+        await wait_until(pilot, lambda: editor.document[row] != line, "the W typed")
+        assert editor.document[row] == line + "W"
