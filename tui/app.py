@@ -31,6 +31,7 @@ from tui.progress.store import ProgressStore, StoreError
 from tui.screens.home import HomeScreen
 from tui.screens.navigator import CatchesUp, KeepsUnsaved
 from tui.screenshots import SavesScreenshots
+from tui.suspending import resumable
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -63,6 +64,7 @@ class RingbookApp(SavesScreenshots):
         Binding("f2", "toggle_theme", "Theme", show=False),
         Binding("ctrl+s", "screenshot", "Shot", tooltip="Save an SVG screenshot of this screen in your data folder"),
         Binding("ctrl+b", "book_problems", "Book problems", show=False),   # a live book's, while it has any
+        Binding("ctrl+z", "suspend_process", "Suspend: fg in your shell brings ringbook back", show=False),
     ]
 
     def __init__(self, book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None,
@@ -109,6 +111,26 @@ class RingbookApp(SavesScreenshots):
             if isinstance(screen, KeepsUnsaved):
                 screen.keep_unsaved()
         super().exit(result, return_code, message)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q (a priority key, run as it reaches the app) and q end the app once the keys sent before them
+        have been handled: those typed just before were still on their way to the box, and were lost."""
+        if self.focused is None:
+            self.exit()
+        else:
+            self.focused.call_later(self.exit)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: Textual's own notice says how to quit in markup, which this app's notices show as it is."""
+        self.notify("Press Ctrl+Q (or q where it is not typed) to quit.", title="Do you want to quit?")
+
+    def action_suspend_process(self) -> None:
+        """Ctrl+Z (the editor's own Ctrl+Z undoes): stop, where a shell can bring the app back (tui.suspending)."""
+        if self.is_web or self.is_headless or not resumable():
+            self.notify("Ctrl+Z stops ringbook only when it runs in a shell that can bring it back (fg): "
+                        "here it would stay stopped.", title="Not suspended")
+            return
+        super().action_suspend_process()
 
     async def on_event(self, event: events.Event) -> None:
         if (isinstance(event, (events.Key, events.MouseDown, events.Paste)) and not event.is_forwarded

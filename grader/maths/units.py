@@ -104,6 +104,10 @@ def convert(value: float, unit: str, box_unit: str) -> float:
         if folded == box_unit.casefold():
             return value
         raise UnitError(f"I don't know the unit {unit!r}; this box is in {box_unit}.", incompatible=False)
+    if _dimension(source) not in _DIMENSION_NAMES:   # tesla, gauss, siemens: a slip of the keyboard
+        guess = _meant(unit, target)
+        raise UnitError(f"{unit} is {source}, not {_describe(target)}: this box is in {box_unit}."
+                        + (f" Did you mean {guess}?" if guess else ""), incompatible=False)
     try:
         return float(registry().Quantity(value, source).to(target).magnitude)
     except Exception:  # pint's DimensionalityError, and anything odd inside pint, reads the same to a learner
@@ -113,9 +117,23 @@ def convert(value: float, unit: str, box_unit: str) -> float:
         ) from None
 
 
+def _dimension(unit: Unit) -> str:
+    return str(registry().Quantity(1, unit).dimensionality)
+
+
 def _describe(unit: Unit) -> str:
-    dimensionality = str(registry().Quantity(1, unit).dimensionality)
+    dimensionality = _dimension(unit)
     return _DIMENSION_NAMES.get(dimensionality, "a " + dimensionality.replace("[", "").replace("]", ""))
+
+
+def _meant(unit: str, target: Unit) -> str | None:
+    """The spelling of the box's kind that `unit` is a slip for (`T` for TB, `mS` for ms), if one is."""
+    wanted = _dimension(target)
+    for spelling in (unit + "B", unit.lower(), unit + "B/s"):
+        parsed = _parse_unit(spelling)
+        if parsed is not None and _dimension(parsed) == wanted:
+            return spelling
+    return None
 
 
 # A data size or a bandwidth as a book writes one after a number: `400 Gb/s`, `80 GB`, `112 MiB`.

@@ -44,7 +44,12 @@ def test_reads_as_correct(case, text):
     (GB, "-1.75", "incorrect", "wrong sign"),
     (GB, "3", "incorrect", "is not the answer"),
     (GB, "1.75 blorps", "invalid", "don't know the unit 'blorps'"),
-    (GB, "1.75 furlongs", "incorrect", "furlongs (a length)"),
+    (GB, "1.75 GB/s", "incorrect", "You answered in GB/s (a bandwidth), but this box asks for GB"),  # counted
+    # Not a size, time, bandwidth or plain number: a slip of the keyboard, said in words and not counted.
+    (GB, "1.75 T", "invalid", "T is tesla, not a data size: this box is in GB. Did you mean TB?"),
+    (GB, "1.75 G", "invalid", "G is gauss, not a data size: this box is in GB. Did you mean GB?"),
+    (MS, "70 mS", "invalid", "mS is millisiemens, not a time: this box is in ms. Did you mean ms?"),
+    (GB, "1.75 furlongs", "invalid", "furlongs is furlong, not a data size: this box is in GB."),
     (GB, "1.75 GB GB", "invalid", "don't know the unit"),
     (PCT, "0.25", "invalid", "This box is in percent: write 25 (or 25%), not 0.25"),   # not counted
     (PCT, "1/4", "invalid", "write 25 (or 25%), not 0.25"),

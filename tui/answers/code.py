@@ -6,6 +6,7 @@ Before any code runs, the panel says if it cannot run in a sandbox here, and how
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from rich.text import Text
@@ -30,6 +31,7 @@ from tui.progress.work_files import (
     work_folder,
     write_work_file,
 )
+from tui.widgets.keys_in_order import OwnKeysInOrder
 from tui.widgets.page import Page
 from tui.widgets.settling_cursor import SettlingTextArea
 
@@ -66,7 +68,20 @@ def body_start(code: str) -> tuple[tuple[int, int], tuple[int, int]]:
     return (first, indent), (first, indent)
 
 
-class CodeEditor(SettlingTextArea):
+def last_change(starter: str, code: str) -> tuple[int, int] | None:
+    """The end of the last line of `code` the learner wrote or changed (not in `starter`), where their draft
+    reopens; None when every line is the starter's (only lines were deleted, or nothing was changed)."""
+    lines = code.splitlines()
+    changed = [j2 for tag, _i1, _i2, _j1, j2 in SequenceMatcher(None, starter.splitlines(), lines,
+                                                                 autojunk=False).get_opcodes()
+               if tag in ("replace", "insert")]
+    if not changed:
+        return None
+    row = changed[-1] - 1
+    return row, len(lines[row])
+
+
+class CodeEditor(OwnKeysInOrder, SettlingTextArea):
     """The editor, whose line being typed on is always on screen: the page keys scroll the page (the
     exercise screen takes them first), and a key typed or a cursor moved brings the line back into view.
     It moves with the arrows, Ctrl+←/→ by word, Ctrl+A and Ctrl+E to a line's start and end, and
@@ -77,6 +92,11 @@ class CodeEditor(SettlingTextArea):
         Binding("ctrl+home", "code_edge('start')", "Code start/end", key_display="^home/^end"),
         Binding("ctrl+end", "code_edge('end')", "Code end", show=False),
     ]
+
+    def action_cursor_line_end(self, select: bool = False) -> None:
+        """Ctrl+E: the end of the line, not of the screen row it wraps onto (the editor wraps long lines)."""
+        row = self.cursor_location[0]
+        self.move_cursor((row, len(self.document[row])), select=select)
 
     def action_code_edge(self, edge: str) -> None:
         self.move_cursor(self.document.start if edge == "start" else self.document.end)
@@ -153,10 +173,12 @@ class CodePanel(AnswerPanel[Build]):
         self.check_sandbox()
 
     def place_cursor(self) -> None:
-        """In the body, once the editor has its width (placed before, it scrolled sideways to the cursor)."""
+        """In the body, once the editor has its width (placed before, it scrolled sideways to the cursor); in a
+        restored draft, after the learner's last change, where they were working."""
         editor = self.query_one("#editor", CodeEditor)
         if editor.selection == Selection():   # not moved yet by the learner
-            editor.selection = Selection(*body_start(editor.text))
+            mine = last_change(self.exercise.starter, editor.text) if self.draft else None
+            editor.selection = Selection.cursor(mine) if mine else Selection(*body_start(editor.text))
 
     @work(thread=True, exclusive=True, group="sandbox")
     def check_sandbox(self) -> None:

@@ -469,11 +469,12 @@ class ExerciseScreen(Screen):
         self._draft_timer = self.set_timer(DRAFT_DELAY, self.keep_unsaved)
 
     def keep_unsaved(self) -> None:
-        """Keep the draft waiting for its DRAFT_DELAY: when it is up, or now, as the app ends (RingbookApp.exit)."""
+        """Keep the draft when its DRAFT_DELAY is up, or now, as the app ends (RingbookApp.exit): then the box
+        may hold keys whose change has not reached this screen yet, so it is kept whether a timer waits or not."""
         if self._draft_timer is not None:
             self._draft_timer.stop()
             self._draft_timer = None
-            self.save_draft()
+        self.save_draft()
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.on_input_changed(event)

@@ -23,6 +23,8 @@ from tui.widgets.page import Page
 
 Group = tuple[str, list[tuple[str, str]]]
 HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
+# Beside an editor, ^z is said as its undo (IN_THE_EDITOR), and the build's dialog has no line to spare at 80x24.
+HIDDEN_BESIDE_EDITOR = {"suspend_process"}
 SAID_IN_FULL = {"screenshot": "Screenshot, saved in your data folder"}   # the footer's word is short for 80 columns
 
 EVERYWHERE_TOO = [
@@ -63,7 +65,7 @@ def keys_of(screen: Screen) -> list[Group]:
         node, binding = active.node, active.binding
         if not active.enabled or not binding.description or isinstance(node, (Input, TextArea)):
             continue   # the box's and the editor's keys are said below, in words
-        if binding.action in HIDDEN:
+        if binding.action in HIDDEN or (binding.action in HIDDEN_BESIDE_EDITOR and screen.query(TextArea)):
             continue
         if not ours(node, binding):
             continue

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input
 
+from tui.widgets.keys_in_order import OwnKeysInOrder
 from tui.widgets.settling_cursor import SettlingCursor
 
 ANSWER_KEY = "i"   # the exercise screen's key for "the answer takes the keyboard"
 
 
-class AnswerInput(SettlingCursor, Input):
+class AnswerInput(OwnKeysInOrder, SettlingCursor, Input):
     BINDINGS = [
         Binding("enter", "submit", "Submit"),
         Binding("escape", "leave", "Leave box"),
     ]
+
+    def __init__(self, value: str | None = None, *args: Any, **kwargs: Any) -> None:
+        """A box given a value (a restored draft) does not select it on arrival: the next key would replace
+        what the learner had typed (`16*7` then ` GB/s` left ` GB/s`), not go on with it."""
+        kwargs.setdefault("select_on_focus", not value)
+        super().__init__(value, *args, **kwargs)
 
     async def action_submit(self) -> None:
         self.hold_cursor()   # the verdict is read now; a blink meanwhile is a frame that holds verdicts back

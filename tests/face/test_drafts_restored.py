@@ -1,0 +1,69 @@
+"""A restored draft is gone on with, not replaced (issue 45, section 2 item 4): the answer box's draft was all
+selected on arrival, so the first key typed replaced it (`16*7` then ` GB/s` left ` GB/s`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import TextArea
+from textual.widgets.text_area import Selection
+
+from tests.helpers import open_exercise, ringbook_app, wait_until
+from tui.progress.answering import draft_key
+from tui.progress.store import ProgressStore
+from tui.widgets.answer_input import AnswerInput
+
+EXERCISE = "0.1"   # a number in GB, whose box has the keyboard on arrival
+
+
+async def test_a_restored_answer_draft_is_typed_after_not_replaced(book, data_dir: Path):
+    store = ProgressStore.open(data_dir)
+    store.save_draft(draft_key(EXERCISE, "learn", 0), "16*7")
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, EXERCISE)
+        await wait_until(pilot, lambda: isinstance(app.focused, AnswerInput), "the answer box taking the keyboard")
+        box = app.focused
+        assert isinstance(box, AnswerInput) and box.value == "16*7"
+        await pilot.press("space", "G", "B")
+        assert box.value == "16*7 GB"
+
+
+BUILD = "0.5"   # a build exercise: the editor has the keyboard on arrival
+
+
+async def test_a_restored_build_draft_reopens_with_the_cursor_after_the_learners_last_change(book, data_dir: Path):
+    """It reopened before the docstring, where a fresh starter's cursor goes, far from the learner's work."""
+    starter = book.exercise(BUILD).starter
+    lines = starter.splitlines()
+    placeholder = next(row for row, line in enumerate(lines) if line.strip() == "raise NotImplementedError")
+    mine = [*lines[:placeholder], "    total = 0", "    return total", *lines[placeholder + 1:]]
+    store = ProgressStore.open(data_dir)
+    store.save_draft(draft_key(BUILD, "learn", 0), "\n".join(mine))
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, BUILD)
+        editor = app.screen.query_one("#editor", TextArea)
+        await wait_until(pilot, lambda: app.focused is editor and editor.selection != Selection(),
+                         "the editor's cursor placed")
+        assert editor.selection == Selection.cursor((placeholder + 1, len("    return total")))
+
+
+async def test_ctrl_e_goes_to_the_end_of_the_line_not_of_its_wrapped_row(book, data_dir: Path):
+    starter = book.exercise(BUILD).starter
+    lines = starter.splitlines()
+    placeholder = next(row for row, line in enumerate(lines) if line.strip() == "raise NotImplementedError")
+    long_line = "    return " + " + ".join(f"term_{n}" for n in range(20))   # wraps at 80 columns
+    mine = [*lines[:placeholder], long_line, *lines[placeholder + 1:]]
+    store = ProgressStore.open(data_dir)
+    store.save_draft(draft_key(BUILD, "learn", 0), "\n".join(mine))
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, BUILD)
+        editor = app.screen.query_one("#editor", TextArea)
+        await wait_until(pilot, lambda: app.focused is editor and editor.selection != Selection(),
+                         "the editor's cursor placed")
+        assert len(long_line) > editor.content_size.width
+        editor.move_cursor((placeholder, 0))
+        await pilot.press("ctrl+e", "X")
+        assert editor.document[placeholder] == long_line + "X"

@@ -1,0 +1,102 @@
+"""Keys sent in one burst, as a terminal sends what is typed quickly or pasted (one write), are handled in the
+order they came, whatever binds them (issue 45, section 3): an Input's own keys (Ctrl+U, Ctrl+E) ran when
+the key had bubbled up to the app, after the keys behind it had been typed into the box, and Ctrl+Q ended the
+app before the keys ahead of it reached the box.
+
+Each burst is sent twice: in a real pseudo-terminal as one write, and through Pilot as the driver posts it
+(every key at once, no frame between them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.widgets import TextArea
+from textual.widgets.text_area import Selection
+
+from tests.face.test_nothing_lost import EXERCISE, start
+from tests.helpers import open_exercise, ringbook_app, wait_until
+from tests.pseudo_terminal import seeded_data_dir
+from tui.progress.answering import draft_key
+from tui.progress.store import ProgressStore
+from tui.widgets.answer_input import AnswerInput
+
+PASTE = "\x1b[200~42\x1b[201~"   # a bracketed paste of "42", as a terminal sends it
+
+# (what is typed in one write before Ctrl+Q, the draft kept): each names its keys as a terminal sends them.
+BURSTS = {
+    "digits then Ctrl+Q": ("1234", "1234"),
+    "Ctrl+U then digits": ("77\x1535", "35"),
+    "Ctrl+A, Ctrl+E then a letter": ("12\x01\x05W", "12W"),
+    "Ctrl+U then a paste": ("77\x15" + PASTE, "42"),
+}
+
+
+def kept_draft(data: Path) -> str | None:
+    store = ProgressStore.open(data)
+    try:
+        return store.draft(draft_key(EXERCISE, "learn", 0))
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("burst", BURSTS)
+def test_a_burst_in_a_terminal_is_handled_in_order_and_kept_by_ctrl_q(tmp_path: Path, burst: str):
+    typed, kept = BURSTS[burst]
+    data = seeded_data_dir(tmp_path / "data", "0", EXERCISE)
+    terminal = start(data)
+    try:
+        terminal.type(typed + "\x11")
+        terminal.wait()
+    finally:
+        terminal.close()
+    assert kept_draft(data) == kept
+
+
+def driver_events(typed: str) -> list[events.Event]:
+    """What Textual's driver posts to the app for `typed`: a Key for each key, a Paste for a bracketed paste."""
+    names = {"\x15": "ctrl+u", "\x01": "ctrl+a", "\x05": "ctrl+e", "\x11": "ctrl+q"}
+    posted: list[events.Event] = []
+    rest = typed
+    while rest:
+        if rest.startswith("\x1b[200~"):
+            pasted, _, rest = rest.removeprefix("\x1b[200~").partition("\x1b[201~")
+            posted.append(events.Paste(pasted))
+            continue
+        character, rest = rest[0], rest[1:]
+        posted.append(events.Key(names.get(character, character), character))
+    return posted
+
+
+@pytest.mark.parametrize("burst", BURSTS)
+async def test_a_burst_posted_at_once_is_handled_in_order_and_kept_by_ctrl_q(book, data_dir: Path, burst: str):
+    typed, kept = BURSTS[burst]
+    store = ProgressStore.open(data_dir)
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, EXERCISE)
+        await wait_until(pilot, lambda: isinstance(app.focused, AnswerInput), "the answer box taking the keyboard")
+        for event in driver_events(typed + "\x11"):
+            app.post_message(event)
+        await wait_until(pilot, lambda: app.return_code is not None, "Ctrl+Q ending the app")
+    store.close()
+    assert kept_draft(data_dir) == kept
+
+
+async def test_a_burst_in_the_build_editor_is_handled_in_order(book, data_dir: Path):
+    """Ctrl+E then W, sent at once, in the editor: the W is typed at the end of the line, after the move."""
+    app = ringbook_app(book, ProgressStore.open(data_dir))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, "0.5")   # a build: the editor has the keyboard on arrival
+        editor = app.screen.query_one("#editor", TextArea)
+        await wait_until(pilot, lambda: app.focused is editor and editor.selection != Selection(),
+                         "the editor's cursor placed")
+        row = editor.cursor_location[0]
+        line = editor.document[row]
+        editor.move_cursor((row, 0))
+        for event in driver_events("\x05W"):
+            app.post_message(event)
+        await wait_until(pilot, lambda: editor.document[row] != line, "the W typed")
+        assert editor.document[row] == line + "W"
