@@ -2,14 +2,14 @@
 
 Where the keyboard is depends on the exercise, never on the route that brought the learner here (the
 model, route by route, is docs/keys.md). Outside a session, the answer (box, options, listing, order or
-editor) has it while the exercise is still to be got right, on arrival and after a wrong answer; a
-build's editor keeps it after every run, with its line in view beside the verdict. Once an exercise is
-right, and always on a card of a review or practice session (where n and p move through the cards), the
-page has it and single letters are commands: h for a hint, x for the explanation, n and p for the next
-and previous exercise, i to answer, v for new numbers once a varying exercise is answered. Escape goes
-one step out: from the answer to the page, from the page back to the screen underneath (a session is
-paused: r on the home screen resumes it). PgUp, PgDn, Home and End scroll the page whatever has the
-keyboard.
+editor) has it while the exercise is still to be got right, on arrival; after any answer but a right one
+(in a chapter or on a card alike) it keeps it for another go, a build's editor with its line in view
+beside the verdict. Once an exercise is right, and on a card of a review or practice session as it
+arrives (where n and p move through the cards), the page has it and single letters are commands: h for
+a hint, x for the explanation, n and p for the next and previous exercise, i to answer, v for new
+numbers once a varying exercise is answered. Escape goes one step out: from the answer to the page, from
+the page back to the screen underneath (a session is paused: r on the home screen resumes it). PgUp,
+PgDn, Home and End scroll the page whatever has the keyboard.
 
 Grading runs in a worker thread, so nothing typed can freeze the screen. A counted attempt is committed
 to the store, with the seed of the numbers it answered and what it was for, before its verdict is shown.
@@ -125,9 +125,9 @@ class ExerciseScreen(Screen):
     @property
     def answer_waits(self) -> bool:
         """Whether the answer has the keyboard when nobody has moved it: outside a session, on an exercise
-        still to be got right, and on a build, whose code is the learner's to go on editing, right or not.
-        On a card, n and p are the session's keys, so the page keeps them."""
-        return not self.card and (not self.done or self.panel.keeps_sent)
+        still to be got right (a build's editor too: once it passes, n is the next exercise, and i brings the
+        editor back). On a card, n and p are the session's keys, so the page keeps them."""
+        return not self.card and not self.done
 
     @property
     def draft_key(self) -> str:
@@ -315,10 +315,10 @@ class ExerciseScreen(Screen):
         if verdict.status == "correct":
             self.reveal_explanation(record=False, scroll=False)
         # The newest verdict is always on screen; a right one at the top, with the explanation under it.
-        # The answer keeps the keyboard for another go while it waits (a card: until it is answered, so
-        # n then moves on), and only while it shows beside the verdict.
-        keeps = self.answer_waits if not self.card else not verdict.counts_as_attempt
-        if keeps and self.answering:
+        # One rule for every kind, in a chapter and on a card: a right answer (a passed build too) gives the
+        # page the keyboard, so n goes on; any other keeps the answer ready for another go, while it shows
+        # beside the verdict.
+        if verdict.status != "correct" and self.answering:
             page.reveal(verdict_panel, keeping=self.focused, lose=self.give_page_the_keys)
         else:
             self.give_page_the_keys()
