@@ -1,19 +1,23 @@
 """Issue 45's exercise flow, driven with Pilot on the real store in a temp folder: one rule for where the
-keyboard goes after a verdict, in a chapter and on a session card alike.
+keyboard goes after a verdict, in a chapter and on a session card alike; and a chapter's end, whose list
+says "Enter opens one".
 
 Before: a passed build kept the editor, so the learner's next `n` was typed into the code; a wrong answer on
-a review card gave the page the keyboard, so Ctrl+U did nothing and the next digits were appended."""
+a review card gave the page the keyboard, so Ctrl+U did nothing and the next digits were appended; at a
+chapter's end, Enter and ↓ did nothing until e or Tab."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, OptionList, TextArea
 
 from tests.face.test_keyboard_model import SOLVED, arrived
 from tests.face.test_keyboard_only import TYPED_SOLUTION
-from tests.helpers import ringbook_app, settle, wait_until
+from tests.helpers import chapter_filled_in, home_ready, ringbook_app, settle, text_of, wait_until, wait_until_still
+from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
+from tui.widgets.page import Scroll
 
 BUILD = "0.5"
 
@@ -66,3 +70,58 @@ async def test_a_wrong_answer_on_a_review_card_leaves_the_box_ready_for_the_next
         assert box.value == "12"
         await pilot.press("escape")                                # Esc leaves the box, not the session
         assert app.screen is card and card.focused is card.panel
+
+
+async def at_the_end_of_chapter_0(app, pilot) -> ChapterScreen:
+    """Chapter 0 opened from home, read to its end: the page has the keyboard, the list of exercises in view."""
+    await pilot.press("enter")
+    await chapter_filled_in(app, pilot)
+    chapter = app.screen
+    assert isinstance(chapter, ChapterScreen)
+    page = chapter.query_one("#page", Scroll)
+    await wait_until_still(pilot, lambda: page.max_scroll_y or None, "the chapter laid out")
+    await pilot.press("end")
+    await wait_until(pilot, lambda: page.scroll_y == page.max_scroll_y, "the page at its end")
+    assert chapter.focused is page
+    assert "(Enter opens one)" in text_of(chapter.query_one("#exercises-heading"))
+    return chapter
+
+
+async def test_enter_at_a_chapters_end_opens_the_highlighted_exercise_as_the_page_says(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        await at_the_end_of_chapter_0(app, pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ExerciseScreen), "Enter opening an exercise")
+        assert app.screen.exercise.id == "0.1"
+
+
+async def test_down_at_a_chapters_end_reaches_the_list_and_moves_in_it(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        chapter = await at_the_end_of_chapter_0(app, pilot)
+        listing = chapter.query_one("#exercise-list", OptionList)
+        await pilot.press("down")
+        assert chapter.focused is listing and listing.highlighted == 0
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ExerciseScreen), "Enter opening an exercise")
+        assert app.screen.exercise.id == "0.2"
+
+
+async def test_enter_at_a_chapters_top_stays_on_the_page(book, store):
+    """Enter opens an exercise only where the page shows the list that says so."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        await pilot.press("enter")
+        await chapter_filled_in(app, pilot)
+        chapter = app.screen
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is chapter and chapter.query_one("#page", Scroll).scroll_y == 0
+        await pilot.press("question_mark")                         # the `?` dialog says what Enter does
+        await pilot.pause()
+        listed = [row for _, rows in app.screen.groups for row in rows]
+        assert ("⏎", "Open the exercise highlighted in the list") in listed, listed
