@@ -4,7 +4,8 @@ says "Enter opens one".
 
 Before: a passed build kept the editor, so the learner's next `n` was typed into the code; a wrong answer on
 a review card gave the page the keyboard, so Ctrl+U did nothing and the next digits were appended; at a
-chapter's end, Enter and ↓ did nothing until e or Tab."""
+chapter's end, Enter and ↓ did nothing until e or Tab; no hint was offered while typing, and x showed the
+whole worked answer at once, kept as revealed."""
 
 from __future__ import annotations
 
@@ -14,7 +15,17 @@ from textual.widgets import Input, OptionList, TextArea
 
 from tests.face.test_keyboard_model import SOLVED, arrived
 from tests.face.test_keyboard_only import TYPED_SOLUTION
-from tests.helpers import chapter_filled_in, home_ready, ringbook_app, settle, text_of, wait_until, wait_until_still
+from tests.helpers import (
+    chapter_filled_in,
+    home_ready,
+    offered_keys,
+    open_exercise,
+    ringbook_app,
+    settle,
+    text_of,
+    wait_until,
+    wait_until_still,
+)
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
 from tui.widgets.page import Scroll
@@ -125,3 +136,57 @@ async def test_enter_at_a_chapters_top_stays_on_the_page(book, store):
         await pilot.pause()
         listed = [row for _, rows in app.screen.groups for row in rows]
         assert ("⏎", "Open the exercise highlighted in the list") in listed, listed
+
+
+def revealed(store, exercise_id: str) -> bool:
+    state = store.exercise_states().get(exercise_id)
+    return bool(state and state.revealed)
+
+
+async def test_hints_are_offered_from_the_box_and_f1_shows_the_next_without_leaving_it(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        box = screen.query_one("#answer", Input)
+        await pilot.press(*"7h")
+        assert offered_keys(app).get("f1") == "Hint"               # in the footer while typing
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "Hint 1 of" in text_of(screen.query_one("#hints"))
+        assert screen.focused is box and box.value == "7h"          # still typing, nothing typed by the key
+        await pilot.press("escape")
+        assert "f1" not in offered_keys(app) and offered_keys(app).get("h") == "Hint"   # the page: h
+
+
+async def test_x_on_an_exercise_not_yet_right_asks_first_and_x_again_reveals(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        await pilot.press("escape", "x")
+        await pilot.pause()
+        assert not screen.query_one("#explanation").display and not revealed(store, "0.2")
+        assert any("x again shows the worked answer" in str(n.message) for n in app._notifications)
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen.query_one("#explanation").display and revealed(store, "0.2")
+
+
+async def test_x_on_a_solved_exercise_shows_the_explanation_at_once(book, store):
+    store.record_attempt("0.2", "70", "correct")
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        assert screen.focused is screen.panel
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen.query_one("#explanation").display and not revealed(store, "0.2")
+
+
+async def test_the_keys_dialog_says_f1_and_ctrl_u_in_the_answer_box(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, "0.2")
+        await pilot.press("escape", "question_mark")
+        await pilot.pause()
+        box = dict(app.screen.groups)["In the answer box"]
+        assert ("f1", "A hint, while typing") in box and ("^u", "Delete all before the cursor") in box

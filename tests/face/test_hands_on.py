@@ -152,7 +152,7 @@ async def test_a_wrong_pick_is_marked_in_the_choice_list_and_the_right_one_once_
         assert row_of(app, f"{letter[wrong[0]]}  ").endswith(" ✗")   # each wrong pick stays marked
         assert row_of(app, f"{letter[wrong[1]]}  ").endswith(" ✗")
         assert not row_of(app, f"{letter[right]}  ").endswith("✓")   # not given away before it is known
-        await pilot.press("x")                                       # the list has the keys: x explains
+        await pilot.press("x", "x")                                  # the list has the keys: x asks, x explains
         await pilot.pause()
         screen.query_one("#choices").scroll_visible(animate=False)
         await pilot.pause()

@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 
 NOT_SAVED_READ_ONLY = "This answer could not be saved (progress is read-only)."
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
+REVEAL_ASKED = ("x again shows the worked answer, kept as revealed (as if you gave up on it). "
+                "h gives a hint first.")
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
 PENDING_DELAY = 0.2   # a grade slower than this (a proof) clears the last verdict while it runs: one frame less
@@ -75,6 +77,7 @@ class ExerciseScreen(Screen):
     BINDINGS = [
         Binding("escape", "leave", "Back"),
         Binding("h", "hint", "Hint"),
+        Binding("f1", "hint_while_typing", "Hint"),   # h is a letter of the answer there: hints show from the box
         Binding("x", "explain", "Explain"),
         Binding("n", "next", "Next"),
         Binding("p", "previous", "Prev"),
@@ -105,6 +108,7 @@ class ExerciseScreen(Screen):
         self.answered = not self.recalls   # a counted attempt on these numbers for this purpose (refresh_state)
         self.hints_shown = 0
         self.explanation_shown = False
+        self.reveal_asked = False   # x pressed once on an exercise not yet right: the next x reveals
         self.submitted_text: str | None = None
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
@@ -341,8 +345,11 @@ class ExerciseScreen(Screen):
         return focused is not None and focused is not self.panel and self.panel in focused.ancestors
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in LETTER_ACTIONS and isinstance(self.focused, (Input, TextArea)):
+        typing = isinstance(self.focused, (Input, TextArea))
+        if action in LETTER_ACTIONS and typing:
             return False  # while typing, letters are answer text; Escape leaves the box first
+        if action == "hint_while_typing":
+            return typing and bool(self.exercise.hints)
         if action == "focus_answer" and self.answering:
             return False  # the answer has the keyboard already
         if action == "new_numbers":
@@ -383,8 +390,17 @@ class ExerciseScreen(Screen):
         hints_widget.display = True
         self.refresh_bindings()
 
+    def action_hint_while_typing(self) -> None:
+        self.action_hint()
+
     def action_explain(self) -> None:
-        self.reveal_explanation(record=True)
+        """The worked answer: at once when the exercise is right (or it shows already); before that, a
+        deliberate step, as a flashcard's "show answer" is: x asks, and x again reveals (kept as revealed)."""
+        if self.done or self.explanation_shown or self.reveal_asked:
+            self.reveal_explanation(record=True)
+            return
+        self.reveal_asked = True
+        self.notify(REVEAL_ASKED, title="Show the worked answer?", timeout=6)
 
     def reveal_explanation(self, *, record: bool, scroll: bool = True) -> None:
         explanation = self.query_one("#explanation", Markdown)
