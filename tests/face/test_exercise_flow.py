@@ -165,10 +165,11 @@ async def test_x_on_an_exercise_not_yet_right_asks_first_and_x_again_reveals(boo
         await pilot.press("escape", "x")
         await pilot.pause()
         assert not screen.query_one("#explanation").display and not revealed(store, "0.2")
-        assert any("x again shows the worked answer" in str(n.message) for n in app._notifications)
+        asked = screen.query_one("#reveal-asked")
+        assert asked.display and "x again shows the worked answer" in text_of(asked)
         await pilot.press("x")
         await pilot.pause()
-        assert screen.query_one("#explanation").display and revealed(store, "0.2")
+        assert screen.query_one("#explanation").display and revealed(store, "0.2") and not asked.display
 
 
 async def test_x_on_a_solved_exercise_shows_the_explanation_at_once(book, store):

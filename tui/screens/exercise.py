@@ -156,6 +156,7 @@ class ExerciseScreen(Screen):
             yield VerdictPanel(id="verdict")
             yield Static(id="verdict-details")
             yield Static(id="hints")
+            yield Static(id="reveal-asked")   # x pressed once: what x again does (a line, not a toast over the page)
             yield Markdown(exercise.explanation, id="explanation")
             yield AttemptList(id="attempts")
         yield Footer(hide=FOOTER_HIDES, show_command_palette=False)
@@ -172,6 +173,7 @@ class ExerciseScreen(Screen):
         self.title = f"Exercise {self.exercise.id}"
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False
+        self.query_one("#reveal-asked").display = False
         self.refresh_state()
         self.done = self.solved and not self.recalls
         if self.answer_waits:
@@ -400,7 +402,10 @@ class ExerciseScreen(Screen):
             self.reveal_explanation(record=True)
             return
         self.reveal_asked = True
-        self.notify(REVEAL_ASKED, title="Show the worked answer?", timeout=6)
+        asked = self.query_one("#reveal-asked", Static)
+        asked.update(Text.assemble(("Show the worked answer? ", "bold"), REVEAL_ASKED))
+        asked.display = True
+        self.query_one("#exercise", Page).reveal(asked)
 
     def reveal_explanation(self, *, record: bool, scroll: bool = True) -> None:
         explanation = self.query_one("#explanation", Markdown)
@@ -410,6 +415,7 @@ class ExerciseScreen(Screen):
             except StoreError as exc:
                 self.notify(str(exc), title="Not saved", severity="warning")
         self.explanation_shown = True
+        self.query_one("#reveal-asked").display = False
         explanation.display = True
         self.panel.show_answer()
         if scroll:
