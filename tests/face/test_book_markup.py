@@ -145,7 +145,9 @@ async def test_no_screen_obeys_markup_in_the_book(hostile, data_dir):
             screen = app.screen
             assert isinstance(screen, ExerciseScreen)
             screen.action_hint()                                 # a hint and the explanation shown too
+            screen.action_explain()                              # x asks first, x again shows it
             screen.action_explain()
+            assert screen.query_one("#explanation").display
             await app.workers.wait_for_complete()
             await pilot.pause()
             found += misread(screen)

@@ -88,6 +88,7 @@ async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, sto
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         assert "✓" in text_of(screen.query_one("#verdict"))
+        await pilot.press("i")                                    # passed: the page had the keys; the editor back
         screen.query_one("#editor", TextArea).text = (
             "def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n    while True:\n        pass\n")
         await pilot.press("ctrl+r")
@@ -151,7 +152,7 @@ async def test_a_wrong_pick_is_marked_in_the_choice_list_and_the_right_one_once_
         assert row_of(app, f"{letter[wrong[0]]}  ").endswith(" ✗")   # each wrong pick stays marked
         assert row_of(app, f"{letter[wrong[1]]}  ").endswith(" ✗")
         assert not row_of(app, f"{letter[right]}  ").endswith("✓")   # not given away before it is known
-        await pilot.press("x")                                       # the list has the keys: x explains
+        await pilot.press("x", "x")                                  # the list has the keys: x asks, x explains
         await pilot.pause()
         screen.query_one("#choices").scroll_visible(animate=False)
         await pilot.pause()

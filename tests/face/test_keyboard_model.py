@@ -204,8 +204,8 @@ def right_answer(screen: ExerciseScreen) -> None:
 
 async def test_after_each_verdict_the_verdict_and_what_has_the_keyboard_are_on_screen(book, store):
     """A wrong answer keeps the keyboard in the answer, on screen beside the verdict (a build's editor:
-    its line); a right one gives the page the keyboard (a build keeps its editor), and Esc steps out
-    once. Each kind in turn, opened from its chapter in one app."""
+    its line); a right one gives the page the keyboard (a passed build too), and Esc steps out once.
+    Each kind in turn, opened from its chapter in one app."""
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         for exercise_id in KINDS:
@@ -226,8 +226,7 @@ async def test_after_each_verdict_the_verdict_and_what_has_the_keyboard_are_on_s
                 shown = str(verdict.render())
                 assert ("✓" in shown) == (answer == "right"), (exercise_id, shown)
                 assert on_screen(page, verdict), (exercise_id, answer, verdict.region, page.content_region)
-                keeps = answer == "wrong" or KINDS[exercise_id] == "build"
-                assert screen.answering == keeps, (exercise_id, answer, screen.focused)
+                assert screen.answering == (answer == "wrong"), (exercise_id, answer, screen.focused)
                 if screen.answering:
                     assert on_screen(page, screen.focused), (exercise_id, answer, screen.focused)
                 else:
@@ -241,7 +240,7 @@ async def test_after_each_verdict_the_verdict_and_what_has_the_keyboard_are_on_s
 
 
 async def test_a_solved_exercise_arrives_with_the_page_holding_the_keys(book, store):
-    """Solved: n and p step on at once, i (or a digit) starts a new answer; a build keeps its editor."""
+    """Solved: n and p step on at once, i (or a digit) starts a new answer; a solved build too."""
     for exercise_id in KINDS:
         store.record_attempt(exercise_id, "x", "correct")
     app = ringbook_app(book, store)
@@ -256,7 +255,9 @@ async def test_a_solved_exercise_arrives_with_the_page_holding_the_keys(book, st
         assert screen.exercise.id == "0.2" and screen.answering       # unsolved: the box
         app.open_exercise(book.exercise("0.5"), replace=True)
         screen = await arrived(app, pilot)
-        assert isinstance(screen.focused, TextArea)                    # the learner's code to go on with
+        assert screen.focused is screen.panel                          # n goes on; i brings the editor back
+        await pilot.press("i")
+        assert isinstance(screen.focused, TextArea)
 
 
 async def test_i_in_an_empty_box_is_not_typed_but_later_it_is(book, store):

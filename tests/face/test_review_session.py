@@ -33,9 +33,9 @@ async def test_a_due_card_comes_back_with_new_numbers_and_the_schedule_moves_on(
         await settle(app, pilot)
         assert "Correct" not in text_of(card.query_one("#verdict"))
         assert "1 earlier answer to other numbers" in text_of(card.query_one("#attempts"))   # answered: back
-        assert app.focused is card.panel                          # answered: n is the session's again
+        assert app.focused is card.query_one("#answer", Input)   # wrong: the box is ready for another go
         card.query_one("#answer", Input).value = repr(card.exercise.value)
-        await pilot.press("i", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
         assert "Correct" in text_of(card.query_one("#verdict"))
         await pilot.press("n")                                    # the last card: a summary over home

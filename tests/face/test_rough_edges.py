@@ -51,8 +51,8 @@ async def test_the_palette_offers_the_theme_once(book, store):
 
 
 async def test_build_code_stays_the_learner_s_after_a_run_and_a_restart(book, store):
-    """After a passing Ctrl+R the keyboard left the editor (p opened the previous exercise, q quit), and
-    reopening showed the starter code."""
+    """Reopening showed the starter code after a run. (A passing run gives the page the keyboard, as a right
+    answer of every kind does: i brings the editor back, and what is typed there is code.)"""
     from textual.widgets import TextArea
 
     from tests.face.test_keyboard_only import TYPED_BUILD, TYPED_SOLUTION
@@ -64,8 +64,8 @@ async def test_build_code_stays_the_learner_s_after_a_run_and_a_restart(book, st
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         assert "✓" in str(screen.query_one("#verdict").render())
-        assert app.focused is editor
-        await pilot.press("end", "p", "q")                   # still code, not commands
+        assert app.focused is screen.panel
+        await pilot.press("i", "end", "p", "q")              # back in the editor: code, not commands
         await pilot.pause()
         assert app.screen is screen and "pq" in editor.text
         await pilot.press("escape", "escape")               # leave the editor, then the exercise
@@ -185,7 +185,8 @@ async def test_an_earlier_run_s_code_can_be_brought_back(book, store):
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         editor.text = "def half_typed("
-        await pilot.press("escape", "o")                        # one run back: the solution
+        assert screen.focused is screen.panel                   # passed: the page has the keys
+        await pilot.press("o")                                  # one run back: the solution
         await pilot.pause()
         assert editor.text == screen.exercise.solution
         await pilot.press("o")                                  # two runs back: the first try

@@ -36,8 +36,8 @@ def chapter_zero_replies(book) -> list[str]:
         "2",                           # exercise 0.1 (derive, a number)
         str(2 * ch0.NUMERIC["0.1"]), "hint", str(ch0.NUMERIC["0.1"]), "next",   # 0.2 follows
         "back",
-        "4",                           # 0.3: the explanation opened before an answer
-        "explain", str(2 * ch0.NUMERIC["0.3"]), str(ch0.NUMERIC["0.3"]), "back",
+        "4",                           # 0.3: the explanation opened before an answer: asked, then confirmed
+        "explain", "explain", str(2 * ch0.NUMERIC["0.3"]), str(ch0.NUMERIC["0.3"]), "back",
         "5",                           # 0.4 (trace, a choice)
         letter_of(ex["0.4"], wrong_option), letter_of(ex["0.4"], right_option), "back",
         "6",                           # 0.5 (build): typed line by line, then a dot
@@ -81,6 +81,9 @@ def test_a_whole_session_in_lines_is_the_apps_session(book, store):
     assert_plain(first)
     assert "chapter text: chapter 0, Ring AllReduce" in first and "end of chapter text" in first
     assert "hint 1 of 3: " in first
+    asked = first.split("explain: this shows the worked answer, kept as revealed")
+    assert len(asked) == 2 and "Type explain again to see it" in asked[1]
+    assert "explanation" in asked[1].split("answer 0.3", 2)[1]   # the second explain, at the next prompt, shows it
     for kind in {e.kind for e in book.chapter("0").exercises}:   # chapter 0 has most kinds, each answered here
         assert re.search(rf"^exercise [\d.]+: .*[.?!] {kind}, ", first, re.MULTILINE), kind
     verdicts = [line for line in first.splitlines() if line.startswith("verdict: ")]

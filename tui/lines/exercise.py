@@ -32,6 +32,8 @@ class Attempting:
     purpose: str = "learn"
     hints_shown: int = 0
     explanation_shown: bool = False
+    right: bool = False          # got right here (a chapter's exercise: solved): explain shows it at once
+    reveal_asked: bool = False   # explain typed once before that: typed again, it reveals
     started: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
@@ -51,6 +53,8 @@ def work_on(ctx: Context, book_exercise: Exercise, *, seed: int = 0, purpose: st
     """Pose the exercise and take answers until the learner moves: "next", "previous" or "back". `card`: the
     review's own label (`review 2 of 5`), said first."""
     run = Attempting(book_exercise, seed, purpose)
+    state = ctx.session.store.exercise_states().get(book_exercise.id)
+    run.right = purpose == "learn" and bool(state and state.solved)
     introduce(ctx, run, card)
     way = way_for(run.exercise)
     while True:
@@ -107,7 +111,12 @@ def command(ctx: Context, run: Attempting, word: str, card: str) -> str | None:
             run.hints_shown += 1
             ctx.console.say(f"hint {run.hints_shown} of {len(hints)}", hints[run.hints_shown - 1])
     elif word == "explain":
-        explain(ctx, run, record=True)
+        if run.right or run.explanation_shown or run.reveal_asked:
+            explain(ctx, run, record=True)
+        else:   # a deliberate step, as in the app: the worked answer is kept as revealed
+            run.reveal_asked = True
+            ctx.console.say("explain", "this shows the worked answer, kept as revealed (as if you gave up on it). "
+                            "Type explain again to see it, or hint for a hint first.")
     elif word == "again":
         introduce(ctx, run, card)
     elif word == "allow":
@@ -161,6 +170,7 @@ def answer(ctx: Context, run: Attempting, text: str) -> Verdict:
         ctx.console.say("feedback", verdict.feedback)
     way_for(exercise).after(ctx, exercise, verdict)
     if verdict.status == "correct":
+        run.right = True
         explain(ctx, run, record=False)
         ctx.console.say("next", "type next for the next exercise, or back")
     return verdict

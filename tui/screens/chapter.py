@@ -65,6 +65,17 @@ def exercise_row(mark: tuple[str, str], exercise_id: str, id_width: int, title: 
     return row
 
 
+class ChapterPage(Scroll):
+    """The chapter's scrolling page, whose ↓ at its end goes on into the exercise list under the text."""
+
+    def action_scroll_down(self) -> None:
+        listing = self.query("#exercise-list")
+        if listing and self.scroll_target_y >= self.max_scroll_y:
+            listing.first().focus(scroll_visible=False)
+            return
+        super().action_scroll_down()
+
+
 class ChapterScreen(Screen):
     """Reading one chapter, and choosing an exercise from it."""
 
@@ -75,6 +86,8 @@ class ChapterScreen(Screen):
         Binding("e", "exercises", "Exercises"),
         Binding("g", "read", "Top"),   # r is Review on the home screen
         Binding("t", "contents", "Contents"),
+        # The list's heading says "Enter opens one": so it does from the page too, the list in view (the `?` dialog).
+        Binding("enter", "open_shown", "Open the exercise highlighted in the list", show=False),
     ]
 
     def __init__(self, chapter: Chapter, session: StudySession, nav: Navigator, tab: str = "read", *,
@@ -94,7 +107,7 @@ class ChapterScreen(Screen):
         first, rest = split_for_first_paint(narrative)
         self._whole = heading + narrative if rest else ""
         yield Header()
-        with Scroll(id="page"):
+        with ChapterPage(id="page"):
             yield Markdown(heading + first, id="narrative")
         yield Footer()
 
@@ -164,6 +177,16 @@ class ChapterScreen(Screen):
         exercise = self.session.book.exercise(event.option.id or "")
         if exercise is not None:
             self.nav.open_exercise(exercise)
+
+    def action_open_shown(self) -> None:
+        """Enter on the page opens the exercise highlighted in the list, where the list is in view (the list
+        itself takes Enter when it has the keyboard)."""
+        listing = self.query("#exercise-list")
+        if not listing:
+            return
+        page, exercises = self.query_one("#page", Scroll), listing.first(OptionList)
+        if exercises.highlighted is not None and page.content_region.overlaps(exercises.region):
+            exercises.action_select()
 
     def action_exercises(self) -> None:
         listing = self.query("#exercise-list")

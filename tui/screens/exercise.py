@@ -2,14 +2,14 @@
 
 Where the keyboard is depends on the exercise, never on the route that brought the learner here (the
 model, route by route, is docs/keys.md). Outside a session, the answer (box, options, listing, order or
-editor) has it while the exercise is still to be got right, on arrival and after a wrong answer; a
-build's editor keeps it after every run, with its line in view beside the verdict. Once an exercise is
-right, and always on a card of a review or practice session (where n and p move through the cards), the
-page has it and single letters are commands: h for a hint, x for the explanation, n and p for the next
-and previous exercise, i to answer, v for new numbers once a varying exercise is answered. Escape goes
-one step out: from the answer to the page, from the page back to the screen underneath (a session is
-paused: r on the home screen resumes it). PgUp, PgDn, Home and End scroll the page whatever has the
-keyboard.
+editor) has it while the exercise is still to be got right, on arrival; after any answer but a right one
+(in a chapter or on a card alike) it keeps it for another go, a build's editor with its line in view
+beside the verdict. Once an exercise is right, and on a card of a review or practice session as it
+arrives (where n and p move through the cards), the page has it and single letters are commands: h for
+a hint, x for the explanation, n and p for the next and previous exercise, i to answer, v for new
+numbers once a varying exercise is answered. Escape goes one step out: from the answer to the page, from
+the page back to the screen underneath (a session is paused: r on the home screen resumes it). PgUp,
+PgDn, Home and End scroll the page whatever has the keyboard.
 
 Grading runs in a worker thread, so nothing typed can freeze the screen. A counted attempt is committed
 to the store, with the seed of the numbers it answered and what it was for, before its verdict is shown.
@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 
 NOT_SAVED_READ_ONLY = "This answer could not be saved (progress is read-only)."
 LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
+REVEAL_ASKED = ("x again shows the worked answer, kept as revealed (as if you gave up on it). "
+                "h gives a hint first.")
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
 PENDING_DELAY = 0.2   # a grade slower than this (a proof) clears the last verdict while it runs: one frame less
@@ -75,6 +77,7 @@ class ExerciseScreen(Screen):
     BINDINGS = [
         Binding("escape", "leave", "Back"),
         Binding("h", "hint", "Hint"),
+        Binding("f1", "hint_while_typing", "Hint"),   # h is a letter of the answer there: hints show from the box
         Binding("x", "explain", "Explain"),
         Binding("n", "next", "Next"),
         Binding("p", "previous", "Prev"),
@@ -105,6 +108,7 @@ class ExerciseScreen(Screen):
         self.answered = not self.recalls   # a counted attempt on these numbers for this purpose (refresh_state)
         self.hints_shown = 0
         self.explanation_shown = False
+        self.reveal_asked = False   # x pressed once on an exercise not yet right: the next x reveals
         self.submitted_text: str | None = None
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
@@ -125,9 +129,9 @@ class ExerciseScreen(Screen):
     @property
     def answer_waits(self) -> bool:
         """Whether the answer has the keyboard when nobody has moved it: outside a session, on an exercise
-        still to be got right, and on a build, whose code is the learner's to go on editing, right or not.
-        On a card, n and p are the session's keys, so the page keeps them."""
-        return not self.card and (not self.done or self.panel.keeps_sent)
+        still to be got right (a build's editor too: once it passes, n is the next exercise, and i brings the
+        editor back). On a card, n and p are the session's keys, so the page keeps them."""
+        return not self.card and not self.done
 
     @property
     def draft_key(self) -> str:
@@ -152,6 +156,7 @@ class ExerciseScreen(Screen):
             yield VerdictPanel(id="verdict")
             yield Static(id="verdict-details")
             yield Static(id="hints")
+            yield Static(id="reveal-asked")   # x pressed once: what x again does (a line, not a toast over the page)
             yield Markdown(exercise.explanation, id="explanation")
             yield AttemptList(id="attempts")
         yield Footer(hide=FOOTER_HIDES, show_command_palette=False)
@@ -168,6 +173,7 @@ class ExerciseScreen(Screen):
         self.title = f"Exercise {self.exercise.id}"
         self.query_one("#explanation").display = False
         self.query_one("#hints").display = False
+        self.query_one("#reveal-asked").display = False
         self.refresh_state()
         self.done = self.solved and not self.recalls
         if self.answer_waits:
@@ -315,10 +321,10 @@ class ExerciseScreen(Screen):
         if verdict.status == "correct":
             self.reveal_explanation(record=False, scroll=False)
         # The newest verdict is always on screen; a right one at the top, with the explanation under it.
-        # The answer keeps the keyboard for another go while it waits (a card: until it is answered, so
-        # n then moves on), and only while it shows beside the verdict.
-        keeps = self.answer_waits if not self.card else not verdict.counts_as_attempt
-        if keeps and self.answering:
+        # One rule for every kind, in a chapter and on a card: a right answer (a passed build too) gives the
+        # page the keyboard, so n goes on; any other keeps the answer ready for another go, while it shows
+        # beside the verdict.
+        if verdict.status != "correct" and self.answering:
             page.reveal(verdict_panel, keeping=self.focused, lose=self.give_page_the_keys)
         else:
             self.give_page_the_keys()
@@ -341,8 +347,11 @@ class ExerciseScreen(Screen):
         return focused is not None and focused is not self.panel and self.panel in focused.ancestors
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in LETTER_ACTIONS and isinstance(self.focused, (Input, TextArea)):
+        typing = isinstance(self.focused, (Input, TextArea))
+        if action in LETTER_ACTIONS and typing:
             return False  # while typing, letters are answer text; Escape leaves the box first
+        if action == "hint_while_typing":
+            return typing and bool(self.exercise.hints)
         if action == "focus_answer" and self.answering:
             return False  # the answer has the keyboard already
         if action == "new_numbers":
@@ -383,8 +392,20 @@ class ExerciseScreen(Screen):
         hints_widget.display = True
         self.refresh_bindings()
 
+    def action_hint_while_typing(self) -> None:
+        self.action_hint()
+
     def action_explain(self) -> None:
-        self.reveal_explanation(record=True)
+        """The worked answer: at once when the exercise is right (or it shows already); before that, a
+        deliberate step, as a flashcard's "show answer" is: x asks, and x again reveals (kept as revealed)."""
+        if self.done or self.explanation_shown or self.reveal_asked:
+            self.reveal_explanation(record=True)
+            return
+        self.reveal_asked = True
+        asked = self.query_one("#reveal-asked", Static)
+        asked.update(Text.assemble(("Show the worked answer? ", "bold"), REVEAL_ASKED))
+        asked.display = True
+        self.query_one("#exercise", Page).reveal(asked)
 
     def reveal_explanation(self, *, record: bool, scroll: bool = True) -> None:
         explanation = self.query_one("#explanation", Markdown)
@@ -394,6 +415,7 @@ class ExerciseScreen(Screen):
             except StoreError as exc:
                 self.notify(str(exc), title="Not saved", severity="warning")
         self.explanation_shown = True
+        self.query_one("#reveal-asked").display = False
         explanation.display = True
         self.panel.show_answer()
         if scroll:

@@ -35,6 +35,8 @@ IN_THE_BOX = ("In the answer box", [
     ("Enter", "Submit the answer"),
     ("Esc", "Leave the box: letters are commands again"),
     ("←/→ ^a/^e", "Move in the box; to its start, its end"),
+    ("^u", "Delete all before the cursor"),
+    ("f1", "A hint, while typing"),
 ])
 IN_THE_EDITOR = ("In the editor", [
     ("Esc", "Leave the editor: letters are commands again"),
