@@ -20,6 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static, TextArea
 
 from tui.widgets.page import Page
+from tui.widgets.step_table import StepTable
 
 Group = tuple[str, list[tuple[str, str]]]
 HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
@@ -33,6 +34,10 @@ IN_THE_BOX = ("In the answer box", [
     ("Enter", "Submit the answer"),
     ("Esc", "Leave the box: letters are commands again"),
     ("←/→ ^a/^e", "Move in the box; to its start, its end"),
+])
+IN_THE_TABLE = ("In a trace table", [
+    ("↑/↓ Tab", "Move to the row above or below"),
+    ("Enter", "On to the next empty row; submits once every row has a value"),
 ])
 IN_THE_EDITOR = ("In the editor", [
     ("Esc", "Leave the editor: letters are commands again"),
@@ -79,6 +84,8 @@ def keys_of(screen: Screen) -> list[Group]:
                            ("Everywhere", EVERYWHERE_TOO + everywhere)]
     if screen.query(Input):
         groups.append(IN_THE_BOX)
+    if screen.query(StepTable):
+        groups.append(IN_THE_TABLE)
     if screen.query(TextArea):
         groups.append(IN_THE_EDITOR)
     return [(heading, rows) for heading, rows in groups if rows]
