@@ -200,6 +200,7 @@ async def test_question_mark_shows_every_key(book, store):
         listed = " ".join(f"{key} {what}" for _, rows in app.screen.groups for key, what in rows)
         for description in ("Open", "Continue", "Theme", "Quit", "Screenshot", "^p", "Scroll the page"):
             assert description in listed
+        assert "r How review works" in listed and "↑/↓ Move in the list" in listed  # issue 45, 2.10: both left out
         page = app.screen.query_one("#keys-list")
         assert app.focused is page and page.max_scroll_y == 0    # at 80x24 all of it shows
         assert home.query_one("#chapters").size.width > 60         # the list underneath is not squeezed

@@ -79,6 +79,7 @@ def keys_of(screen: Screen) -> list[Group]:
         seen.add((shown, description))
         app_wide = node is app or binding.action.startswith("app.")   # a screen that shows an app key
         (everywhere if app_wide else here).append((shown, description))
+    here += getattr(screen, "KEYS_IN_WORDS", [])   # a widget's own keys the screen says it offers (home's list)
     everywhere_keys = {key for key, _ in everywhere}
     groups: list[Group] = [("This screen", [row for row in here if row[0] not in everywhere_keys]),
                            ("Everywhere", EVERYWHERE_TOO + everywhere)]
