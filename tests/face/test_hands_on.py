@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import TextArea
 
 from grader.sandbox import runner as sandbox
@@ -259,3 +260,14 @@ async def test_the_footer_says_drop_while_an_item_is_carried(book, store):
         await pilot.press("space")
         assert not order.held
         await wait_until(pilot, lambda: space_says() == "Pick", "space Pick once it is dropped")
+
+
+@pytest.mark.parametrize(("exercise_id", "said"), [("0.6", "a click on a line submits it"),
+                                                    ("0.4", "a click submits the option at once")])
+async def test_a_pick_by_click_is_said_to_submit(book, store, exercise_id, said):
+    """Issue 45, 2.10: one click on a debug line or an option submitted it, and nothing on screen said so."""
+    app = RingbookApp(book, store, quiet_host=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, exercise_id)
+        shown = " ".join(text_of(static) for static in screen.query(".submits-at-once"))
+        assert said in shown
