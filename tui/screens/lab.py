@@ -360,9 +360,9 @@ class LabScreen(Screen):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         """The list moved by ↓/↑ comes into view on the page, its highlighted option with it (the list
-        scrolls itself within its own height)."""
+        scrolls itself within its own height). Not the highlight a commit sets: its feedback is revealed."""
         tab = self.query_one(TabbedContent).active
-        if tab != "model" and event.option_list.has_focus:
+        if tab != "model" and event.option_list.has_focus and not event.option_list.disabled:   # not a commit's
             self.query_one(f"#{tab}-scroll", Scroll).keep_in_view(event.option_list)
 
     def action_next_tab(self) -> None:
