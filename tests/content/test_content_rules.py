@@ -7,6 +7,7 @@ the built-in book the way the book was broken before these rules, and reads the 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -306,3 +307,15 @@ def test_content_show_json_names_the_card_and_lists_options(capsys):
     assert main(["content", "show", "0.4", "--seed", "3", "--json"]) == 0
     options = json.loads(capsys.readouterr().out)["options"]
     assert [o["letter"] for o in options] == list("ABCD"[:len(options)]) and sum(o["correct"] for o in options) == 1
+
+
+def test_no_option_is_named_by_a_letter_that_picks_another():
+    """Issue 45, 2.10: exercise 2.5 named its two plans A and B, and its options read `A  B: 16 steps…`: the
+    letter that picks an option, then another option's letter. Options are picked by a-d; no option's text
+    (nor the plans its prompt names) may start with one."""
+    named_by_letter = re.compile(r"^\**[A-Da-d][:)]")
+    clashes = [(exercise.id, option.text) for exercise in builtin_book().exercises
+               for option in getattr(exercise, "options", ()) if named_by_letter.match(option.text)]
+    clashes += [(exercise.id, line) for exercise in builtin_book().exercises if getattr(exercise, "options", ())
+                for line in exercise.prompt.splitlines() if named_by_letter.match(line.lstrip("- "))]
+    assert clashes == []

@@ -39,7 +39,7 @@ FORMULAS = {         # id -> python function of the symbols (formula derives)
     "2.6": _throughput,
 }
 
-# 2.5: A = 32 micro-batches of T; B = 16 micro-batches of 2T * 4/3.
+# 2.5: Plain = 32 micro-batches of T; Checkpointed = 16 micro-batches of 2T * 4/3.
 time_a = (target / (8 * gpus)) * 1.0
 time_b = (target / (16 * gpus)) * 2.0 * (1 + 1 / 3)
 assert time_a < time_b

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import TextArea
 
 from grader.sandbox import runner as sandbox
-from tests.helpers import open_exercise, settle, text_of, wait_until
+from tests.helpers import footer_keys, open_exercise, settle, text_of, wait_until
 from tui.app import RingbookApp
 from tui.widgets.order_list import OrderList
 
@@ -241,3 +242,33 @@ async def test_a_build_starter_s_long_first_line_reads_whole_at_80_columns(book,
         [at] = [i for i, row in enumerate(rows) if row.startswith("1  def ")]
         shown = rows[at].removeprefix("1") + " " + rows[at + 1]   # line 1 and the row it wraps onto
         assert " ".join(shown.split()) == " ".join(first.split())
+
+
+async def test_the_footer_says_drop_while_an_item_is_carried(book, store):
+    """Issue 45, 2.10: the footer kept `space Pick` while an item was carried, where space drops it."""
+    app = RingbookApp(book, store, quiet_host=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "9.8")
+        order = screen.query_one("#order", OrderList)
+
+        def space_says() -> str | None:
+            return next((key.description for key in footer_keys(screen) if key.key == "space"), None)
+
+        await wait_until(pilot, lambda: space_says() == "Pick", "space Pick in the footer")
+        await pilot.press("space")
+        assert order.held
+        await wait_until(pilot, lambda: space_says() == "Drop", "space Drop while an item is carried")
+        await pilot.press("space")
+        assert not order.held
+        await wait_until(pilot, lambda: space_says() == "Pick", "space Pick once it is dropped")
+
+
+@pytest.mark.parametrize(("exercise_id", "said"), [("0.6", "a click on a line submits it"),
+                                                    ("0.4", "a click submits the option at once")])
+async def test_a_pick_by_click_is_said_to_submit(book, store, exercise_id, said):
+    """Issue 45, 2.10: one click on a debug line or an option submitted it, and nothing on screen said so."""
+    app = RingbookApp(book, store, quiet_host=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, exercise_id)
+        shown = " ".join(text_of(static) for static in screen.query(".submits-at-once"))
+        assert said in shown

@@ -17,11 +17,13 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
+from grader.lab.design import LabDesign
 from grader.lab.model import GPU_COUNTS, PP_DEGREES, DataParallelSetup, ThreeDSetup, data_parallel_mfu, three_d_figures
 from tests.built_in import builtin_book
 from tests.expected import lab as EXPECTED
-from tests.helpers import footer_keys, ringbook_app, wait_until_still
+from tests.helpers import footer_keys, ringbook_app, wait_until, wait_until_still
 from tui.app import RingbookApp
+from tui.progress.runs import keep_lab_design
 from tui.progress.store import ProgressStore
 from tui.widgets.choice_question import ChoiceQuestion
 from tui.widgets.stepper import Stepper
@@ -300,7 +302,7 @@ async def test_reflection_and_the_mouse(store):
         await pilot.click("#gpus", offset=(40, 0))            # right of the value: one step up
         await pilot.pause()
         assert gpus.value == 16
-        await pilot.press("2", "enter")                       # the reflection's right answer
+        await pilot.press("down", "down", "down", "2", "enter")   # to the reflection: its right answer
         reflection = screen.query_one("#data-parallel-reflection", ChoiceQuestion)
         assert reflection.chosen.id == "overlap" and "Right" in str(
             reflection.query_one(".question-feedback", Static).render())
@@ -387,8 +389,64 @@ async def test_the_lab_keeps_predictions_and_settings_when_left_and_after_a_rest
         assert screen.query_one("#microbatches", Stepper).value == 12 and screen.three_d.microbatches == 12
         assert f"MFU {EXPECTED.MFU[64]:.1f}%" in text_of(screen, "#data-parallel-figures")
         assert app.focused is screen.query_one("#model-size", Stepper)          # in the act on show
-        await pilot.press("2", "enter")                                          # the reflection is still open
+        await pilot.press("down", "down", "down", "down", "2", "enter")         # the reflection is still open
         assert screen.query_one("#data-parallel-reflection", ChoiceQuestion).chosen.id == "overlap"
+
+
+def in_view(screen, act_id: str, widget) -> bool:
+    return screen.query_one(f"#{act_id}-scroll").region.contains_region(widget.region)
+
+
+async def test_an_option_list_with_the_keyboard_leaves_the_page_keys_and_its_highlight_to_the_page(store):
+    """Issue 45, 2.2: with an option list focused, ↓ highlighted Act II's option 4 below the screen's edge at
+    80x24, PgDn and End moved the highlight instead of the page, and PgUp did nothing in Act I's reflection."""
+    async with lab_opened(store) as (app, pilot):
+        screen = app.screen
+        await pilot.press("a")
+        await _settle(pilot)
+        options = screen.query_one("#three-d-prediction", ChoiceQuestion).options
+        assert app.focused is options and options.highlighted == 0
+        await pilot.press("down", "down", "down")
+        await wait_until(pilot, lambda: options.highlighted == 3 and in_view(screen, "three-d", options),
+                         "Act II's option 4 highlighted and its list on screen")
+        scroll = screen.query_one("#three-d-scroll")
+        await pilot.press("home")
+        await wait_until(pilot, lambda: scroll.scroll_y == 0, "Home scrolling the page to its top")
+        await pilot.press("end")
+        await wait_until(pilot, lambda: scroll.scroll_y == scroll.max_scroll_y > 0, "End scrolling the page")
+        assert options.highlighted == 3 and app.focused is options                # the list kept its place
+        await pilot.press("a", "a")                                               # Act I: commit, to the reflection
+        await pilot.press("2", "enter")
+        await _settle(pilot)
+        await pilot.press("down", "down", "down", "down")
+        reflection = screen.query_one("#data-parallel-reflection", ChoiceQuestion).options
+        assert app.focused is reflection
+        page = screen.query_one("#data-parallel-scroll")
+        await pilot.press("end")
+        await wait_until(pilot, lambda: page.scroll_y == page.max_scroll_y > 0, "End at the reflection")
+        await pilot.press("pageup")
+        await wait_until(pilot, lambda: page.scroll_y < page.max_scroll_y, "PgUp scrolling up from the reflection")
+
+
+async def test_a_prediction_answered_in_the_plain_line_face_shows_answered(tmp_path):
+    """Issue 45, 2.2: a prediction made in the plain-line face (kept in the store) opened the app's lab at
+    the top, the question looking open and its "✓ Right" off screen; 1 then picked a reflection option."""
+    store = ProgressStore.open(tmp_path / "data")
+    async with lab_opened(store) as (app, pilot):
+        lab = app.screen.lab
+        right = next(option.id for option in lab.acts[0].prediction.options if option.correct)
+        keep_lab_design(store, lab, LabDesign(DataParallelSetup(), ThreeDSetup(),
+                                              {("data-parallel", "prediction"): right}))
+    async with lab_opened(store) as (app, pilot):
+        screen = app.screen
+        feedback = screen.query_one("#data-parallel-prediction", ChoiceQuestion).query_one(".question-feedback")
+        await wait_until(pilot, lambda: in_view(screen, "data-parallel", feedback), "the restored answer's feedback")
+        assert "✓ Right" in str(feedback.render())
+        assert "1-4" not in {key.key_display for key in footer_keys(screen)}    # from a control, not the reflection's
+        await pilot.press("1")
+        await pilot.pause()
+        assert screen.query_one("#data-parallel-reflection", ChoiceQuestion).chosen is None
+        assert isinstance(app.focused, Stepper) and in_view(screen, "data-parallel", app.focused)
 
 
 @pytest.mark.parametrize("kept", [

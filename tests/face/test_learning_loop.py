@@ -9,7 +9,16 @@ import pytest
 from rich.terminal_theme import SVG_EXPORT_THEME
 from textual.widgets import Input, OptionList
 
-from tests.helpers import chapter_filled_in, open_exercise, pick_in_palette, ringbook_app, settle, text_of, wait_until
+from tests.helpers import (
+    chapter_filled_in,
+    footer_keys,
+    open_exercise,
+    pick_in_palette,
+    ringbook_app,
+    settle,
+    text_of,
+    wait_until,
+)
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
@@ -148,6 +157,30 @@ async def test_step_table_rows_are_each_marked(book, store):
         assert "is wrong" in text_of(screen.query_one("#verdict"))
 
 
+async def test_trace_rows_move_with_up_and_down_and_their_labels_are_whole(book, store):
+    """Issue 45, 2.5: ↑/↓ scrolled the page, so ↑↑ then a digit went into the row left, not the one above;
+    labels were cut at about 38 characters even at 120 columns; no footer or `?` said how rows are moved."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_exercise(app, pilot, "12.5")
+        table = screen.query_one("#steps")
+        boxes = table.inputs
+        await pilot.press("down", "down", "2")
+        await pilot.press("up", "5")
+        assert [box.value for box in boxes[:3]] == ["", "5", "2"] and app.focused is boxes[1]
+        await pilot.press("up", "up", "up")                              # the first row stays put
+        assert app.focused is boxes[0]
+        await wait_until(pilot, lambda: "↑↓" in [key.key_display for key in footer_keys(screen)],
+                         "the footer showing ↑↓ for the rows")
+        label = screen.query(".step-label").last()
+        assert label.region.width > 40
+        assert "forwards)" in "".join(strip.text for strip in label.render_lines(label.region.reset_offset))
+        await pilot.press("escape", "question_mark")                        # from the page: in a box, ? is typed
+        await wait_until(pilot, lambda: hasattr(app.screen, "groups"), "the keys dialog")
+        listed = " ".join(f"{key} {what}" for _, rows in app.screen.groups for key, what in rows)
+        assert "↑/↓ Tab Move to the row above or below" in listed
+
+
 async def test_palette_jumps_to_an_exercise_by_id(book, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -167,6 +200,7 @@ async def test_question_mark_shows_every_key(book, store):
         listed = " ".join(f"{key} {what}" for _, rows in app.screen.groups for key, what in rows)
         for description in ("Open", "Continue", "Theme", "Quit", "Screenshot", "^p", "Scroll the page"):
             assert description in listed
+        assert "r How review works" in listed and "↑/↓ Move in the list" in listed  # issue 45, 2.10: both left out
         page = app.screen.query_one("#keys-list")
         assert app.focused is page and page.max_scroll_y == 0    # at 80x24 all of it shows
         assert home.query_one("#chapters").size.width > 60         # the list underneath is not squeezed

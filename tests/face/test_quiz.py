@@ -13,7 +13,7 @@ import pytest
 
 from grader.book.load import check_book, load_book
 from grader.book.quiz import Response, score
-from tests.helpers import ringbook_app, wait_until
+from tests.helpers import footer_keys, ringbook_app, wait_until
 from tui.app import RingbookApp
 from tui.progress.store import ProgressStore
 from tui.screens.chapter import ChapterScreen
@@ -195,6 +195,27 @@ async def test_taking_the_quiz_scores_explains_and_stores_the_run(quiz_book, dat
     [entry] = ProgressStore.open(data_dir).entries("quiz")
     assert (entry.name, entry.payload["score"], entry.payload["out_of"]) == ("small", 1.5, 3)
     assert entry.payload["responses"]["q3"] == {"choice": "", "rating": "partly", "points": 0.5}
+
+
+async def test_the_notes_box_footer_says_esc_leaves_the_box(quiz_book, data_dir):
+    """Issue 45, 2.10: in the notes box the footer said `esc Back`, but Esc there only leaves the box."""
+    app = app_on(quiz_book, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_quiz(app.session.book.quiz("small"))
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("a", "n", "a", "n", "w")                  # two choices answered, then the reveal card
+        await wait_until(pilot, lambda: screen.query_one("#quiz-notes").has_focus, "the notes box")
+
+        def esc_says() -> str | None:
+            return next((key.description for key in footer_keys(screen) if key.key == "escape"), None)
+
+        await wait_until(pilot, lambda: esc_says() == "Leave box", "esc Leave box in the notes box")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: esc_says() == "Back", "esc Back once the box is left")
+        assert app.screen is screen
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not screen, "Esc from the page going back")
 
 
 async def test_leaving_half_way_resumes_at_the_next_question(quiz_book, data_dir):

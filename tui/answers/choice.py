@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from grader.exercise import Option as BookOption
@@ -33,7 +33,10 @@ class ChoiceList(OptionList, inherit_bindings=False):
 
 class ChoicePanel(AnswerPanel[Trace]):
     way = "choice"
-    DEFAULT_CSS = "ChoicePanel #choices { height: auto; max-height: 12; }"
+    DEFAULT_CSS = """
+    ChoicePanel #choices { height: auto; max-height: 12; }
+    ChoicePanel .submits-at-once { color: $text-muted; }
+    """
     BINDINGS = [Binding(letter, f"pick({i})", f"Pick {letter.upper()}", show=False) for i, letter in enumerate(LETTERS)]
 
     def __init__(self, exercise: Trace, draft: str = "", **kwargs: Any):
@@ -41,6 +44,8 @@ class ChoicePanel(AnswerPanel[Trace]):
         self.marks: dict[str, str] = {}   # option id -> ✓ or ✗
 
     def compose(self) -> ComposeResult:
+        # A click submitted at once and nothing said so (issue 45): a pick is an answer, however it is made.
+        yield Static("A letter, Enter or a click submits the option at once.", classes="submits-at-once")
         yield ChoiceList(*(Option(self._prompt(i, o), id=o.id) for i, o in enumerate(self.exercise.presented_options)),
                          id="choices")
 

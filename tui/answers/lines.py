@@ -16,11 +16,13 @@ from tui.widgets.code_listing import CodeListing, highlighted_lines
 class LinesPanel(AnswerPanel[Debug]):
     way = "lines"
     DEFAULT_CSS = """
-    LinesPanel #listing { margin: 1 0 0 0; }
+    LinesPanel .submits-at-once { margin: 1 0 0 0; color: $text-muted; }
     LinesPanel #fix { height: auto; margin-top: 1; color: $success; }
     """
 
     def compose(self) -> ComposeResult:
+        # A click submitted at once and nothing said so (issue 45): a pick is an answer, however it is made.
+        yield Static("Enter or a click on a line submits it as the bug, at once.", classes="submits-at-once")
         yield CodeListing(self.exercise.code, self.exercise.language, id="listing")
         yield Static(id="fix")
 

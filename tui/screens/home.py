@@ -40,10 +40,11 @@ class HomeScreen(Screen):
         Binding("c", "continue", "Continue"),
         Binding("r", "review('due')", "Review"),     # the one of these three that fits `reviews` (check_action)
         Binding("r", "review('practice')", "Practise"),
-        Binding("r", "review('')", show=False),
+        Binding("r", "review('')", "How review works", show=False),   # listed by ? (no cards yet)
         Binding("f2", "app.toggle_theme", "Theme"),
     ]
 
+    KEYS_IN_WORDS = [("↑/↓", "Move in the list (Enter opens)")]   # the list's own keys, for the ? dialog
     shown_before = False
     reviews = ""   # "due", "practice" (cards, none due: r offers to practise early) or "" (no cards yet)
 

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static, TextArea
 
 from tui.widgets.page import Page
+from tui.widgets.step_table import StepTable
 
 Group = tuple[str, list[tuple[str, str]]]
 HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
@@ -37,6 +38,10 @@ IN_THE_BOX = ("In the answer box", [
     ("←/→ ^a/^e", "Move in the box; to its start, its end"),
     ("^u", "Delete all before the cursor"),
     ("f1", "A hint, while typing"),
+])
+IN_THE_TABLE = ("In a trace table", [
+    ("↑/↓ Tab", "Move to the row above or below"),
+    ("Enter", "On to the next empty row; submits once every row has a value"),
 ])
 IN_THE_EDITOR = ("In the editor", [
     ("Esc", "Leave the editor: letters are commands again"),
@@ -78,11 +83,14 @@ def keys_of(screen: Screen) -> list[Group]:
         seen.add((shown, description))
         app_wide = node is app or binding.action.startswith("app.")   # a screen that shows an app key
         (everywhere if app_wide else here).append((shown, description))
+    here += getattr(screen, "KEYS_IN_WORDS", [])   # a widget's own keys the screen says it offers (home's list)
     everywhere_keys = {key for key, _ in everywhere}
     groups: list[Group] = [("This screen", [row for row in here if row[0] not in everywhere_keys]),
                            ("Everywhere", EVERYWHERE_TOO + everywhere)]
     if screen.query(Input):
         groups.append(IN_THE_BOX)
+    if screen.query(StepTable):
+        groups.append(IN_THE_TABLE)
     if screen.query(TextArea):
         groups.append(IN_THE_EDITOR)
     return [(heading, rows) for heading, rows in groups if rows]

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Markdown, OptionList, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from grader.lab.design import QUESTION_KINDS, LabDesign, kept_design, lab_state_key
@@ -82,6 +82,10 @@ class LabScreen(Screen):
         Binding("a", "next_tab", "Next tab"),
         Binding("s", "save", "Save", tooltip="Save your design to your progress"),
         Binding("d", "designs", "Designs", tooltip="See the designs you saved, and restore one"),
+        # Priority, or an option list that has the keyboard takes them to move its highlight, and the page
+        # below it (Act II's option 4 at 80x24) could not be scrolled to.
+        *(Binding(key, f"scroll_page('{key}')", show=False, priority=True)
+          for key in ("pageup", "pagedown", "home", "end")),
     ]
     FOOTER_HIDES = ("q", "ctrl+s")   # at 80 columns the lab's own keys come first; ? lists these and ^p
 
@@ -156,6 +160,15 @@ class LabScreen(Screen):
             self.query_one(f"#{act.id}-instruments").display = False
         self.restore_answers(self.kept_answers)
         self.focus_part(TABS[0])
+        for act in self.lab.acts:
+            if self.unlocked(act.id):
+                self.show_prediction_answered(act.id)
+
+    def show_prediction_answered(self, act_id: str) -> None:
+        """Bring an act's answered prediction and its feedback to the top of its page: one answered in the
+        plain-line face otherwise looked open, its "✓ Right" below the screen's edge."""
+        feedback = self.query_one(f"#{act_id}-prediction", ChoiceQuestion).query_one(".question-feedback")
+        self.query_one(f"#{act_id}-scroll", Scroll).reveal(feedback, top=True)
 
     # --- state shown ----------------------------------------------------------------------------
 
@@ -316,8 +329,9 @@ class LabScreen(Screen):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         question = self.active_question()
-        if action == "pick":
-            return question is not None   # with nothing to answer, 1-4 are not ours
+        if action == "pick":   # with nothing to answer, 1-4 are not ours; nor, from a control, the reflection's
+            return question is not None and (not self.unlocked(self.query_one(TabbedContent).active)
+                                             or self.focused is question.options)
         if action == "commit":            # nor is Enter, outside the open question's options
             return question is not None and self.focused is question.options
         if action == "control":           # nor are ↑/↓, outside the controls: a list moves its own highlight
@@ -338,6 +352,18 @@ class LabScreen(Screen):
         reflection = self.query_one(f"#{self.query_one(TabbedContent).active}-reflection", ChoiceQuestion)
         if delta > 0 and reflection.chosen is None:
             reflection.options.focus()
+
+    def action_scroll_page(self, key: str) -> None:
+        page = self.query_one(f"#{self.query_one(TabbedContent).active}-scroll", Scroll)
+        {"pageup": page.scroll_page_up, "pagedown": page.scroll_page_down,
+         "home": page.scroll_home, "end": page.scroll_end}[key](animate=False)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The list moved by ↓/↑ comes into view on the page, its highlighted option with it (the list
+        scrolls itself within its own height). Not the highlight a commit sets: its feedback is revealed."""
+        tab = self.query_one(TabbedContent).active
+        if tab != "model" and event.option_list.has_focus and not event.option_list.disabled:   # not a commit's
+            self.query_one(f"#{tab}-scroll", Scroll).keep_in_view(event.option_list)
 
     def action_next_tab(self) -> None:
         tabs = self.query_one(TabbedContent)

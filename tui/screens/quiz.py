@@ -56,7 +56,8 @@ class QuizScreen(Screen):
 
     CSS_PATH = "quiz.tcss"
     BINDINGS = [
-        Binding("escape", "leave", "Back"),
+        Binding("escape", "leave(False)", "Back"),
+        Binding("escape", "leave(True)", "Leave box"),   # from the notes box (check_action offers one)
         Binding("a", "pick(0)", "Pick", key_display="a-d"),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate("bcdef", 1)),
         Binding("w", "write", "Write notes"),
@@ -271,6 +272,8 @@ class QuizScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         question = self.question
         typing = isinstance(self.focused, TextArea)
+        if action == "leave":
+            return parameters[0] == typing
         if action == "pick":
             return question is not None and question.style == "choice" and not self.answered
         if action == "write":
@@ -327,8 +330,8 @@ class QuizScreen(Screen):
         self.index, self.responses, self.revealed, self.notes = 0, {}, False, ""
         await self.redraw()
 
-    def action_leave(self) -> None:
-        if isinstance(self.focused, TextArea):
+    def action_leave(self, box: bool) -> None:
+        if box:
             self.set_focus(None)  # Escape first gives the keyboard back from the notes box
             return
         self.app.pop_screen()

@@ -32,7 +32,8 @@ class OrderList(Widget, can_focus=True):
     BINDINGS = [
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
-        Binding("space", "toggle_hold", "Pick"),
+        Binding("space", "hold(True)", "Pick"),
+        Binding("space", "hold(False)", "Drop"),   # check_action offers the one that does something now
         Binding("alt+up", "move(-1)", "Move", key_display="alt+↑↓"),   # one footer entry for both: 80 columns
         Binding("alt+down", "move(1)", "Move down", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -40,7 +41,7 @@ class OrderList(Widget, can_focus=True):
     ]
 
     cursor = reactive(0)
-    held = reactive(False)
+    held = reactive(False, bindings=True)   # the footer's space says Pick or Drop
 
     class Submitted(Message):
         def __init__(self, order: list[str]):
@@ -114,9 +115,14 @@ class OrderList(Widget, can_focus=True):
             self.cursor = target
             self.refresh()
 
-    def action_toggle_hold(self) -> None:
-        self.before_hold = None if self.held else list(self.order)
-        self.held = not self.held
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hold":   # space picks an item up, or drops the one carried: the footer says which
+            return parameters[0] != self.held
+        return True
+
+    def action_hold(self, carry: bool) -> None:
+        self.before_hold = list(self.order) if carry else None
+        self.held = carry
         self.refresh()
 
     def action_cancel(self) -> None:

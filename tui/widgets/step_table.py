@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
@@ -16,13 +17,27 @@ from tui.widgets.plain import plain
 MARK = {"correct": "✓", "incorrect": "✗", "invalid": "?"}
 
 
+class StepInput(AnswerInput):
+    """A row's box: ↑/↓ are its own keys, shown in the footer (an Input's inherited ↑/↓ scroll it, which
+    a one-line box cannot, and that binding, unshown, hid any other)."""
+
+    BINDINGS = [
+        Binding("down", "row(1)", "Row", key_display="↑↓", tooltip="Move to the row below or above (so does Tab)"),
+        Binding("up", "row(-1)", show=False),
+    ]
+
+    def action_row(self, delta: int) -> None:
+        self.query_ancestor(StepTable).move(self, delta)
+
+
 class StepTable(Vertical):
-    """Rows of `label | input | unit | mark`; Enter moves to the next empty row."""
+    """Rows of `label | input | unit | mark`; Enter moves to the next empty row, ↑/↓ (and Tab) to the row
+    above or below: ↑/↓ scrolled the page instead, so a value typed after them went into the row left."""
 
     DEFAULT_CSS = """
     StepTable { height: auto; margin: 1 0 0 0; }
-    StepTable .step-row { height: 1; margin-bottom: 1; }
-    StepTable .step-label { width: 1fr; max-width: 40; padding: 0 1 0 0; }
+    StepTable .step-row { height: auto; margin-bottom: 1; }
+    StepTable .step-label { width: 1fr; padding: 0 1 0 0; }
     StepTable Input { width: 20; height: 1; border: none; padding: 0 1; background: $boost; }
     StepTable Input:focus { background: $accent 30%; border: none; }
     StepTable .step-unit { width: auto; padding: 0 1; color: $text-muted; }
@@ -43,7 +58,7 @@ class StepTable(Vertical):
             with Horizontal(classes="step-row"):
                 yield Label(plain(step.label), classes="step-label")
                 value = self.draft[index] if index < len(self.draft) else ""
-                yield AnswerInput(value=value, id=f"step-{index}", placeholder="value")
+                yield StepInput(value=value, id=f"step-{index}", placeholder="value")
                 yield Label(plain(self.unit), classes="step-unit")
                 yield Label("", id=f"mark-{index}", classes="step-mark")
 
@@ -53,6 +68,13 @@ class StepTable(Vertical):
 
     def values(self) -> list[str]:
         return [box.value for box in self.inputs]
+
+    def move(self, box: Input, delta: int) -> None:
+        """Move the keyboard from `box` to the row `delta` from it; the first and last rows stay put."""
+        inputs = self.inputs
+        at = inputs.index(box) + delta
+        if 0 <= at < len(inputs):
+            inputs[at].focus()
 
     def first_empty(self) -> Input | None:
         return next((box for box in self.inputs if not box.value.strip()), None)
