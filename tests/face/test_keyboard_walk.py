@@ -316,6 +316,23 @@ async def test_the_keyboard_walk_keeps_what_the_screen_promises(book, store, see
     assert not unknown(walk, seed), unknown(walk, seed)
 
 
+async def test_the_walk_tries_the_key_the_end_of_a_chapter_names(book, store):
+    """The end of chapter 0 says "(Enter opens one)", where a first learner meets it (issue 45 item 1): the
+    walk's next step presses Enter there, whatever the seed."""
+    app = WalkedApp(book, store, clock=lambda: NOW, quiet_host=True)
+    async with app.run_test(size=SIZES[0]) as pilot:
+        walk = Walk(app, pilot, store, random.Random(0))
+        app.open_chapter(book.chapter("0"))
+        await settled(walk)
+        await press(walk, "end")
+        assert "(Enter opens one)" in screen_text(app)
+        await step(walk)
+        assert walk.steps[-1] == "enter"
+        for finding in walk.findings:
+            print(f"known ({finding.known()}): {finding.invariant} on {finding.screen} after {finding.key!r}")
+        assert not unknown(walk, 0), unknown(walk, 0)
+
+
 async def test_the_longer_walk(book, tmp_path, request):
     """`pytest tests/face/test_keyboard_walk.py --keyboard-walk-seeds K --keyboard-walk-steps N`: K more seeds."""
     seeds = request.config.getoption("keyboard_walk_seeds")
