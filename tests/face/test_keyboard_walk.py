@@ -1,6 +1,6 @@
 """A generated walk over the whole keyboard (issue 45, section 1): what the screen promises, the keys do.
 
-Each seed drives the real app through Pilot on a seeded store (some exercises solved, one review card due)
+Each seed drives the real app through Pilot on a seeded store (three exercises solved, all due for review)
 with keys a learner would press: the keys the footer shows, text typed into what has the keyboard, an exercise
 or chapter opened from the palette, Esc, a resize between 80x24 and 120x40, and the habitual keys (Enter, n,
 ?, Ctrl+C). After every step it checks what docs/testing.md lists ("The keyboard walk"). A choice depends only
@@ -52,7 +52,8 @@ TYPED = ("12", "3.5 GB", "x", "7*8", " ok")
 RAW_MARKUP = re.compile(r"\[/?(b|i|u|bold|italic|dim|reverse|underline|link)( [^\]]*)?\]")
 
 # Findings on today's code that other parts of issue 45 fix, or that the walk found beside them (reported to the
-# lead as "new"): (invariant, screen, key or phrase; "*" is any screen) -> which. A row goes once its fix is merged.
+# lead as "new"): (invariant, screen, key or phrase; "*" is any screen or key) -> which. A row goes once its fix
+# is merged.
 KNOWN: dict[tuple[str, str, str], str] = {
     ("phrase", "ChapterScreen", "(Enter opens one)"): "issue 45 item 1",
     ("raw markup", "*", "ctrl+c"): "issue 45 item 7",
@@ -64,7 +65,13 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("footer key", "ExerciseScreen", "a Item in PairTable"): "new: a match item's letter on that item changes nothing",
     ("footer key", "ExerciseScreen", "up Item in PairTable"): "new: ↑ on a match table's first item changes nothing",
     ("footer key", "ExerciseScreen", "x Explain in NumberPanel"): "new: x with the explanation shown changes nothing",
+    ("footer key", "ExerciseScreen", "x Explain in CodePanel"): "new: x with the explanation shown changes nothing",
+    ("footer key", "ExerciseScreen", "alt+up Move in OrderList"): "new: alt+↑ on a design's first item changes nothing",
     ("focus on screen", "ExerciseScreen", "x"): "new, beside item 9: x scrolls the focused answer off screen",
+    ("focus on screen", "ExerciseScreen", "n"): "new, beside items 3 and 4: n typed into a build editor (7.5, 80x24) "
+                                                "leaves the editor off screen",
+    ("focus on screen", "ChapterScreen", "*"):
+        "new: a chapter resized under another screen comes back with its focused exercise list off screen",
     ("cursor on screen", "ExerciseScreen", "*"):
         "new, beside items 3 and 4: a key typed into a build editor (0.5, 80x24) leaves its cursor off screen",
 }
