@@ -67,9 +67,9 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("footer key", "ExerciseScreen", "x Explain in NumberPanel"): "new: x with the explanation shown changes nothing",
     ("footer key", "ExerciseScreen", "x Explain in CodePanel"): "new: x with the explanation shown changes nothing",
     ("footer key", "ExerciseScreen", "alt+up Move in OrderList"): "new: alt+↑ on a design's first item changes nothing",
-    ("focus on screen", "ExerciseScreen", "x"): "new, beside item 9: x scrolls the focused answer off screen",
-    ("focus on screen", "ExerciseScreen", "n"): "new, beside items 3 and 4: n typed into a build editor (7.5, 80x24) "
-                                                "leaves the editor off screen",
+    ("focus on screen", "ExerciseScreen", "*"):
+        "new, beside items 3, 4 and 9: x or h scroll the focused answer off screen (11.2, 13.2 at 80x24); a key "
+        "typed into a build editor (4.5, 7.5 at 80x24) leaves the editor off screen",
     ("focus on screen", "ChapterScreen", "*"):
         "new: a chapter resized under another screen comes back with its focused exercise list off screen",
     ("cursor on screen", "ExerciseScreen", "*"):
