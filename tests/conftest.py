@@ -229,6 +229,10 @@ DEFAULT_SECONDS = 1.0
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--store-durations", action="store_true",
                      help=f"write each test's seconds to {DURATIONS.name}, which orders the tests of later runs")
+    parser.addoption("--keyboard-walk-seeds", type=int, default=0,
+                     help="run the keyboard walk (tests/face/test_keyboard_walk.py) on this many more seeds")
+    parser.addoption("--keyboard-walk-steps", type=int, default=0,
+                     help="steps in each seed's keyboard walk (40 unless given)")
 
 
 def known_durations() -> dict[str, float]:
