@@ -55,11 +55,9 @@ RAW_MARKUP = re.compile(r"\[/?(b|i|u|bold|italic|dim|reverse|underline|link)( [^
 # lead as "new"): (invariant, screen, key or phrase; "*" is any screen or key) -> which. A row goes once its fix
 # is merged.
 KNOWN: dict[tuple[str, str, str], str] = {
-    ("phrase", "ChapterScreen", "(Enter opens one)"): "issue 45 item 1",
-    ("raw markup", "*", "ctrl+c"): "issue 45 item 7",
     ("footer key", "ExerciseScreen", "enter Submit in AnswerInput"):
         "new: Enter sends again an answer whose verdict shows (or a trace row's), and nothing on screen changes",
-    ("footer key", "ChapterScreen", "g Top in Scroll"): "new: g (Top) at the top changes nothing, not dimmed",
+    ("footer key", "ChapterScreen", "g Top in ChapterPage"): "new: g (Top) at the top changes nothing, not dimmed",
     ("footer key", "ChapterScreen", "e Exercises in OptionList"):
         "new: e (Exercises) with the list already focused changes nothing, not dimmed",
     ("footer key", "ExerciseScreen", "a Item in PairTable"): "new: a match item's letter on that item changes nothing",
