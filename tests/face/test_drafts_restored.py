@@ -32,14 +32,19 @@ async def test_a_restored_answer_draft_is_typed_after_not_replaced(book, data_di
 BUILD = "0.5"   # a build exercise: the editor has the keyboard on arrival
 
 
+def saved_build_draft(book, data_dir: Path, *body: str) -> tuple[int, ProgressStore]:
+    """The build's starter with `body` in place of its `raise NotImplementedError`, kept as the learner's draft:
+    the row the body starts on, and the store that keeps it."""
+    lines = book.exercise(BUILD).starter.splitlines()
+    placeholder = next(row for row, line in enumerate(lines) if line.strip() == "raise NotImplementedError")
+    store = ProgressStore.open(data_dir)
+    store.save_draft(draft_key(BUILD, "learn", 0), "\n".join([*lines[:placeholder], *body, *lines[placeholder + 1:]]))
+    return placeholder, store
+
+
 async def test_a_restored_build_draft_reopens_with_the_cursor_after_the_learners_last_change(book, data_dir: Path):
     """It reopened before the docstring, where a fresh starter's cursor goes, far from the learner's work."""
-    starter = book.exercise(BUILD).starter
-    lines = starter.splitlines()
-    placeholder = next(row for row, line in enumerate(lines) if line.strip() == "raise NotImplementedError")
-    mine = [*lines[:placeholder], "    total = 0", "    return total", *lines[placeholder + 1:]]
-    store = ProgressStore.open(data_dir)
-    store.save_draft(draft_key(BUILD, "learn", 0), "\n".join(mine))
+    placeholder, store = saved_build_draft(book, data_dir, "    total = 0", "    return total")
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_exercise(app, pilot, BUILD)
@@ -50,13 +55,8 @@ async def test_a_restored_build_draft_reopens_with_the_cursor_after_the_learners
 
 
 async def test_ctrl_e_goes_to_the_end_of_the_line_not_of_its_wrapped_row(book, data_dir: Path):
-    starter = book.exercise(BUILD).starter
-    lines = starter.splitlines()
-    placeholder = next(row for row, line in enumerate(lines) if line.strip() == "raise NotImplementedError")
     long_line = "    return " + " + ".join(f"term_{n}" for n in range(20))   # wraps at 80 columns
-    mine = [*lines[:placeholder], long_line, *lines[placeholder + 1:]]
-    store = ProgressStore.open(data_dir)
-    store.save_draft(draft_key(BUILD, "learn", 0), "\n".join(mine))
+    placeholder, store = saved_build_draft(book, data_dir, long_line)
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_exercise(app, pilot, BUILD)
