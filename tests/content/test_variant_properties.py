@@ -26,7 +26,7 @@ VARYING = [e.id for e in BOOK.exercises if isinstance(e, NumericAnswer) and e.va
 # canonical rendering may make to today's text.
 REWORDED = {
     "1.7": [("**ZeRO\\nStage 2** with mixed-precision Adam, for a model of **P** parameters",
-             "**ZeRO\\nStage 2** with mixed precision and an optimizer whose state takes\\n**12 bytes** per parameter (12 for Adam), for a model of **P** parameters"),
+             "**ZeRO\\nStage 2** with mixed precision and an optimizer whose state takes\\n**12 bytes** per parameter, FP32 master weights included (Adam takes\\n12, SGD with momentum 8, 8-bit Adam 6), for a model of **P** parameters"),
             ("the FP32 optimizer state are divided", "the optimizer state are divided")],
     "6.6": [("AllReduces an FP16 activation\\nof shape [b·s, d] with a ring. Write the number of **bytes each GPU\\nsends** as a formula",
              "AllReduces an activation\\nof shape [b·s, d], stored with **2 bytes** per value, with a ring.\\nWrite the number of **bytes each GPU sends** as a formula"),
