@@ -272,3 +272,23 @@ async def test_a_pick_by_click_is_said_to_submit(book, store, exercise_id, said)
         screen = await open_exercise(app, pilot, exercise_id)
         shown = " ".join(text_of(static) for static in screen.query(".submits-at-once"))
         assert said in shown
+
+
+def screen_lines(app: RingbookApp) -> list[str]:
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+@pytest.mark.parametrize(("exercise_id", "start", "rest"), [
+    ("1.6", "B  ZeRO-3, plus activation checkpointing", "headroom"),         # a choice's option
+    ("1.8", '2      """Model-state GB per GPU', 'ZeRO."""'),                 # a debug listing's line
+])
+async def test_a_long_option_or_line_wraps_under_its_text_not_its_label(book, store, exercise_id, start, rest):
+    app = RingbookApp(book, store, quiet_host=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exercise(app, pilot, exercise_id)
+        lines = [line.replace("\u00a0", " ") for line in screen_lines(app)]
+        first = next(i for i, line in enumerate(lines) if start in line)
+        label_end = lines[first].index(start) + len(start.split("  ")[0])   # where the label ends
+        wrapped = lines[first + 1]
+        assert rest in wrapped, lines[first:first + 2]
+        assert wrapped.index(rest) > label_end, f"wrapped under the label: {wrapped!r}"

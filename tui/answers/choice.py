@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +17,7 @@ from grader.kinds.registry import label
 from grader.kinds.trace import Trace
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
+from tui.widgets.choice_question import labelled
 
 LETTERS = "abcdef"  # the schema allows at most six options; the list shows each one's letter
 
@@ -49,12 +51,12 @@ class ChoicePanel(AnswerPanel[Trace]):
         yield ChoiceList(*(Option(self._prompt(i, o), id=o.id) for i, o in enumerate(self.exercise.presented_options)),
                          id="choices")
 
-    def _prompt(self, index: int, option: BookOption) -> Text:
+    def _prompt(self, index: int, option: BookOption) -> Table:
         mark = self.marks.get(option.id)
-        text = Text.assemble((f"{chr(65 + index)}  ", "bold"), option.text)
+        text = Text(option.text)
         if mark:
             text.append(f" {mark}", "bold green" if mark == "✓" else "bold red")
-        return text
+        return labelled(f"{chr(65 + index)} ", text)
 
     def _mark(self, option_id: str, mark: str) -> None:
         options = self.exercise.presented_options

@@ -23,12 +23,14 @@ def number(index: int) -> str:
     return str(index + 1)
 
 
-def labelled(label: str, text: Text) -> Table:
-    """An option with a hanging indent, so a long one wraps under its text, not under its label."""
+def labelled(label: str | Text, text: Text) -> Table:
+    """An option with a hanging indent, so a long one wraps under its text, not under its label (a plain
+    label is bold; a styled one is drawn as it is)."""
+    label = Text(label, "bold") if isinstance(label, str) else label
     grid = Table.grid(expand=True)
-    grid.add_column(width=len(label) + 1)
+    grid.add_column(width=label.cell_len + 1)
     grid.add_column(ratio=1)
-    grid.add_row(Text(label, "bold"), text)
+    grid.add_row(label, text)
     return grid
 
 

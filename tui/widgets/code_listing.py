@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from rich.syntax import Syntax
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from tui.widgets.choice_question import labelled
 
 
 def highlighted_lines(code: str, language: str) -> list[Text]:
@@ -54,11 +57,11 @@ class CodeListing(OptionList):
             self.highlighted = int(typed) - 1
         event.stop()
 
-    def _prompt(self, number: int, cursor: bool = False) -> Text:
+    def _prompt(self, number: int, cursor: bool = False) -> Table:
         mark = self.marks.get(number, " ")
         style = {"✓": "bold green", "✗": "bold red"}.get(mark, "")
-        return Text.assemble((mark, style), ("▶" if cursor else " ", "bold"), (f"{number:>2}  ", "dim"),
-                             self.lines[number - 1])
+        return labelled(Text.assemble((mark, style), ("▶" if cursor else " ", "bold"), (f"{number:>2} ", "dim")),
+                        self.lines[number - 1])
 
     # Textual calls a watcher that takes two values with the old and the new one: the override is sound.
     def watch_highlighted(self, old: int | None, new: int | None) -> None:  # type: ignore[override]
