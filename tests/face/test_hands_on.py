@@ -274,10 +274,6 @@ async def test_a_pick_by_click_is_said_to_submit(book, store, exercise_id, said)
         assert said in shown
 
 
-def screen_lines(app: RingbookApp) -> list[str]:
-    return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
 @pytest.mark.parametrize(("exercise_id", "start", "rest"), [
     ("1.6", "B  ZeRO-3, plus activation checkpointing", "headroom"),         # a choice's option
     ("1.8", '2      """Model-state GB per GPU', 'ZeRO."""'),                 # a debug listing's line
