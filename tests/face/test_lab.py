@@ -548,6 +548,20 @@ async def test_every_footer_key_of_the_lab_is_whole_at_80_columns(store):
             assert hidden in listed
 
 
+async def test_the_keys_dialog_says_each_control_key_once_and_how_to_reach_the_question(store):
+    """The lab's `?` listed `→ More`, `+ More` and `= More` as three keys, and did not say how the keyboard
+    gets from the controls to the question below them (↓ after the last control)."""
+    async with lab_opened(store) as (app, pilot):
+        await pilot.press("2", "enter")                            # the prediction made: a control has the keys
+        await pilot.press("question_mark")
+        await pilot.pause()
+        rows = dict(app.screen.groups)["This screen"]
+        descriptions = [what for _, what in rows]
+        assert len(descriptions) == len(set(descriptions)), rows
+        assert ("→ + =", "More") in rows and ("←→ -", "Adjust") in rows, rows
+        assert any(key == "↑↓" and "question" in what for key, what in rows), rows
+
+
 # --- snapshots at 80x24 -----------------------------------------------------------------------------------
 
 def lab_app(tmp_path: Path) -> RingbookApp:

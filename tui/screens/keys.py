@@ -26,7 +26,10 @@ Group = tuple[str, list[tuple[str, str]]]
 HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
 # Beside an editor, ^z is said as its undo (IN_THE_EDITOR), and the build's dialog has no line to spare at 80x24.
 HIDDEN_BESIDE_EDITOR = {"suspend_process"}
-SAID_IN_FULL = {"screenshot": "Screenshot, saved in your data folder"}   # the footer's word is short for 80 columns
+SAID_IN_FULL = {   # the footer's word is short for 80 columns
+    "screenshot": "Screenshot, saved in your data folder",
+    "control(1)": "Move between the controls; ↓ after the last goes on to the question",
+}
 
 EVERYWHERE_TOO = [
     ("^p", "Find a chapter, exercise, quiz, lab or command"),
@@ -68,6 +71,7 @@ def keys_of(screen: Screen) -> list[Group]:
     here: list[tuple[str, str]] = []
     everywhere: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
+    row_of: dict[tuple[int, str], tuple[list[tuple[str, str]], int]] = {}   # (node, action) -> its row
     for active in screen.active_bindings.values():
         node, binding = active.node, active.binding
         if not active.enabled or not binding.description or isinstance(node, (Input, TextArea)):
@@ -81,8 +85,14 @@ def keys_of(screen: Screen) -> list[Group]:
         if (shown, description) in seen:
             continue
         seen.add((shown, description))
+        rows, index = row_of.get((id(node), binding.action), ([], -1))
+        if index >= 0:   # another key for the same action (→, + and = all step up): one row says them all
+            rows[index] = (f"{rows[index][0]} {shown}", description)
+            continue
         app_wide = node is app or binding.action.startswith("app.")   # a screen that shows an app key
-        (everywhere if app_wide else here).append((shown, description))
+        rows = everywhere if app_wide else here
+        row_of[id(node), binding.action] = (rows, len(rows))
+        rows.append((shown, description))
     here += getattr(screen, "KEYS_IN_WORDS", [])   # a widget's own keys the screen says it offers (home's list)
     everywhere_keys = {key for key, _ in everywhere}
     groups: list[Group] = [("This screen", [row for row in here if row[0] not in everywhere_keys]),

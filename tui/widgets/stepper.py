@@ -22,7 +22,8 @@ class Stepper(Widget, can_focus=True):
     Stepper:focus { background: $accent 30%; }
     """
     BINDINGS = [
-        Binding("left,minus", "step(-1)", "Adjust", key_display="←→"),
+        Binding("left", "step(-1)", "Adjust", key_display="←→"),
+        Binding("minus", "step(-1)", "Adjust", show=False),
         Binding("right,plus,equals_sign", "step(1)", "More", show=False),
     ]
 
