@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from textual.widgets import Input, OptionList, TextArea
 
 from tests.face.test_keyboard_model import SOLVED, arrived
@@ -26,6 +27,7 @@ from tests.helpers import (
     wait_until,
     wait_until_still,
 )
+from tui.app import RingbookApp
 from tui.screens.chapter import ChapterScreen
 from tui.screens.exercise import ExerciseScreen
 from tui.widgets.page import Scroll
@@ -191,3 +193,22 @@ async def test_the_keys_dialog_says_f1_and_ctrl_u_in_the_answer_box(book, store)
         await pilot.pause()
         box = dict(app.screen.groups)["In the answer box"]
         assert ("f1", "A hint, while typing") in box and ("^u", "Delete all before the cursor") in box
+
+
+@pytest.mark.parametrize("first", ["", "2"])   # straight to the verdict; after a longer wrong one
+async def test_one_blank_row_between_the_verdict_and_the_explanation(book, store, first):
+    """At 80x24 a right answer's verdict stood three blank rows above its explanation: an empty details line
+    (what a build's run fills) kept a row and a margin of its own."""
+    app = RingbookApp(book, store, quiet_host=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.1")
+        if first:
+            await pilot.press(*first, "enter")
+            await settle(app, pilot)
+            await pilot.press("ctrl+u")
+        await pilot.press(*"1.75", "enter")
+        await settle(app, pilot)
+        verdict, explanation = screen.query_one("#verdict"), screen.query_one("#explanation")
+        await wait_until(pilot, lambda: explanation.region.height, "the explanation shown")
+        await wait_until(pilot, lambda: explanation.region.y - verdict.region.bottom == 1,
+                         f"one row between {verdict.region} and {explanation.region}")

@@ -238,7 +238,9 @@ class ExerciseScreen(Screen):
     def show_pending(self, pending: str = "") -> None:
         """Clear the last verdict, which is about other text, and say what is under way."""
         self.query_one("#verdict", VerdictPanel).clear()
-        self.query_one("#verdict-details", Static).update(Text(pending))
+        details = self.query_one("#verdict-details", Static)
+        details.update(Text(pending))
+        details.display = bool(pending)
 
     @work(thread=True, exclusive=True, group="grade")
     def grade_answer(self, text: str) -> None:
@@ -268,6 +270,7 @@ class ExerciseScreen(Screen):
         details, shown = self.query_one("#verdict-details", Static), self.panel.show_verdict(verdict)
         if str(details.content) != shown:   # an update lays the page out, whether or not it changed
             details.update(Text(shown))
+            details.display = bool(shown)   # empty, it was a blank row between the verdict and what follows
         if verdict.status == "correct":
             self.done = True
         self._rest_of_verdict = partial(self.after_verdict, verdict)
