@@ -68,8 +68,6 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("focus on screen", "ExerciseScreen", "*"):
         "new, beside items 3, 4 and 9: x or h scroll the focused answer off screen (11.2, 13.2 at 80x24); a key "
         "typed into a build editor (4.5, 7.5 at 80x24) leaves the editor off screen",
-    ("focus on screen", "ChapterScreen", "*"):
-        "new: a chapter resized under another screen comes back with its focused exercise list off screen",
     ("cursor on screen", "ExerciseScreen", "*"):
         "new, beside items 3 and 4: a key typed into a build editor (0.5, 80x24) leaves its cursor off screen",
 }
