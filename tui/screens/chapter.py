@@ -148,6 +148,7 @@ class ChapterScreen(Screen):
     def on_screen_resume(self) -> None:
         if self.query("#exercise-list"):
             self.refresh_exercises()
+        self.query_one("#page", Scroll).show_keyboard()   # laid out again at another size under another screen
 
     def refresh_exercises(self) -> None:
         """The list as the store has it, highlighting the exercise last opened when it is one of this

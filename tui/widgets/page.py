@@ -75,11 +75,37 @@ class Scroll(VerticalScroll):
     def page_region(self, widget: Widget) -> Region:
         """Where `widget` is on the page (whether scrolled into view or not), from the page's top; for an
         editor, the line with its cursor, which is what must show while it is typed on."""
-        region = widget.region
-        if isinstance(widget, TextArea):
-            region = Region(region.x, widget.cursor_screen_offset.y, region.width, 1)
-        return region.translate((-self.content_region.x + round(self.scroll_x),
-                                 -self.content_region.y + round(self.scroll_y)))
+        return typed_on(widget).translate((-self.content_region.x + round(self.scroll_x),
+                                           -self.content_region.y + round(self.scroll_y)))
+
+    def shows(self, widget: Widget) -> bool:
+        """Whether some of `widget` is in view (an editor: the line with its cursor)."""
+        return bool(typed_on(widget).intersection(self.content_region).area)
+
+    def _keyboard(self) -> Widget | None:
+        """What has the keyboard, if it is on this page (not the page itself)."""
+        focused = self.screen.focused
+        return focused if focused is not None and self in focused.ancestors else None
+
+    def show_keyboard(self, laid_out: Size | None = None) -> None:
+        """What has the keyboard shows: when none of it does (the page was laid out again at another size under
+        another screen), scroll the least that shows it; again after each refresh that changes the page's
+        size, as `_reveal` does."""
+        if not self.is_attached:
+            return
+        focused = self._keyboard()
+        if focused is not None and not self.shows(focused):
+            self.keep_in_view(focused)
+        if self.virtual_size != laid_out:
+            self.call_after_refresh(self.show_keyboard, self.virtual_size)
+
+
+def typed_on(widget: Widget) -> Region:
+    """Where `widget` is on screen; for an editor, the line with its cursor, which is what must show."""
+    region = widget.region
+    if isinstance(widget, TextArea):
+        return Region(region.x, widget.cursor_screen_offset.y, region.width, 1)
+    return region
 
 
 class Page(Scroll):
