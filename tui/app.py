@@ -23,6 +23,7 @@ from textual.theme import Theme
 from grader.book.model import Book, Chapter, LabRef
 from grader.exercise import Exercise
 from tui.commands import BookCommands, app_commands
+from tui.keys_in_turn import KeysInTurn
 from tui.live_book import LiveBook
 from tui.pacing import Pacing
 from tui.progress.clock import now
@@ -49,7 +50,7 @@ WEB_SCHEMES = ("http", "https")  # what a link in a book may open
 ENDING_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 
 
-class RingbookApp(SavesScreenshots):
+class RingbookApp(KeysInTurn, SavesScreenshots):
     """A terminal textbook: chapters to read, exercises to answer, progress that is kept. It is the screens'
     Navigator (tui.screens.navigator): each screen is given the session and the app as it is made."""
 
