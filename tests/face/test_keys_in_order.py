@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Selection
 
@@ -158,3 +160,45 @@ async def test_a_burst_in_the_build_editor_is_handled_in_order(book, data_dir: P
             app.post_message(event)
         await wait_until(pilot, lambda: editor.document[row] != line, "the W typed")
         assert editor.document[row] == line + "W"
+
+
+class HeldBox(AnswerInput):
+    """An answer box whose Enter its check_action switches off: hidden (False) or dimmed (None)."""
+
+    def __init__(self, held: bool | None) -> None:
+        super().__init__()
+        self.held = held
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.held if action == "submit" else True
+
+
+class HeldBoxApp(App[None]):
+    BINDINGS = [Binding("enter", "enter_reached_the_app")]
+
+    def __init__(self, held: bool | None) -> None:
+        super().__init__()
+        self.held = held
+        self.seen: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield HeldBox(self.held)
+
+    def on_input_submitted(self) -> None:
+        self.seen.append("submitted")
+
+    def action_enter_reached_the_app(self) -> None:
+        self.seen.append("the app's enter")
+
+
+@pytest.mark.parametrize("held", [False, None], ids=["hidden", "dimmed"])
+async def test_a_box_does_not_run_its_own_binding_that_check_action_holds(held: bool | None):
+    """OwnKeysInOrder runs the box's bindings itself, as the key arrives: one its check_action switches off
+    is not run, and the key goes on up as it would without it (here to the app's own Enter)."""
+    app = HeldBoxApp(held)
+    async with app.run_test() as pilot:
+        await wait_until(pilot, lambda: isinstance(app.focused, HeldBox), "the box taking the keyboard")
+        await pilot.press("4", "enter")
+        await wait_until(pilot, lambda: app.seen, "Enter handled")
+        await settle(app, pilot)
+        assert (app.seen, app.query_one(HeldBox).value) == (["the app's enter"], "4")
