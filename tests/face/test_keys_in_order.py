@@ -173,7 +173,7 @@ class HeldBox(AnswerInput):
         return self.held if action == "submit" else True
 
 
-class HeldBoxApp(App[None]):
+class HeldBoxApp(App[object]):
     BINDINGS = [Binding("enter", "enter_reached_the_app")]
 
     def __init__(self, held: bool | None) -> None:
