@@ -59,6 +59,13 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
     # The first screen's styles are read with Textual's own, in one pass: a screen's own CSS_PATH is read
     # when it first shows and re-parses the whole stylesheet twice (as does a mode's first screen).
     CSS_PATH = [Path(__file__).parent / "screens" / "home.tcss"]  # absolute: subclasses live elsewhere
+    # Notices take lines of their own above the footer, the width of the screen, and the page gives those lines
+    # up while one shows: Textual draws them on a layer over the page's bottom right, where the explanation or
+    # verdict just revealed was being read (issue 45). Compact: a title line and the message, no blank rows.
+    CSS = """
+    ToastRack { layer: default; max-height: 50%; }
+    Toast { width: 1fr; max-width: 100%; margin-top: 0; padding: 0 1; }
+    """
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "toggle_keys", "Keys"),
