@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 from textual.widgets._toast import Toast
 
+from tests.face.test_lab import lab_opened
 from tests.helpers import open_exercise, ringbook_app, settle, wait_until
 from tui.progress.store import ProgressStore
 from tui.widgets.answer_input import AnswerInput
@@ -38,3 +40,18 @@ async def test_a_notice_leaves_the_explanation_in_view_uncovered(book, data_dir:
         assert shown.height > 0, "the explanation is out of view"
         covered = [toast.region for toast in screen.query(Toast) if toast.region.overlaps(shown)]
         assert covered == [], f"the notice at {covered} covers the explanation at {shown}"
+
+
+async def test_the_design_saved_notice_leaves_the_lab_s_text_uncovered(store: ProgressStore):
+    """The lab's longest notice (a saved design: its summary and how to see it) sat over the act's text."""
+    async with lab_opened(store, notifications=True) as (app, pilot):
+        await pilot.press("2", "enter", "a", "4", "enter")
+        await settle(app, pilot)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.screen.query(Toast), "the notice shown")
+        await settle(app, pilot)
+        pages = [scroll.region for scroll in app.screen.query(VerticalScroll) if scroll.region]
+        assert pages, "the act's text is out of view"
+        covered = [(toast.region, page) for toast in app.screen.query(Toast) for page in pages
+                   if toast.region.overlaps(page)]
+        assert covered == [], f"notices over the lab's text: {covered}"
