@@ -202,3 +202,21 @@ async def test_a_box_does_not_run_its_own_binding_that_check_action_holds(held: 
         await wait_until(pilot, lambda: app.seen, "Enter handled")
         await settle(app, pilot)
         assert (app.seen, app.query_one(HeldBox).value) == (["the app's enter"], "4")
+
+
+async def test_keys_after_one_that_closes_the_screen_go_to_the_screen_underneath(book, data_dir: Path):
+    """Escape on the page closes the exercise while the keys behind it wait their turn: they are not lost with
+    the screen that was closing (its widgets, where each key was followed up, go), but go to the home screen."""
+    from tui.screens.home import HomeScreen
+    from tui.screens.keys import KeysScreen
+
+    app = ringbook_app(book, ProgressStore.open(data_dir))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, EXERCISE)
+        await wait_until(pilot, lambda: isinstance(app.focused, AnswerInput), "the answer box taking the keyboard")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.focused is screen.panel, "the page taking the keyboard")
+        for event in [events.Key("escape", "\x1b"), events.Key("question_mark", "?")]:
+            app.post_message(event)
+        await wait_until(pilot, lambda: isinstance(app.screen, KeysScreen), "? opening the keys")
+        assert isinstance(app.screen_stack[-2], HomeScreen)
