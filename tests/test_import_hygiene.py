@@ -76,7 +76,8 @@ LAYERS = [
     ("tui.widgets",),
     ("tui.answers",),
     ("tui.screens",),
-    ("tui.app", "tui.commands", "tui.pacing", "tui.live_book", "tui.screenshots", "tui.suspending"),
+    ("tui.app", "tui.commands", "tui.pacing", "tui.live_book", "tui.screenshots", "tui.suspending",
+     "tui.keys_in_turn"),
     ("tui.cli", "tui.__main__"),
 ]
 ROOT = Path(__file__).resolve().parent.parent

@@ -178,6 +178,33 @@ async def test_textual_keeps_watchers_where_the_frame_looks():
         assert isinstance(app.screen.query_one(Header).format_title(), Content)
 
 
+# --- Textual: tui/keys_in_turn.py and the app's notices (tui/app.py) --------------------------------------
+
+TURNS = "tui/keys_in_turn.py"
+
+
+def test_textual_bubbles_a_key_to_the_parent_where_keys_in_turn_follows_it():
+    """KeysInTurn follows a key up as it bubbles, queueing a callback behind it at each node's `_parent`, and
+    takes a False from call_later as a node that has closed; were either to change, a key could wait forever
+    (every key after it held) or the next key overtake a binding again."""
+    from textual.message_pump import MessagePump
+
+    assert "message._bubble_to(self._parent)" in inspect.getsource(MessagePump._on_message), (
+        f"Textual no longer bubbles a message to `_parent`; {TURNS} follows a key that way")
+    assert inspect.signature(MessagePump.call_later).return_annotation in (bool, "bool"), (
+        f"MessagePump.call_later no longer says whether it queued the callback; {TURNS} relies on it")
+
+
+def test_textual_still_lays_notices_in_a_toast_rack_docked_at_the_bottom():
+    """tui/app.py's CSS moves Textual's ToastRack from its layer over the page into the screen's own layer,
+    docked above the footer, and widens its Toasts; renamed, notices would cover the page again."""
+    from textual.widgets._toast import Toast, ToastRack
+
+    assert "dock: bottom" in ToastRack.DEFAULT_CSS and "layer: _toastrack" in ToastRack.DEFAULT_CSS, (
+        "Textual's ToastRack is no longer a layer docked at the bottom; tui/app.py's notice CSS assumes it")
+    assert "width: 60" in Toast.DEFAULT_CSS, "Textual's Toast changed its width; see tui/app.py's notice CSS"
+
+
 # --- Textual: tui/widgets/settling_cursor.py and tui/widgets/verdict_panel.py ------------------------------
 
 CURSOR = "tui/widgets/settling_cursor.py"

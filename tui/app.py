@@ -23,6 +23,7 @@ from textual.theme import Theme
 from grader.book.model import Book, Chapter, LabRef
 from grader.exercise import Exercise
 from tui.commands import BookCommands, app_commands
+from tui.keys_in_turn import KeysInTurn
 from tui.live_book import LiveBook
 from tui.pacing import Pacing
 from tui.progress.clock import now
@@ -49,7 +50,7 @@ WEB_SCHEMES = ("http", "https")  # what a link in a book may open
 ENDING_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
 
 
-class RingbookApp(SavesScreenshots):
+class RingbookApp(KeysInTurn, SavesScreenshots):
     """A terminal textbook: chapters to read, exercises to answer, progress that is kept. It is the screens'
     Navigator (tui.screens.navigator): each screen is given the session and the app as it is made."""
 
@@ -58,6 +59,13 @@ class RingbookApp(SavesScreenshots):
     # The first screen's styles are read with Textual's own, in one pass: a screen's own CSS_PATH is read
     # when it first shows and re-parses the whole stylesheet twice (as does a mode's first screen).
     CSS_PATH = [Path(__file__).parent / "screens" / "home.tcss"]  # absolute: subclasses live elsewhere
+    # Notices take lines of their own above the footer, the width of the screen, and the page gives those lines
+    # up while one shows: Textual draws them on a layer over the page's bottom right, where the explanation or
+    # verdict just revealed was being read (issue 45). Compact: a title line and the message, no blank rows.
+    CSS = """
+    ToastRack { layer: default; max-height: 50%; }
+    Toast { width: 1fr; max-width: 100%; margin-top: 0; padding: 0 1; }
+    """
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "toggle_keys", "Keys"),

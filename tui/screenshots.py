@@ -12,7 +12,7 @@ from textual import events, on
 from tui.progress.session import StudySession
 from tui.progress.store import ProgressStore
 
-TOAST_WIDTH, TOAST_FRAME = 60, 3   # Textual's notice: 60 columns or half the screen, less its border and padding
+TOAST_FRAME = 3   # a notice is the screen's width (tui.app's CSS), less its border and padding
 
 
 class SavesScreenshots(textual_app.App):
@@ -71,7 +71,7 @@ def saved_notice(path: Path, screen_width: int) -> str:
     """Textual's notice put the whole path in one string that the notice broke mid-name at 80 columns. This
     one gives the file name a line of its own and the folder (`~` for home) in pieces that break only after
     a `/`."""
-    width = min(TOAST_WIDTH, screen_width // 2) - TOAST_FRAME
+    width = screen_width - TOAST_FRAME
     return "\n".join(["Saved this screen as", path.name, *folded(f"in {home_short(path.parent)}/", width)])
 
 

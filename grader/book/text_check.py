@@ -192,7 +192,7 @@ _ARTICLE = re.compile(r"(?<![\w-])(?P<article>an|a|An|A)[ \t]+(?P<stars>\**)"
                       r"(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d,]*\.?\d)")
 COUNT_NOUNS = ("minute", "hour", "second", "day", "week", "slot", "step", "GPU", "token", "node", "expert",
                "layer", "stage", "replica", "checkpoint", "failure")
-_ONE_PLURAL = re.compile(rf"(?<![\d.,])(?<![-+−×*/] )1\**[ \t]+(?P<noun>(?:{'|'.join(COUNT_NOUNS)})s)\b")
+_ONE_PLURAL = re.compile(rf"(?<![\d.,])(?<![-+−×*/] )(?<![-+−×*/])1\**[ \t]+(?P<noun>(?:{'|'.join(COUNT_NOUNS)})s)\b")
 _MANY_SINGULAR = re.compile(r"(?<![\d.,])(?P<number>\d[\d,]*(?:\.\d+)?)\**[ \t]+(?P<noun>minute|hour|second|day|week|"
                             r"slot|step)\b(?![-s])")
 
@@ -217,6 +217,19 @@ def grammar_problems(text: str) -> list[str]:
             found.append(f"\"{match['number']} {match['noun']}\" should be \"{match['number']} {match['noun']}s\" "
                          f"(write {{{{N|{match['noun']}}}}})")
     return found
+
+
+# "N - 1 steps" is right, but a line may wrap after "N -", and the next one then reads "1 steps" (as a learner
+# saw): a formula right before a count noun is written without spaces, N-1 steps, which never wraps inside.
+WRAPPED_NOUNS = (*COUNT_NOUNS, "port", "chunk", "slice", "block", "transfer", "hop", "round", "phase", "bucket",
+                 "rank", "forward", "backward")
+_SPLIT_BEFORE_ONE = re.compile(rf"(?P<term>[\w)]+) (?P<op>[-+−]) 1\**[ \t]+(?P<noun>(?:{'|'.join(WRAPPED_NOUNS)})s)\b")
+
+
+def wrapping_problems(text: str) -> list[str]:
+    """"N - 1 steps": a line break after "N -" leaves a line that starts "1 steps"."""
+    return [f"\"{m['term']} {m['op']} 1 {m['noun']}\" can wrap into a line that reads \"1 {m['noun']}\": write "
+            f"{m['term']}{m['op']}1 {m['noun']}" for m in _SPLIT_BEFORE_ONE.finditer(text)]
 
 
 # --- hardware -------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from grader.book.text_check import (
     hardware_problems,
     network_problems,
     products_about,
+    wrapping_problems,
 )
 from grader.book.variants import (
     Draws,
@@ -205,6 +206,7 @@ def _text_findings(posed: NumericAnswer, seed: int, shown: str, where: Where, fo
             continue
         checked.add((keys, text))
         rules = (("arithmetic", arithmetic_problems(text)), ("grammar", grammar_problems(text)),
+                 ("wrapping", wrapping_problems(text)),
                  ("hardware", hardware_problems(text, posed.hardware)),
                  ("network", network_problems(text, posed.hardware, about)))
         for rule, messages in rules:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.book.text_check import arithmetic_problems, grammar_problems
+from grader.book.text_check import WRAPPED_NOUNS, arithmetic_problems, grammar_problems, wrapping_problems
 from grader.book.variants import VariantError, render, variant
 from grader.exercise import NumericAnswer
 from grader.grade import grade
@@ -175,10 +175,73 @@ def test_grammar_slips_are_found(text, message):
     assert [m for m in grammar_problems(text) if message in m]
 
 
-@pytest.mark.parametrize("text", ["each of N - 1 steps", "expert A 8 tokens", "an 8 GB gradient", "a 1.5x speed-up",
-                                  "0.1 minutes", "an 18-layer model"])
+@pytest.mark.parametrize("text", ["each of N - 1 steps", "each of N-1 steps", "m+p-1 slots", "expert A 8 tokens",
+                                  "an 8 GB gradient", "a 1.5x speed-up", "0.1 minutes", "an 18-layer model"])
 def test_right_grammar_is_not_reported(text):
     assert grammar_problems(text) == []
+
+
+# --- "1 steps": a formula before a count noun, broken across two lines --------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("Each phase takes N - 1 steps.", '"N - 1 steps" can wrap into a line that reads "1 steps": write N-1 steps'),
+    ("a step is m + p - 1 slots", '"p - 1 slots" can wrap into a line that reads "1 slots": write p-1 slots'),
+    ("there are c - 1 transfers", '"c - 1 transfers" can wrap'),
+])
+def test_a_formula_that_can_wrap_before_1_and_a_plural_is_found(text, message):
+    assert [m for m in wrapping_problems(text) if message in m]
+
+
+@pytest.mark.parametrize("text", ["Each phase takes N-1 steps.", "m+p-1 slots", "(p - 1) slots idle",
+                                  "2(N - 1) = 14 steps", "Stage 1 keeps the weights", "N - 1 is the last rank"])
+def test_what_cannot_wrap_into_1_and_a_plural_is_not_reported(text):
+    assert wrapping_problems(text) == []
+
+
+def book_paragraphs() -> list[tuple[str, str]]:
+    """Every paragraph a learner reads in the built-in book's files (chapters, exercises of every kind, the
+    quiz, the lab), its lines joined as a screen reflows them."""
+    import yaml
+
+    def strings(node: object) -> list[str]:
+        if isinstance(node, str):
+            return [node]
+        if isinstance(node, dict):
+            return [s for value in node.values() for s in strings(value)]
+        if isinstance(node, list):
+            return [s for value in node for s in strings(value)]
+        return []
+
+    content = Path(__file__).resolve().parents[2] / "content"
+    found = []
+    for path in sorted(content.glob("**/*")):
+        if path.suffix == ".md":
+            texts = [path.read_text()]
+        elif path.suffix == ".yaml":
+            texts = strings(yaml.safe_load(path.read_text()))
+        else:
+            continue
+        found += [(path.relative_to(content).as_posix(), " ".join(paragraph.split()))
+                  for text in texts for paragraph in re.split(r"\n\s*\n", text)]
+    return found
+
+
+def test_no_paragraph_of_the_book_wraps_into_a_line_that_reads_1_and_a_plural():
+    """A learner saw "1 steps": "takes N - 1 steps" wrapped after "N -" at the width of their screen. Every
+    paragraph is wrapped as the screens wrap it (Rich, at every width from 20 to 160 columns)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(width=200)
+    starts_wrong = re.compile(rf"\**1\**[ \t]+(?:{'|'.join(WRAPPED_NOUNS)})s\b")
+    found = set()
+    for where, paragraph in book_paragraphs():
+        if not re.search(rf"\b1\**[ \t]+(?:{'|'.join(WRAPPED_NOUNS)})s\b", paragraph):
+            continue
+        for width in range(20, 161):
+            found |= {(where, line.plain.strip()[:40]) for line in Text(paragraph).wrap(console, width)
+                      if starts_wrong.match(line.plain)}
+    assert sorted(found) == []
 
 
 def test_grammar_under_variants_is_reported_with_its_seed(chapters_copy, capsys):
