@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Selection
 
+from grader.lab.model import DataParallelSetup
 from tests.face.test_nothing_lost import EXERCISE, start
 from tests.helpers import open_exercise, ringbook_app, settle, wait_until
 from tests.pseudo_terminal import seeded_data_dir
@@ -220,3 +221,25 @@ async def test_keys_after_one_that_closes_the_screen_go_to_the_screen_underneath
             app.post_message(event)
         await wait_until(pilot, lambda: isinstance(app.screen, KeysScreen), "? opening the keys")
         assert isinstance(app.screen_stack[-2], HomeScreen)
+
+
+@pytest.mark.parametrize("tries", range(5))   # a race lost only some of the time: tried a few times
+async def test_keys_after_a_lab_commit_go_to_the_control_it_hands_the_keyboard_to(book, data_dir: Path, tries: int):
+    """The lab's Enter commits a prediction and hands the keyboard to the act's first control; in one burst,
+    the ↓ and → after it went to the list just answered (the screen heard of the commit a few message hops
+    later), so the GPU count a learner set was not set."""
+    store = ProgressStore.open(data_dir)
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lab = app.session.book.lab("parallelism-paradox")
+        assert lab is not None
+        app.open_lab(lab)
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "LabScreen" and app.focused is not None,
+                         "the lab's prediction taking the keyboard")
+        screen = app.screen
+        for key in ("2", "enter", "down", "right", "right"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await wait_until(pilot, lambda: screen.data_parallel.gpus != 8, "the GPU count moved")
+        await settle(app, pilot)
+        assert screen.data_parallel.gpus == 32 and screen.data_parallel.model == DataParallelSetup().model
+    store.close()

@@ -191,9 +191,12 @@ class LabScreen(Screen):
                     self.unlock(act_id)
 
     def on_choice_question_committed(self, event: ChoiceQuestion.Committed) -> None:
+        self.answered(event.question)   # a click's commit
+
+    def answered(self, question: ChoiceQuestion) -> None:
         self.keep_design()
-        act_id, _, kind = (event.question.id or "").rpartition("-")
-        feedback = event.question.query_one(".question-feedback")   # every answer's feedback comes into view
+        act_id, _, kind = (question.id or "").rpartition("-")
+        feedback = question.query_one(".question-feedback")   # every answer's feedback comes into view
         self.query_one(f"#{act_id}-scroll", Scroll).reveal(feedback, top=kind == "prediction")
         if kind != "prediction":
             return
@@ -324,8 +327,12 @@ class LabScreen(Screen):
     def action_commit(self) -> None:
         """Enter commits the option highlighted in the open question the learner is in."""
         question = self.active_question()
-        if question is None or not question.commit_highlighted():
+        if question is None or not question.commit_highlighted(announce=False):
             self.notify("Pick an option first: 1-4, or up/down in the list.")
+            return
+        # Here, not from the Committed message a few message hops later: the keys typed after Enter go to
+        # where the answer hands the keyboard (keys_in_turn waits for this key's own work, not for messages).
+        self.answered(question)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         question = self.active_question()

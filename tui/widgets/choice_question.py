@@ -80,11 +80,11 @@ class ChoiceQuestion(Vertical):
         self.options.focus()
         return True
 
-    def commit_highlighted(self) -> bool:
+    def commit_highlighted(self, *, announce: bool = True) -> bool:
         highlighted = self.options.highlighted
         if self.chosen is not None or highlighted is None:
             return False
-        self.commit(self.question.options[highlighted].id)
+        self.commit(self.question.options[highlighted].id, announce=announce)
         return True
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -92,8 +92,8 @@ class ChoiceQuestion(Vertical):
         self.commit(event.option.id or "")
 
     def commit(self, option_id: str, *, announce: bool = True) -> None:
-        """Lock in `option_id` and reveal its feedback; `announce=False` restores an answer given before,
-        without telling the screen that the learner has just answered."""
+        """Lock in `option_id` and reveal its feedback; with `announce=False` the screen is not told that the
+        learner has just answered (it restores an answer given before, or commits the answer itself)."""
         option = self.question.option(option_id)
         if self.chosen is not None or option is None:
             return
