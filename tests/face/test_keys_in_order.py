@@ -26,6 +26,7 @@ from tests.helpers import open_exercise, ringbook_app, settle, wait_until
 from tests.pseudo_terminal import seeded_data_dir
 from tui.progress.answering import draft_key
 from tui.progress.store import ProgressStore
+from tui.screens.lab import LabScreen
 from tui.widgets.answer_input import AnswerInput
 
 PASTE = "\x1b[200~42\x1b[201~"   # a bracketed paste of "42", as a terminal sends it
@@ -234,9 +235,10 @@ async def test_keys_after_a_lab_commit_go_to_the_control_it_hands_the_keyboard_t
         lab = app.session.book.lab("parallelism-paradox")
         assert lab is not None
         app.open_lab(lab)
-        await wait_until(pilot, lambda: type(app.screen).__name__ == "LabScreen" and app.focused is not None,
+        await wait_until(pilot, lambda: isinstance(app.screen, LabScreen) and app.focused is not None,
                          "the lab's prediction taking the keyboard")
         screen = app.screen
+        assert isinstance(screen, LabScreen)
         for key in ("2", "enter", "down", "right", "right"):
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await wait_until(pilot, lambda: screen.data_parallel.gpus != 8, "the GPU count moved")
