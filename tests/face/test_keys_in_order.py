@@ -44,6 +44,7 @@ PAGE_BURSTS = {
     "i then a number with an e": ("i1e3", "1e3"),
     "h then a number with an e": ("h1e3", "1e3"),
     "a digit then letters": ("8e1GB", "8e1GB"),
+    "a digit then a formula's signs": ("3*14*7/8", "3*14*7/8"),   # on a review card: 3147/8, graded wrong
 }
 
 
