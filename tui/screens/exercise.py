@@ -58,9 +58,10 @@ if TYPE_CHECKING:
     from grader.book.model import Book
 
 NOT_SAVED_READ_ONLY = "This answer could not be saved (progress is read-only)."
-LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
+LETTER_ACTIONS = {"hint", "explain", "hide_explanation", "next", "previous", "focus_answer", "new_numbers"}
 REVEAL_ASKED = ("x again shows the worked answer, kept as revealed (as if you gave up on it). "
                 "h gives a hint first.")
+ALREADY_JUDGED = "Already judged: change your answer to send it again."
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
 PENDING_DELAY = 0.2   # a grade slower than this (a proof) clears the last verdict while it runs: one frame less
@@ -79,6 +80,9 @@ class ExerciseScreen(Screen):
         Binding("h", "hint", "Hint"),
         Binding("f1", "hint_while_typing", "Hint"),   # h is a letter of the answer there: hints show from the box
         Binding("x", "explain", "Explain"),
+        Binding("x", "hide_explanation", "Hide", tooltip="Hide the explanation; x shows it again"),
+        # Shown, dimmed, in place of the box's Enter while its answer is the one judged (check_action).
+        Binding("enter", "send_again", "Submit", priority=True, tooltip=ALREADY_JUDGED),
         Binding("n", "next", "Next"),
         Binding("p", "previous", "Prev"),
         Binding("i", "focus_answer", "Answer"),
@@ -110,6 +114,8 @@ class ExerciseScreen(Screen):
         self.explanation_shown = False
         self.reveal_asked = False   # x pressed once on an exercise not yet right: the next x reveals
         self.submitted_text: str | None = None
+        self.sent_from_box: str | None = None   # the answer text last sent from a box, until its verdict shows
+        self.judged: str | None = None          # the answer text whose verdict shows, sent from a box
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
         self._pending_timer: Timer | None = None
@@ -217,6 +223,11 @@ class ExerciseScreen(Screen):
 
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
+        if self.judged_shows:   # the verdict on screen is this answer's: sent again, nothing would change
+            self.app.bell()
+            self.notify(ALREADY_JUDGED)
+            return
+        self.sent_from_box = self.panel.answer_text() if isinstance(self.focused, Input) else None
         if event.text.strip():
             gc.disable()   # until the verdict is painted (docs/classroom.md, "Why the app paces itself")
             if self._pending_timer is not None:
@@ -270,6 +281,7 @@ class ExerciseScreen(Screen):
             details.update(Text(shown))
         if verdict.status == "correct":
             self.done = True
+        self.judged = self.sent_from_box if self.sent_from_box == self.panel.answer_text() else None
         self._rest_of_verdict = partial(self.after_verdict, verdict)
         # The rest waits while the host is busy, up to REST_WAITS_AT_MOST: a class that submits together then
         # sees every verdict before anyone's explanation. Done at once, each learner's rest (three times the
@@ -346,6 +358,17 @@ class ExerciseScreen(Screen):
         focused = self.focused
         return focused is not None and focused is not self.panel and self.panel in focused.ancestors
 
+    @property
+    def judged_shows(self) -> bool:
+        """Whether the box (or trace table) holds the answer whose verdict shows: Enter would send it again."""
+        return (self.judged is not None and isinstance(self.focused, Input)
+                and self.panel.answer_text() == self.judged)
+
+    @property
+    def explanation_open(self) -> bool:
+        explanation = self.query("#explanation")
+        return bool(explanation) and explanation.first().display
+
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         typing = isinstance(self.focused, (Input, TextArea))
         if action in LETTER_ACTIONS and typing:
@@ -356,6 +379,10 @@ class ExerciseScreen(Screen):
             return False  # the answer has the keyboard already
         if action == "new_numbers":
             return self.solved and self.varies and self.shows_history
+        if action in ("explain", "hide_explanation"):   # x shows the explanation, or hides the one shown
+            return self.explanation_open == (action == "hide_explanation")
+        if action == "send_again":
+            return None if self.judged_shows else False
         return True
 
     def action_leave(self) -> None:
@@ -407,6 +434,12 @@ class ExerciseScreen(Screen):
         asked.display = True
         self.query_one("#exercise", Page).reveal(asked)
 
+    def action_hide_explanation(self) -> None:
+        """x on the explanation shown hides it again: to try the next numbers from memory, or to see the page
+        without it (x again brings it back, at once: it is revealed already)."""
+        self.query_one("#explanation").display = False
+        self.refresh_bindings()
+
     def reveal_explanation(self, *, record: bool, scroll: bool = True) -> None:
         explanation = self.query_one("#explanation", Markdown)
         if record and not self.explanation_shown:
@@ -417,6 +450,7 @@ class ExerciseScreen(Screen):
         self.explanation_shown = True
         self.query_one("#reveal-asked").display = False
         explanation.display = True
+        self.refresh_bindings()   # x now hides it
         self.panel.show_answer()
         if scroll:
             self.query_one("#exercise", Page).reveal(explanation)
@@ -481,6 +515,9 @@ class ExerciseScreen(Screen):
         after a number ("1750 M") gets unit conversion ready while the learner finishes it: only such an
         answer needs pint, which a class paid thirty times over when every start loaded it."""
         self.keep_draft_soon()
+        if self.judged is not None and self.panel.answer_text() != self.judged:
+            self.judged = None
+            self.refresh_bindings()   # Enter sends again
         unit = isinstance(self.exercise, NumericAnswer) and self.exercise.unit
         if unit and isinstance(event, Input.Changed) and UNIT_TYPED.search(event.value):
             self.nav.pacing.warm_up("units")
