@@ -55,16 +55,6 @@ RAW_MARKUP = re.compile(r"\[/?(b|i|u|bold|italic|dim|reverse|underline|link)( [^
 # lead as "new"): (invariant, screen, key or phrase; "*" is any screen or key) -> which. A row goes once its fix
 # is merged.
 KNOWN: dict[tuple[str, str, str], str] = {
-    ("footer key", "ExerciseScreen", "enter Submit in AnswerInput"):
-        "new: Enter sends again an answer whose verdict shows (or a trace row's), and nothing on screen changes",
-    ("footer key", "ChapterScreen", "g Top in ChapterPage"): "new: g (Top) at the top changes nothing, not dimmed",
-    ("footer key", "ChapterScreen", "e Exercises in OptionList"):
-        "new: e (Exercises) with the list already focused changes nothing, not dimmed",
-    ("footer key", "ExerciseScreen", "a Item in PairTable"): "new: a match item's letter on that item changes nothing",
-    ("footer key", "ExerciseScreen", "up Item in PairTable"): "new: ↑ on a match table's first item changes nothing",
-    ("footer key", "ExerciseScreen", "x Explain in NumberPanel"): "new: x with the explanation shown changes nothing",
-    ("footer key", "ExerciseScreen", "x Explain in CodePanel"): "new: x with the explanation shown changes nothing",
-    ("footer key", "ExerciseScreen", "alt+up Move in OrderList"): "new: alt+↑ on a design's first item changes nothing",
     ("focus on screen", "ExerciseScreen", "*"):
         "new, beside items 3, 4 and 9: x or h scroll the focused answer off screen (11.2, 13.2 at 80x24); a key "
         "typed into a build editor (4.5, 7.5 at 80x24) leaves the editor off screen",

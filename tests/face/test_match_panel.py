@@ -4,8 +4,9 @@ or with the mouse; each item marked right or wrong after a wrong answer."""
 from __future__ import annotations
 
 from grader.kinds.match import stored
-from tests.helpers import offered_keys, open_exercise, ringbook_app, settle, text_of
+from tests.helpers import offered_keys, open_exercise, ringbook_app, settle, text_of, wait_until, wait_until_still
 from tui.answers.pairs import PairsPanel, PairTable
+from tui.widgets.page import Page
 
 ZERO = "1.9"
 
@@ -60,3 +61,33 @@ async def test_the_mouse_picks_an_item_then_gives_it_an_option(book, store):
         assert table.chosen == exercise.pairs
         assert all(text_of(screen.query_one(f"#item-{i}")).endswith(exercise.text_of(exercise.pairs[side.id]))
                    for i, side in enumerate(exercise.presented_left))
+
+
+
+async def test_the_picked_item_is_marked_in_text_and_comes_into_view_and_its_own_letter_says_what_next(book, store):
+    """↑ on the first item picked the last, but only its colour said so (the keyboard walk, which reads the
+    screen's text, saw nothing change; nor would a NO_COLOR terminal): the picked item carries a ▶, as a
+    design's cursor does, and scrolls into view. Its own letter again says what gives it an option."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, ZERO)
+        table = screen.query_one("#pairs-table", PairTable)
+        page = screen.query_one("#exercise", Page)
+        last = len(table.exercise.presented_left) - 1
+        table.focus()
+        await settle(app, pilot)
+        assert text_of(screen.query_one("#item-0")).startswith("▶")
+        await pilot.press("up")
+        await settle(app, pilot)
+        assert table.cursor == last and text_of(screen.query_one(f"#item-{last}")).startswith("▶")
+        assert not text_of(screen.query_one("#item-0")).startswith("▶")
+        await pilot.press("a", "a")
+        await settle(app, pilot)
+        assert table.cursor == 0 and text_of(screen.query_one("#item-0")).startswith("▶")
+        assert any(notice.message.startswith("Item a is picked") for notice in app._notifications)
+        await pilot.press("x", "x", "end")            # the worked answer shown, the page's end: the table above
+        await wait_until_still(pilot, lambda: page.scroll_y, "the page at its end")
+        assert not page.content_region.contains_region(screen.query_one("#item-1").region)
+        await pilot.press("b")
+        await wait_until(pilot, lambda: page.content_region.contains_region(screen.query_one("#item-1").region),
+                         "item b in view")

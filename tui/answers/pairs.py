@@ -97,14 +97,23 @@ class PairTable(Vertical, can_focus=True):
             given = f"{self.exercise.number(option)}  {self.exercise.text_of(option)}" if option else "?"
             mark = ("✓ " if self.marks[side.id] else "✗ ") if side.id in self.marks else ""
             row = self.query_one(f"#item-{index}", ItemRow)
-            row.update(plain(f"{mark}{LETTERS[index]}  {side.text}  →  {given}"))
+            cursor = "▶ " if index == self.cursor else "  "   # the picked item, also without colour (NO_COLOR)
+            row.update(plain(f"{mark}{cursor}{LETTERS[index]}  {side.text}  →  {given}"))
             row.set_class(index == self.cursor, "-cursor")
 
     def action_cursor(self, delta: int) -> None:
-        self.cursor = (self.cursor + delta) % len(self.exercise.presented_left)
+        self.pick((self.cursor + delta) % len(self.exercise.presented_left))
 
     def action_item(self, index: int) -> None:
+        if index == self.cursor:   # its letter again: say what it waits for, where the key did nothing
+            self.notify(f"Item {LETTERS[index]} is picked: give it an option with 1-"
+                        f"{len(self.exercise.presented_right)} or ←→.")
+        self.pick(index)
+
+    def pick(self, index: int) -> None:
+        """Pick item `index`, its row brought into view (at 80x24 the last can be below the screen)."""
         self.cursor = index
+        self.query_one(f"#item-{index}", ItemRow).scroll_visible(animate=False)
 
     def action_step(self, delta: int) -> None:
         """The next or previous option for the picked item."""
@@ -121,7 +130,7 @@ class PairTable(Vertical, can_focus=True):
         self.chosen[self.exercise.presented_left[self.cursor].id] = self.exercise.presented_right[number - 1].id
         self.marks.clear()
         if move_on and self.cursor < len(self.exercise.presented_left) - 1:
-            self.cursor += 1
+            self.pick(self.cursor + 1)
         self.draw()
 
     def action_submit(self) -> None:
@@ -133,7 +142,7 @@ class PairTable(Vertical, can_focus=True):
         character = event.character or ""
         items, options = len(self.exercise.presented_left), len(self.exercise.presented_right)
         if len(character) == 1 and character in LETTERS[1:items]:
-            self.cursor = LETTERS.index(character)
+            self.action_item(LETTERS.index(character))
         elif character.isdigit() and 2 <= int(character) <= options:
             self.choose(int(character))
         else:
