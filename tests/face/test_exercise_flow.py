@@ -255,3 +255,41 @@ async def test_x_hides_the_explanation_it_showed_and_shows_it_again(book, store)
         await pilot.press("x")
         await wait_until(pilot, lambda: explanation.display, "the explanation shown again")
         assert not revealed(store, "0.2")
+
+
+async def test_enter_in_an_empty_box_is_dimmed_until_something_is_typed(book, store):
+    """Enter in an empty box said "Type an answer first." once, then nothing (the keyboard walk found it): the
+    footer dims it, with that reason, until the box has an answer."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        await wait_until(pilot, lambda: footer_key(screen, "enter") is not None
+                         and not footer_key(screen, "enter").enabled, "Enter dimmed in the empty box")
+        assert footer_key(screen, "enter").tooltip == "Type an answer first."
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Type an answer first." in text_of(screen.query_one("#verdict")) and not store.attempts("0.2")
+        await pilot.press("7")
+        await wait_until(pilot, lambda: footer_key(screen, "enter").enabled, "Enter offered once typed")
+        await pilot.press("ctrl+u")
+        await wait_until(pilot, lambda: not footer_key(screen, "enter").enabled, "Enter dimmed once emptied")
+
+
+async def test_enter_on_an_empty_trace_row_moves_on_or_says_it_needs_a_value(book, store):
+    """Enter on the first empty row focused itself, and nothing changed (the keyboard walk found it): it moves
+    on to the next empty row, and on the one row still empty it says the table needs it."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_exercise(app, pilot, TRACE)
+        rows = list(screen.query(Input))
+        assert screen.focused is rows[0]
+        await pilot.press("enter")
+        assert screen.focused is rows[1]
+        for _ in rows[1:]:
+            await pilot.press("1", "enter")
+        await settle(app, pilot)
+        assert screen.focused is rows[0] and not store.attempts(TRACE)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert screen.focused is rows[0] and not store.attempts(TRACE)
+        assert any(notice.message.startswith("This step needs a value") for notice in app._notifications)

@@ -63,14 +63,16 @@ class PairTable(Vertical, can_focus=True):
     BINDINGS = [
         Binding("up", "cursor(-1)", "Item", key_display="↑↓"),
         Binding("down", "cursor(1)", "Next item", show=False),
+        # The footer's a-h stands for the letters that pick another item: a, or b while a is picked (check_action).
         Binding("a", "item(0)", "Item", key_display="a-h"),     # b-h: on_key, as far as the items go
+        Binding("b", "item(1)", "Item", key_display="a-h"),
         Binding("left", "step(-1)", "Option", key_display="←→"),
         Binding("right", "step(1)", "Next option", show=False),
         Binding("1", "choose(1)", "Give", key_display="1-9"),    # 2-9: on_key, as far as the options go
         Binding("enter", "submit", "Submit"),
     ]
 
-    cursor = reactive(0)
+    cursor = reactive(0, bindings=True)   # the footer's a-h: a, or b while a is picked
 
     def __init__(self, exercise: Match, **kwargs: Any):
         super().__init__(**kwargs)
@@ -104,10 +106,12 @@ class PairTable(Vertical, can_focus=True):
     def action_cursor(self, delta: int) -> None:
         self.pick((self.cursor + delta) % len(self.exercise.presented_left))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "item":   # the picked item's own letter changes nothing: the footer's a-h is another's
+            return (parameters[0] == 0) != (self.cursor == 0)
+        return True
+
     def action_item(self, index: int) -> None:
-        if index == self.cursor:   # its letter again: say what it waits for, where the key did nothing
-            self.notify(f"Item {LETTERS[index]} is picked: give it an option with 1-"
-                        f"{len(self.exercise.presented_right)} or ←→.")
         self.pick(index)
 
     def pick(self, index: int) -> None:
@@ -142,7 +146,7 @@ class PairTable(Vertical, can_focus=True):
         character = event.character or ""
         items, options = len(self.exercise.presented_left), len(self.exercise.presented_right)
         if len(character) == 1 and character in LETTERS[1:items]:
-            self.action_item(LETTERS.index(character))
+            self.pick(LETTERS.index(character))
         elif character.isdigit() and 2 <= int(character) <= options:
             self.choose(int(character))
         else:

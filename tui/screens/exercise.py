@@ -50,6 +50,7 @@ from tui.screens.navigator import Navigator
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header, closing
+from tui.widgets.step_table import StepInput
 from tui.widgets.verdict_panel import VerdictPanel
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ LETTER_ACTIONS = {"hint", "explain", "hide_explanation", "next", "previous", "fo
 REVEAL_ASKED = ("x again shows the worked answer, kept as revealed (as if you gave up on it). "
                 "h gives a hint first.")
 ALREADY_JUDGED = "Already judged: change your answer to send it again."
+TYPE_FIRST = "Type an answer first."
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
 PENDING_DELAY = 0.2   # a grade slower than this (a proof) clears the last verdict while it runs: one frame less
@@ -81,8 +83,9 @@ class ExerciseScreen(Screen):
         Binding("f1", "hint_while_typing", "Hint"),   # h is a letter of the answer there: hints show from the box
         Binding("x", "explain", "Explain"),
         Binding("x", "hide_explanation", "Hide", tooltip="Hide the explanation; x shows it again"),
-        # Shown, dimmed, in place of the box's Enter while its answer is the one judged (check_action).
+        # Shown, dimmed, in place of the box's Enter while its answer is the one judged, or it is empty (check_action).
         Binding("enter", "send_again", "Submit", priority=True, tooltip=ALREADY_JUDGED),
+        Binding("enter", "send_nothing", "Submit", priority=True, tooltip=TYPE_FIRST),
         Binding("n", "next", "Next"),
         Binding("p", "previous", "Prev"),
         Binding("i", "focus_answer", "Answer"),
@@ -116,6 +119,7 @@ class ExerciseScreen(Screen):
         self.submitted_text: str | None = None
         self.sent_from_box: str | None = None   # the answer text last sent from a box, until its verdict shows
         self.judged: str | None = None          # the answer text whose verdict shows, sent from a box
+        self.was_empty: bool | None = None      # whether the box last changed was empty (the footer dims Enter)
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
         self._pending_timer: Timer | None = None
@@ -244,7 +248,8 @@ class ExerciseScreen(Screen):
                 self._pending_timer = self.set_timer(PENDING_DELAY, self.show_pending)
             self.grade_answer(event.text)
         else:
-            self.query_one("#verdict", VerdictPanel).show(Verdict("invalid", "Type an answer first."))
+            self.app.bell()
+            self.query_one("#verdict", VerdictPanel).show(Verdict("invalid", TYPE_FIRST))
 
     def show_pending(self, pending: str = "") -> None:
         """Clear the last verdict, which is about other text, and say what is under way."""
@@ -365,6 +370,13 @@ class ExerciseScreen(Screen):
                 and self.panel.answer_text() == self.judged)
 
     @property
+    def box_empty(self) -> bool:
+        """Whether the box has the keyboard with nothing in it: Enter would send nothing. (In a trace table an
+        empty row's Enter moves on to the next empty row.)"""
+        box = self.focused
+        return isinstance(box, Input) and not isinstance(box, StepInput) and not box.value.strip()
+
+    @property
     def explanation_open(self) -> bool:
         explanation = self.query("#explanation")
         return bool(explanation) and explanation.first().display
@@ -383,6 +395,8 @@ class ExerciseScreen(Screen):
             return self.explanation_open == (action == "hide_explanation")
         if action == "send_again":
             return None if self.judged_shows else False
+        if action == "send_nothing":
+            return None if self.box_empty and not self.judged_shows else False
         return True
 
     def action_leave(self) -> None:
@@ -518,6 +532,9 @@ class ExerciseScreen(Screen):
         if self.judged is not None and self.panel.answer_text() != self.judged:
             self.judged = None
             self.refresh_bindings()   # Enter sends again
+        if isinstance(event, Input.Changed) and (not event.value.strip()) != self.was_empty:
+            self.was_empty = not event.value.strip()
+            self.refresh_bindings()   # Enter dimmed while the box is empty
         unit = isinstance(self.exercise, NumericAnswer) and self.exercise.unit
         if unit and isinstance(event, Input.Changed) and UNIT_TYPED.search(event.value):
             self.nav.pacing.warm_up("units")
