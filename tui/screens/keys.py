@@ -26,7 +26,10 @@ Group = tuple[str, list[tuple[str, str]]]
 HIDDEN = {"toggle_keys"}   # `?` itself: the dialog's title says it closes it
 # Beside an editor, ^z is said as its undo (IN_THE_EDITOR), and the build's dialog has no line to spare at 80x24.
 HIDDEN_BESIDE_EDITOR = {"suspend_process"}
-SAID_IN_FULL = {"screenshot": "Screenshot, saved in your data folder"}   # the footer's word is short for 80 columns
+SAID_IN_FULL = {   # the footer's word is short for 80 columns
+    "screenshot": "Screenshot, saved in your data folder",
+    "hide_explanation": "Hide the explanation",
+}
 
 EVERYWHERE_TOO = [
     ("^p", "Find a chapter, exercise, quiz, lab or command"),
