@@ -117,8 +117,8 @@ class ExerciseScreen(Screen):
         self.explanation_shown = False
         self.reveal_asked = False   # x pressed once on an exercise not yet right: the next x reveals
         self.submitted_text: str | None = None
-        self.sent_from_box: str | None = None   # the answer text last sent from a box, until its verdict shows
-        self.judged: str | None = None          # the answer text whose verdict shows, sent from a box
+        self.box_sent = False   # the answer was sent from a box (or trace table), unchanged since
+        self.judged = False     # the verdict shown is of the box's answer as it stands: Enter would only repeat it
         self.was_empty: bool | None = None      # whether the box last changed was empty (the footer dims Enter)
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
@@ -231,7 +231,7 @@ class ExerciseScreen(Screen):
             self.app.bell()
             self.notify(ALREADY_JUDGED)
             return
-        self.sent_from_box = self.panel.answer_text() if isinstance(self.focused, Input) else None
+        self.box_sent = isinstance(self.focused, Input) and bool(event.text.strip())
         if event.text.strip():
             gc.disable()   # until the verdict is painted (docs/classroom.md, "Why the app paces itself")
             if self._pending_timer is not None:
@@ -286,7 +286,7 @@ class ExerciseScreen(Screen):
             details.update(Text(shown))
         if verdict.status == "correct":
             self.done = True
-        self.judged = self.sent_from_box if self.sent_from_box == self.panel.answer_text() else None
+        self.judged = self.box_sent
         self._rest_of_verdict = partial(self.after_verdict, verdict)
         # The rest waits while the host is busy, up to REST_WAITS_AT_MOST: a class that submits together then
         # sees every verdict before anyone's explanation. Done at once, each learner's rest (three times the
@@ -366,8 +366,7 @@ class ExerciseScreen(Screen):
     @property
     def judged_shows(self) -> bool:
         """Whether the box (or trace table) holds the answer whose verdict shows: Enter would send it again."""
-        return (self.judged is not None and isinstance(self.focused, Input)
-                and self.panel.answer_text() == self.judged)
+        return self.judged and isinstance(self.focused, Input)
 
     @property
     def box_empty(self) -> bool:
@@ -529,8 +528,9 @@ class ExerciseScreen(Screen):
         after a number ("1750 M") gets unit conversion ready while the learner finishes it: only such an
         answer needs pint, which a class paid thirty times over when every start loaded it."""
         self.keep_draft_soon()
-        if self.judged is not None and self.panel.answer_text() != self.judged:
-            self.judged = None
+        self.box_sent = False   # a change after sending: the verdict to come is not of what the box holds
+        if self.judged:
+            self.judged = False
             self.refresh_bindings()   # Enter sends again
         if isinstance(event, Input.Changed) and (not event.value.strip()) != self.was_empty:
             self.was_empty = not event.value.strip()
