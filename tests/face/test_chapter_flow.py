@@ -10,13 +10,14 @@ from textual.widgets import OptionList
 from textual.widgets._header import HeaderTitle
 from textual.widgets.markdown import MarkdownBlock
 
-from tests.helpers import chapter_filled_in, ringbook_app, text_of
+from tests.helpers import chapter_filled_in, footer_keys, home_ready, ringbook_app, settle, text_of, wait_until
 from tui.progress.store import ProgressStore
 from tui.screens.book_problems import BookProblemsScreen
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_end import ChapterEndScreen
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
+from tui.widgets.page import Scroll
 
 
 def row_texts(listing: OptionList, width: int = 72) -> list[str]:
@@ -270,3 +271,38 @@ async def test_a_screen_closed_by_the_key_typed_with_the_one_that_opened_it_leav
         await pilot.pause(0.3)
         assert isinstance(app.screen, HomeScreen)
     assert store.draft("0.2") == "2M(N-1)"
+
+
+def footer_key(screen, key: str):
+    """The footer's entry for `key` as last drawn, or None where it is not shown."""
+    return next((shown for shown in footer_keys(screen) if shown.key == key), None)
+
+
+async def test_g_is_dimmed_at_the_chapters_top_and_e_goes_while_the_list_has_the_keys(book, store, monkeypatch):
+    """A footer key is never offered where it can do nothing (the keyboard walk found both): g (Top) is dimmed,
+    its reason on hover, while the page is at its top (pressed, it rings the bell); e (Exercises) leaves the
+    footer while the list has the keyboard, and comes back with g."""
+    app = ringbook_app(book, store)
+    bells = []
+    monkeypatch.setattr(app, "bell", lambda: bells.append(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        await pilot.press("enter")
+        listing = await chapter_filled_in(app, pilot)
+        chapter = app.screen
+        await settle(app, pilot)
+        top = footer_key(chapter, "g")
+        assert top is not None and not top.enabled and "top" in top.tooltip
+        await pilot.press("g")
+        assert bells == [1]
+        await pilot.press("pagedown")
+        await wait_until(pilot, lambda: footer_key(chapter, "g").enabled, "g offered once the page is scrolled")
+        await pilot.press("e")
+        await wait_until(pilot, lambda: chapter.focused is listing and footer_key(chapter, "e") is None,
+                         "e gone from the footer with the list focused")
+        assert footer_key(chapter, "g").enabled                     # g leaves the list for the page's top
+        await pilot.press("g")
+        page = chapter.query_one("#page", Scroll)
+        await wait_until(pilot, lambda: chapter.focused is page and page.scroll_y == 0
+                         and not footer_key(chapter, "g").enabled and footer_key(chapter, "e") is not None,
+                         "the page's top, with g dimmed and e back")

@@ -18,6 +18,7 @@ from tests.face.test_keyboard_model import SOLVED, arrived
 from tests.face.test_keyboard_only import TYPED_SOLUTION
 from tests.helpers import (
     chapter_filled_in,
+    footer_keys,
     home_ready,
     offered_keys,
     open_exercise,
@@ -33,6 +34,7 @@ from tui.screens.exercise import ExerciseScreen
 from tui.widgets.page import Scroll
 
 BUILD = "0.5"
+TRACE = "6.4"   # a trace table, one box per row
 
 
 async def test_a_passed_build_in_a_chapter_gives_the_page_the_keys_and_n_goes_on(book, store):
@@ -212,3 +214,103 @@ async def test_one_blank_row_between_the_verdict_and_the_explanation(book, store
         await wait_until(pilot, lambda: explanation.region.height, "the explanation shown")
         await wait_until(pilot, lambda: explanation.region.y - verdict.region.bottom == 1,
                          f"one row between {verdict.region} and {explanation.region}")
+
+
+def footer_key(screen, key: str):
+    """The footer's entry for `key` as last drawn, or None where it is not shown."""
+    return next((shown for shown in footer_keys(screen) if shown.key == key), None)
+
+
+async def test_enter_on_the_answer_just_judged_is_dimmed_and_says_why_until_it_changes(book, store):
+    """Enter sent again the answer whose verdict shows, and nothing changed (the keyboard walk found it): the
+    footer dims it with its reason, pressed it says why, and a changed answer is sent as before."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        await pilot.press(*"12", "enter")
+        await settle(app, pilot)
+        assert [a.answer for a in store.attempts("0.2")] == ["12"] and isinstance(screen.focused, Input)
+        await wait_until(pilot, lambda: footer_key(screen, "enter") is not None
+                         and not footer_key(screen, "enter").enabled, "Enter dimmed")
+        assert footer_key(screen, "enter").tooltip.startswith("Already judged")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert [a.answer for a in store.attempts("0.2")] == ["12"]
+        assert any(notice.message.startswith("Already judged") for notice in app._notifications)
+        await pilot.press("3")
+        await wait_until(pilot, lambda: footer_key(screen, "enter").enabled, "Enter offered for the new answer")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert [a.answer for a in store.attempts("0.2")] == ["12", "123"]
+
+
+async def test_enter_in_a_trace_table_judged_is_dimmed_too(book, store):
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_exercise(app, pilot, TRACE)
+        rows = len(screen.query(Input))
+        for _ in range(rows):
+            await pilot.press("1", "enter")
+        await settle(app, pilot)
+        assert len(store.attempts(TRACE)) == 1
+        await wait_until(pilot, lambda: isinstance(screen.focused, Input) and footer_key(screen, "enter") is not None
+                         and not footer_key(screen, "enter").enabled, "Enter dimmed in the judged table")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert len(store.attempts(TRACE)) == 1
+
+
+async def test_x_hides_the_explanation_it_showed_and_shows_it_again(book, store):
+    """x with the explanation shown changed nothing: the footer says x hides it now, and x again shows it."""
+    store.record_attempt("0.2", "70", "correct")
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        explanation = screen.query_one("#explanation")
+        await pilot.press("x")
+        await wait_until(pilot, lambda: explanation.display and footer_key(screen, "x").description == "Hide",
+                         "the explanation shown, and x offered to hide it")
+        await pilot.press("x")
+        await wait_until(pilot, lambda: not explanation.display and footer_key(screen, "x").description == "Explain",
+                         "the explanation hidden, and x offered to show it")
+        await pilot.press("x")
+        await wait_until(pilot, lambda: explanation.display, "the explanation shown again")
+        assert not revealed(store, "0.2")
+
+
+async def test_enter_in_an_empty_box_is_dimmed_until_something_is_typed(book, store):
+    """Enter in an empty box said "Type an answer first." once, then nothing (the keyboard walk found it): the
+    footer dims it, with that reason, until the box has an answer."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "0.2")
+        await wait_until(pilot, lambda: footer_key(screen, "enter") is not None
+                         and not footer_key(screen, "enter").enabled, "Enter dimmed in the empty box")
+        assert footer_key(screen, "enter").tooltip == "Type an answer first."
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Type an answer first." in text_of(screen.query_one("#verdict")) and not store.attempts("0.2")
+        await pilot.press("7")
+        await wait_until(pilot, lambda: footer_key(screen, "enter").enabled, "Enter offered once typed")
+        await pilot.press("ctrl+u")
+        await wait_until(pilot, lambda: not footer_key(screen, "enter").enabled, "Enter dimmed once emptied")
+
+
+async def test_enter_on_an_empty_trace_row_moves_on_or_says_it_needs_a_value(book, store):
+    """Enter on the first empty row focused itself, and nothing changed (the keyboard walk found it): it moves
+    on to the next empty row, and on the one row still empty it says the table needs it."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_exercise(app, pilot, TRACE)
+        rows = list(screen.query(Input))
+        assert screen.focused is rows[0]
+        await pilot.press("enter")
+        assert screen.focused is rows[1]
+        for _ in rows[1:]:
+            await pilot.press("1", "enter")
+        await settle(app, pilot)
+        assert screen.focused is rows[0] and not store.attempts(TRACE)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert screen.focused is rows[0] and not store.attempts(TRACE)
+        assert any(notice.message.startswith("This step needs a value") for notice in app._notifications)

@@ -79,6 +79,22 @@ async def test_space_pick_up_then_escape_puts_the_item_back(book, store):
         assert order.order == before and not order.held
 
 
+async def test_alt_arrows_at_either_end_of_the_order_say_why_the_item_stays(book, store):
+    """alt+↑ on the first item (alt+↓ on the last) did nothing (the keyboard walk found it): the item stays, and a
+    notice says which way it can go."""
+    app = RingbookApp(book, store, quiet_host=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "8.8")
+        order = screen.query_one("#order", OrderList)
+        before = list(order.order)
+        await pilot.press("alt+up")
+        await pilot.press(*["down"] * (len(before) - 1), "alt+down")
+        assert order.order == before
+        said = [notice.message for notice in app._notifications]
+        assert any(message.startswith("Item 1 is first") for message in said), said
+        assert any(message.startswith(f"Item {len(before)} is last") for message in said), said
+
+
 async def test_an_endless_loop_is_stopped_while_the_ui_keeps_answering(book, store, monkeypatch):
     # A longer wall than a learner gets, so that "still running" cannot depend on how loaded the machine is.
     monkeypatch.setattr(sandbox, "WALL_SECONDS", 6.0)

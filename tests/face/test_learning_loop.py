@@ -181,6 +181,19 @@ async def test_trace_rows_move_with_up_and_down_and_their_labels_are_whole(book,
         assert "↑/↓ Tab Move to the row above or below" in listed
 
 
+async def test_down_on_a_trace_tables_last_row_says_the_row_stays(book, store):
+    """↓ (the footer's ↑↓ Row) on the last row did nothing (the keyboard walk found it): the row stays, and a
+    line says which way the rows go."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_exercise(app, pilot, "12.5")
+        boxes = screen.query_one("#steps").inputs
+        await pilot.press(*["down"] * len(boxes))
+        assert app.focused is boxes[-1]
+        assert any(notice.message == "This is the last row: ↑ goes to the row above."
+                   for notice in app._notifications)
+
+
 async def test_palette_jumps_to_an_exercise_by_id(book, store):
     app = ringbook_app(book, store)
     async with app.run_test(size=(100, 30)) as pilot:

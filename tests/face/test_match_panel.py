@@ -4,8 +4,18 @@ or with the mouse; each item marked right or wrong after a wrong answer."""
 from __future__ import annotations
 
 from grader.kinds.match import stored
-from tests.helpers import offered_keys, open_exercise, ringbook_app, settle, text_of
+from tests.helpers import (
+    footer_keys,
+    offered_keys,
+    open_exercise,
+    ringbook_app,
+    settle,
+    text_of,
+    wait_until,
+    wait_until_still,
+)
 from tui.answers.pairs import PairsPanel, PairTable
+from tui.widgets.page import Page
 
 ZERO = "1.9"
 
@@ -34,7 +44,8 @@ async def test_the_table_takes_letters_digits_and_arrows_shown_in_the_footer(boo
         table.focus()
         await pilot.pause()
         keys = offered_keys(app)
-        assert {keys[k] for k in ("up", "a", "left", "1", "enter")} == {"Item", "Option", "Give", "Submit"}
+        # the footer's a-h is b while a is picked (a would change nothing)
+        assert {keys[k] for k in ("up", "b", "left", "1", "enter")} == {"Item", "Option", "Give", "Submit"}
         for side in reversed(exercise.presented_left):            # letters pick, digits give
             await pilot.press(exercise.letter(side.id), str(exercise.number(exercise.pairs[side.id])))
         first = exercise.presented_left[0].id
@@ -60,3 +71,35 @@ async def test_the_mouse_picks_an_item_then_gives_it_an_option(book, store):
         assert table.chosen == exercise.pairs
         assert all(text_of(screen.query_one(f"#item-{i}")).endswith(exercise.text_of(exercise.pairs[side.id]))
                    for i, side in enumerate(exercise.presented_left))
+
+
+
+async def test_the_picked_item_is_marked_in_text_comes_into_view_and_the_footer_offers_another_letter(book, store):
+    """↑ on the first item picked the last, but only its colour said so (the keyboard walk, which reads the
+    screen's text, saw nothing change; nor would a NO_COLOR terminal): the picked item carries a ▶, as a
+    design's cursor does, and scrolls into view. The footer's a-h stood for a, which changes nothing while a
+    is picked: it stands for b then."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, ZERO)
+        table = screen.query_one("#pairs-table", PairTable)
+        page = screen.query_one("#exercise", Page)
+        last = len(table.exercise.presented_left) - 1
+        table.focus()
+        await settle(app, pilot)
+        assert text_of(screen.query_one("#item-0")).startswith("▶")
+        assert [key.key for key in footer_keys(screen) if key.key_display == "a-h"] == ["b"]
+        await pilot.press("up")
+        await settle(app, pilot)
+        assert table.cursor == last and text_of(screen.query_one(f"#item-{last}")).startswith("▶")
+        assert not text_of(screen.query_one("#item-0")).startswith("▶")
+        assert [key.key for key in footer_keys(screen) if key.key_display == "a-h"] == ["a"]
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert table.cursor == 0 and text_of(screen.query_one("#item-0")).startswith("▶")
+        await pilot.press("x", "x", "end")            # the worked answer shown, the page's end: the table above
+        await wait_until_still(pilot, lambda: page.scroll_y, "the page at its end")
+        assert not page.content_region.contains_region(screen.query_one("#item-1").region)
+        await pilot.press("b")
+        await wait_until(pilot, lambda: page.content_region.contains_region(screen.query_one("#item-1").region),
+                         "item b in view")

@@ -63,14 +63,16 @@ class PairTable(Vertical, can_focus=True):
     BINDINGS = [
         Binding("up", "cursor(-1)", "Item", key_display="↑↓"),
         Binding("down", "cursor(1)", "Next item", show=False),
+        # The footer's a-h stands for the letters that pick another item: a, or b while a is picked (check_action).
         Binding("a", "item(0)", "Item", key_display="a-h"),     # b-h: on_key, as far as the items go
+        Binding("b", "item(1)", "Item", key_display="a-h"),
         Binding("left", "step(-1)", "Option", key_display="←→"),
         Binding("right", "step(1)", "Next option", show=False),
         Binding("1", "choose(1)", "Give", key_display="1-9"),    # 2-9: on_key, as far as the options go
         Binding("enter", "submit", "Submit"),
     ]
 
-    cursor = reactive(0)
+    cursor = reactive(0, bindings=True)   # the footer's a-h: a, or b while a is picked
 
     def __init__(self, exercise: Match, **kwargs: Any):
         super().__init__(**kwargs)
@@ -97,14 +99,25 @@ class PairTable(Vertical, can_focus=True):
             given = f"{self.exercise.number(option)}  {self.exercise.text_of(option)}" if option else "?"
             mark = ("✓ " if self.marks[side.id] else "✗ ") if side.id in self.marks else ""
             row = self.query_one(f"#item-{index}", ItemRow)
-            row.update(plain(f"{mark}{LETTERS[index]}  {side.text}  →  {given}"))
+            cursor = "▶ " if index == self.cursor else "  "   # the picked item, also without colour (NO_COLOR)
+            row.update(plain(f"{mark}{cursor}{LETTERS[index]}  {side.text}  →  {given}"))
             row.set_class(index == self.cursor, "-cursor")
 
     def action_cursor(self, delta: int) -> None:
-        self.cursor = (self.cursor + delta) % len(self.exercise.presented_left)
+        self.pick((self.cursor + delta) % len(self.exercise.presented_left))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "item":   # the picked item's own letter changes nothing: the footer's a-h is another's
+            return (parameters[0] == 0) != (self.cursor == 0)
+        return True
 
     def action_item(self, index: int) -> None:
+        self.pick(index)
+
+    def pick(self, index: int) -> None:
+        """Pick item `index`, its row brought into view (at 80x24 the last can be below the screen)."""
         self.cursor = index
+        self.query_one(f"#item-{index}", ItemRow).scroll_visible(animate=False)
 
     def action_step(self, delta: int) -> None:
         """The next or previous option for the picked item."""
@@ -121,7 +134,7 @@ class PairTable(Vertical, can_focus=True):
         self.chosen[self.exercise.presented_left[self.cursor].id] = self.exercise.presented_right[number - 1].id
         self.marks.clear()
         if move_on and self.cursor < len(self.exercise.presented_left) - 1:
-            self.cursor += 1
+            self.pick(self.cursor + 1)
         self.draw()
 
     def action_submit(self) -> None:
@@ -133,7 +146,7 @@ class PairTable(Vertical, can_focus=True):
         character = event.character or ""
         items, options = len(self.exercise.presented_left), len(self.exercise.presented_right)
         if len(character) == 1 and character in LETTERS[1:items]:
-            self.cursor = LETTERS.index(character)
+            self.pick(LETTERS.index(character))
         elif character.isdigit() and 2 <= int(character) <= options:
             self.choose(int(character))
         else:

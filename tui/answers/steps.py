@@ -30,13 +30,19 @@ class StepsPanel(AnswerPanel[Trace]):
         (self.table.first_empty() or self.table.inputs[0]).focus(scroll_visible=scroll_visible)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter moves to the next empty step, and submits the table once every step has a value."""
+        """Enter moves to the next empty step (after this one, round to the first), and submits the table once
+        every step has a value. On the one step still empty it says so (it did nothing)."""
         event.stop()
-        empty = self.table.first_empty()
-        if empty is not None:
-            empty.focus()
-            return
-        self.post_message(self.Submitted(self.answer_text()))
+        inputs = self.table.inputs
+        here = inputs.index(event.input) if event.input in inputs else 0
+        empty = [box for box in inputs[here + 1:] + inputs[:here + 1] if not box.value.strip()]
+        if empty and empty[0] is event.input:
+            self.app.bell()
+            self.notify("This step needs a value: the table is sent once every step has one.")
+        elif empty:
+            empty[0].focus()
+        else:
+            self.post_message(self.Submitted(self.answer_text()))
 
     def show_verdict(self, verdict: Verdict) -> str:
         if verdict.rows:

@@ -10,6 +10,7 @@ import re
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -23,7 +24,7 @@ from tui.progress.session import StudySession
 from tui.screens.contents import ContentsScreen
 from tui.screens.navigator import Navigator
 from tui.widgets.page import Scroll
-from tui.widgets.screen_frame import Footer, Header, closing
+from tui.widgets.screen_frame import Footer, Header, closing, ring_if_dimmed
 
 MARKS = {
     "new": ("○", "dim"),
@@ -32,6 +33,7 @@ MARKS = {
     "solved after reveal": ("◑", "cyan"),
 }
 OPENING = 300  # characters of narrative in the first frame, at least; cut at a paragraph break
+TOP_TOOLTIP = "Back to the top of the chapter (dimmed while you are there)"
 _SLOW_BLOCK = re.compile(r"^(\||```|> )", re.M)  # tables, fences and quotes cost most to lay out
 
 
@@ -84,7 +86,7 @@ class ChapterScreen(Screen):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("e", "exercises", "Exercises"),
-        Binding("g", "read", "Top"),   # r is Review on the home screen
+        Binding("g", "read", "Top", tooltip=TOP_TOOLTIP),   # r is Review on the home screen
         Binding("t", "contents", "Contents"),
         # The list's heading says "Enter opens one": so it does from the page too, the list in view (the `?` dialog).
         Binding("enter", "open_shown", "Open the exercise highlighted in the list", show=False),
@@ -115,8 +117,28 @@ class ChapterScreen(Screen):
         if closing(self):
             return
         self.title = f"Chapter {self.chapter.id}: {self.chapter.title}"
-        self.query_one("#page").focus()
+        page = self.query_one("#page")
+        page.focus()
+        self.watch(page, "scroll_y", self._scrolled, init=False)
         self.call_after_refresh(self._fill_in)
+
+    def _scrolled(self, old: float, new: float) -> None:
+        """The footer dims g (Top) at the page's top: redrawn as the page comes to it or leaves it."""
+        if (old <= 0) != (new <= 0):
+            self.refresh_bindings()
+
+    def on_key(self, event: events.Key) -> None:
+        ring_if_dimmed(self, event)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Keys that would do nothing are not offered as if they could (the keyboard walk checks each): g at the
+        page's top, with the page's keyboard, is dimmed (its tooltip says why); e, with the list's, is gone."""
+        page = self.query("#page")
+        if action == "read" and page and self.focused is page.first() and page.first().scroll_y <= 0:
+            return None
+        if action == "exercises" and self.focused is not None and self.focused.id == "exercise-list":
+            return False
+        return True
 
     async def _fill_in(self) -> None:
         """After the first frame: the whole narrative, then the exercises. (The whole, not the rest:

@@ -50,6 +50,7 @@ from tui.screens.navigator import Navigator
 from tui.widgets.attempt_list import AttemptList
 from tui.widgets.page import Page
 from tui.widgets.screen_frame import Footer, Header, closing
+from tui.widgets.step_table import StepInput
 from tui.widgets.verdict_panel import VerdictPanel
 
 if TYPE_CHECKING:
@@ -58,9 +59,11 @@ if TYPE_CHECKING:
     from grader.book.model import Book
 
 NOT_SAVED_READ_ONLY = "This answer could not be saved (progress is read-only)."
-LETTER_ACTIONS = {"hint", "explain", "next", "previous", "focus_answer", "new_numbers"}
+LETTER_ACTIONS = {"hint", "explain", "hide_explanation", "next", "previous", "focus_answer", "new_numbers"}
 REVEAL_ASKED = ("x again shows the worked answer, kept as revealed (as if you gave up on it). "
                 "h gives a hint first.")
+ALREADY_JUDGED = "Already judged: change your answer to send it again."
+TYPE_FIRST = "Type an answer first."
 PAGE_KEYS = {"pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
 DRAFT_DELAY = 0.5
 PENDING_DELAY = 0.2   # a grade slower than this (a proof) clears the last verdict while it runs: one frame less
@@ -79,6 +82,10 @@ class ExerciseScreen(Screen):
         Binding("h", "hint", "Hint"),
         Binding("f1", "hint_while_typing", "Hint"),   # h is a letter of the answer there: hints show from the box
         Binding("x", "explain", "Explain"),
+        Binding("x", "hide_explanation", "Hide", tooltip="Hide the explanation; x shows it again"),
+        # Shown, dimmed, in place of the box's Enter while its answer is the one judged, or it is empty (check_action).
+        Binding("enter", "send_again", "Submit", priority=True, tooltip=ALREADY_JUDGED),
+        Binding("enter", "send_nothing", "Submit", priority=True, tooltip=TYPE_FIRST),
         Binding("n", "next", "Next"),
         Binding("p", "previous", "Prev"),
         Binding("i", "focus_answer", "Answer"),
@@ -110,6 +117,9 @@ class ExerciseScreen(Screen):
         self.explanation_shown = False
         self.reveal_asked = False   # x pressed once on an exercise not yet right: the next x reveals
         self.submitted_text: str | None = None
+        self.box_sent = False   # the answer was sent from a box (or trace table), unchanged since
+        self.judged = False     # the verdict shown is of the box's answer as it stands: Enter would only repeat it
+        self.was_empty: bool | None = None      # whether the box last changed was empty (the footer dims Enter)
         self.started = time.monotonic()
         self._draft_timer: Timer | None = None
         self._pending_timer: Timer | None = None
@@ -217,6 +227,11 @@ class ExerciseScreen(Screen):
 
     def on_answer_panel_submitted(self, event: AnswerPanel.Submitted) -> None:
         event.stop()
+        if self.judged_shows:   # the verdict on screen is this answer's: sent again, nothing would change
+            self.app.bell()
+            self.notify(ALREADY_JUDGED)
+            return
+        self.box_sent = isinstance(self.focused, Input) and bool(event.text.strip())
         if event.text.strip():
             gc.disable()   # until the verdict is painted (docs/classroom.md, "Why the app paces itself")
             if self._pending_timer is not None:
@@ -233,7 +248,8 @@ class ExerciseScreen(Screen):
                 self._pending_timer = self.set_timer(PENDING_DELAY, self.show_pending)
             self.grade_answer(event.text)
         else:
-            self.query_one("#verdict", VerdictPanel).show(Verdict("invalid", "Type an answer first."))
+            self.app.bell()
+            self.query_one("#verdict", VerdictPanel).show(Verdict("invalid", TYPE_FIRST))
 
     def show_pending(self, pending: str = "") -> None:
         """Clear the last verdict, which is about other text, and say what is under way."""
@@ -273,6 +289,7 @@ class ExerciseScreen(Screen):
             details.display = bool(shown)   # empty, it was a blank row between the verdict and what follows
         if verdict.status == "correct":
             self.done = True
+        self.judged = self.box_sent
         self._rest_of_verdict = partial(self.after_verdict, verdict)
         # The rest waits while the host is busy, up to REST_WAITS_AT_MOST: a class that submits together then
         # sees every verdict before anyone's explanation. Done at once, each learner's rest (three times the
@@ -349,6 +366,23 @@ class ExerciseScreen(Screen):
         focused = self.focused
         return focused is not None and focused is not self.panel and self.panel in focused.ancestors
 
+    @property
+    def judged_shows(self) -> bool:
+        """Whether the box (or trace table) holds the answer whose verdict shows: Enter would send it again."""
+        return self.judged and isinstance(self.focused, Input)
+
+    @property
+    def box_empty(self) -> bool:
+        """Whether the box has the keyboard with nothing in it: Enter would send nothing. (In a trace table an
+        empty row's Enter moves on to the next empty row.)"""
+        box = self.focused
+        return isinstance(box, Input) and not isinstance(box, StepInput) and not box.value.strip()
+
+    @property
+    def explanation_open(self) -> bool:
+        explanation = self.query("#explanation")
+        return bool(explanation) and explanation.first().display
+
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         typing = isinstance(self.focused, (Input, TextArea))
         if action in LETTER_ACTIONS and typing:
@@ -359,6 +393,12 @@ class ExerciseScreen(Screen):
             return False  # the answer has the keyboard already
         if action == "new_numbers":
             return self.solved and self.varies and self.shows_history
+        if action in ("explain", "hide_explanation"):   # x shows the explanation, or hides the one shown
+            return self.explanation_open == (action == "hide_explanation")
+        if action == "send_again":
+            return None if self.judged_shows else False
+        if action == "send_nothing":
+            return None if self.box_empty and not self.judged_shows else False
         return True
 
     def action_leave(self) -> None:
@@ -410,6 +450,12 @@ class ExerciseScreen(Screen):
         asked.display = True
         self.query_one("#exercise", Page).reveal(asked)
 
+    def action_hide_explanation(self) -> None:
+        """x on the explanation shown hides it again: to try the next numbers from memory, or to see the page
+        without it (x again brings it back, at once: it is revealed already)."""
+        self.query_one("#explanation").display = False
+        self.refresh_bindings()
+
     def reveal_explanation(self, *, record: bool, scroll: bool = True) -> None:
         explanation = self.query_one("#explanation", Markdown)
         if record and not self.explanation_shown:
@@ -420,6 +466,7 @@ class ExerciseScreen(Screen):
         self.explanation_shown = True
         self.query_one("#reveal-asked").display = False
         explanation.display = True
+        self.refresh_bindings()   # x now hides it
         self.panel.show_answer()
         if scroll:
             self.query_one("#exercise", Page).reveal(explanation)
@@ -484,6 +531,13 @@ class ExerciseScreen(Screen):
         after a number ("1750 M") gets unit conversion ready while the learner finishes it: only such an
         answer needs pint, which a class paid thirty times over when every start loaded it."""
         self.keep_draft_soon()
+        self.box_sent = False   # a change after sending: the verdict to come is not of what the box holds
+        if self.judged:
+            self.judged = False
+            self.refresh_bindings()   # Enter sends again
+        if isinstance(event, Input.Changed) and (not event.value.strip()) != self.was_empty:
+            self.was_empty = not event.value.strip()
+            self.refresh_bindings()   # Enter dimmed while the box is empty
         unit = isinstance(self.exercise, NumericAnswer) and self.exercise.unit
         if unit and isinstance(event, Input.Changed) and UNIT_TYPED.search(event.value):
             self.nav.pacing.warm_up("units")

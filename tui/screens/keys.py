@@ -29,6 +29,7 @@ HIDDEN_BESIDE_EDITOR = {"suspend_process"}
 SAID_IN_FULL = {   # the footer's word is short for 80 columns
     "screenshot": "Screenshot, saved in your data folder",
     "control(1)": "Move between the controls; ↓ after the last goes on to the question",
+    "hide_explanation": "Hide the explanation",
 }
 
 EVERYWHERE_TOO = [

@@ -109,11 +109,17 @@ class OrderList(Widget, can_focus=True):
         self.refresh()
 
     def action_move(self, step: int) -> None:
+        """Alt+↑/↓: the item under the cursor one place up or down; at the end it cannot pass, the bell and a
+        line saying which way it can go (the footer's one entry is both keys, so it stays offered)."""
         target = self.cursor + step
-        if 0 <= target < len(self.order):
-            self._swap(self.cursor, target)
-            self.cursor = target
-            self.refresh()
+        if not 0 <= target < len(self.order):
+            self.app.bell()
+            end, way = ("first", "alt+↓ moves it down") if step < 0 else ("last", "alt+↑ moves it up")
+            self.notify(f"Item {self.cursor + 1} is {end} already: {way}.")
+            return
+        self._swap(self.cursor, target)
+        self.cursor = target
+        self.refresh()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hold":   # space picks an item up, or drops the one carried: the footer says which

@@ -42,6 +42,14 @@ def closing(screen: Screen) -> bool:
     return not screen.is_attached or screen not in screen.app.screen_stack
 
 
+def ring_if_dimmed(screen: Screen, event: events.Key) -> None:
+    """A key the footer shows dimmed, pressed anyway, rings the bell, as a click on it does: the learner hears
+    that it was refused, and its tooltip says why."""
+    active = screen.active_bindings.get(event.key)
+    if active is not None and active.binding.show and not active.enabled:
+        screen.app.bell()
+
+
 class Header(widgets.Header):
     """Textual's header, which lets go of the app's title when its screen closes, stays one row, and
     leaves out the sub-title (the book's title) when the two do not fit: "Chapter 8: Mixed Precision

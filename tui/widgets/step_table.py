@@ -70,11 +70,16 @@ class StepTable(Vertical):
         return [box.value for box in self.inputs]
 
     def move(self, box: Input, delta: int) -> None:
-        """Move the keyboard from `box` to the row `delta` from it; the first and last rows stay put."""
+        """Move the keyboard from `box` to the row `delta` from it; the first and last rows stay put, with the
+        bell and a line saying which way the rows go (the footer's ↑↓ is one entry for both keys)."""
         inputs = self.inputs
         at = inputs.index(box) + delta
         if 0 <= at < len(inputs):
             inputs[at].focus()
+            return
+        self.app.bell()
+        end, way = ("first", "↓ goes to the row below") if delta < 0 else ("last", "↑ goes to the row above")
+        self.notify(f"This is the {end} row: {way}.")
 
     def first_empty(self) -> Input | None:
         return next((box for box in self.inputs if not box.value.strip()), None)
