@@ -349,6 +349,7 @@ async def test_the_walk_tries_the_key_the_end_of_a_chapter_names(book, store):
         assert not unknown(walk, 0), unknown(walk, 0)
 
 
+@pytest.mark.timeout(3600)   # longer than the suite's 300 s a test: 16 seeds of 60 steps take about 8 minutes
 async def test_the_longer_walk(book, tmp_path, request):
     """`pytest tests/face/test_keyboard_walk.py --keyboard-walk-seeds K --keyboard-walk-steps N`: K more seeds."""
     seeds = request.config.getoption("keyboard_walk_seeds")
