@@ -56,34 +56,34 @@ def kept_draft(data: Path) -> str | None:
         store.close()
 
 
-@pytest.mark.parametrize("burst", BURSTS)
-def test_a_burst_in_a_terminal_is_handled_in_order_and_kept_by_ctrl_q(tmp_path: Path, burst: str):
-    typed, kept = BURSTS[burst]
+def kept_after_typing_in_a_terminal(tmp_path: Path, typed: str, *, on_the_page: bool) -> str | None:
+    """`typed` sent in one write to ringbook on the exercise in a pseudo-terminal, then Ctrl+Q: the draft kept.
+    `on_the_page`: sent once the page has the keyboard (Escape from the box), not the box."""
     data = seeded_data_dir(tmp_path / "data", "0", EXERCISE)
     terminal = start(data)
     try:
+        if on_the_page:
+            terminal.wait_for("esc Leave box")   # the box's footer, drawn once the box has the keyboard
+            terminal.forget()
+            terminal.type("\x1b")   # on its own: Escape then a letter in one write is Alt+letter to a terminal
+            terminal.wait_for("esc Back  h Hint")   # the page's footer
         terminal.type(typed + "\x11")
         terminal.wait()
     finally:
         terminal.close()
-    assert kept_draft(data) == kept
+    return kept_draft(data)
+
+
+@pytest.mark.parametrize("burst", BURSTS)
+def test_a_burst_in_a_terminal_is_handled_in_order_and_kept_by_ctrl_q(tmp_path: Path, burst: str):
+    typed, kept = BURSTS[burst]
+    assert kept_after_typing_in_a_terminal(tmp_path, typed, on_the_page=False) == kept
 
 
 @pytest.mark.parametrize("burst", PAGE_BURSTS)
 def test_a_burst_on_the_page_in_a_terminal_goes_to_the_box_in_order(tmp_path: Path, burst: str):
     typed, kept = PAGE_BURSTS[burst]
-    data = seeded_data_dir(tmp_path / "data", "0", EXERCISE)
-    terminal = start(data)
-    try:
-        terminal.wait_for("esc Leave box")   # the box's footer, drawn once the box has the keyboard
-        terminal.forget()
-        terminal.type("\x1b")   # on its own: Escape then a letter in one write is Alt+letter to a terminal
-        terminal.wait_for("esc Back  h Hint")   # the page's footer
-        terminal.type(typed + "\x11")
-        terminal.wait()
-    finally:
-        terminal.close()
-    assert kept_draft(data) == kept
+    assert kept_after_typing_in_a_terminal(tmp_path, typed, on_the_page=True) == kept
 
 
 def driver_events(typed: str) -> list[events.Event]:
