@@ -24,6 +24,6 @@ def test_a_match_is_listed_answered_and_marked_in_lines(book, store):
     assert "verdict: incorrect. 3 of 4 pairs are right." in transcript
     assert "feedback: ZeRO-1 shards the optimizer state" in transcript
     assert f"item {exercise.letter('z1')}: wrong" in transcript and f"item {exercise.letter('z2')}: right" in transcript
-    assert "verdict: correct. Correct: all 4 pairs are right." in transcript
+    assert "verdict: correct: all 4 pairs are right." in transcript
     assert [(a.answer, a.status) for a in store.attempts(ZERO)] == [(stored(wrong), "incorrect"),
                                                                     (stored(exercise.pairs), "correct")]
