@@ -49,11 +49,14 @@ def test_b_goes_one_step_back_from_every_menu_of_a_chapter(book, store):
 
 
 def test_letters_and_words_a_menu_does_not_take_are_said(book, store):
-    transcript, prompts = session(book, store, ["2", "17", "x", "0", "9", "t", "q", "b", "b", "quit"])
+    transcript, prompts = session(book, store, ["2", "17", "x", "0", "9", "t", "q", "b", "b", "b", "quit"])
     assert_plain(transcript, prompts)
     assert f"sorry: type one of 0 to {len(book.chapters) - 1}, b back" in transcript
     assert f"sorry: type one of t, 1 to {len(book.chapter('0').exercises)}, h, b back" in transcript
     assert "chapter text: chapter 0, Ring AllReduce" in transcript
+    assert re.search(r"^menu: main menu\n(.*\n)*choose \(1 to (\d+)\): b\nsorry: there is no step back from "
+                     r"here: type one of 1 to \2, or quit to leave\nchoose \(1 to \2\): quit\n\nbye: ", transcript,
+                     re.MULTILINE)
 
 
 def test_a_book_whose_chapter_ids_cannot_be_typed_as_keys_numbers_its_chapters_from_1(chapters_copy, store):

@@ -146,7 +146,9 @@ class Console:
                 return None
             if reply in typed:
                 return typed.index(reply)
-            if reply:
+            if reply in BACK_WORDS:
+                self.say("sorry", f"there is no step back from here: type one of {ends}, or quit to leave")
+            elif reply:
                 self.say("sorry", f"type one of {ends}")
 
     def yes(self, label: str, help_text: str) -> bool:
