@@ -78,3 +78,13 @@ def test_a_book_whose_chapter_ids_cannot_be_typed_as_keys_numbers_its_chapters_f
     assert "1: chapter 0, Ring AllReduce, 0 of 8 solved" in lines
     assert "2: chapter Appendix A, Notes, 0 of 0 solved" in lines
     assert "chapter Appendix A: Notes. 0 of 0 solved." in lines
+
+
+def test_b_leaves_the_lab_from_its_question_and_its_prompt(book, store):
+    """The lab took only `back`, and `b` was "sorry": b leaves it for the main menu, its state kept."""
+    lab = str(4 + len(book.quizzes))   # continue, chapters, review, the quizzes, then the lab
+    transcript, prompts = session(book, store, [lab, "b", lab, "1", "b", "quit"])
+    assert_plain(transcript, prompts)
+    assert "predict (1 to 4, or back): b\nmenu: main menu\n" in transcript
+    assert re.search(r"^lab, act 1: b\nmenu: main menu\n", transcript, re.MULTILINE)
+    assert "sorry" not in transcript
