@@ -190,7 +190,7 @@ def test_the_plain_line_face_never_imports_textual_or_the_apps_faces():
         "from tui.progress.store import ProgressStore\n"
         "store = ProgressStore.open(Path(tempfile.mkdtemp()))\n"
         "out = io.StringIO()\n"
-        "run_session(load_book(), store, io.StringIO('2\\n1\\n2\\n1.75\\nback\\nb\\nb\\n6\\n5\\n1\\nplot\\n'),"
+        "run_session(load_book(), store, io.StringIO('2\\n0\\n1\\n1.75\\nback\\nb\\nb\\n6\\n5\\n1\\nplot\\n'),"
         " out, why='test', clock=now)\n"
         "assert 'verdict: correct' in out.getvalue() and 'plot: ' in out.getvalue(), out.getvalue()[-2000:]\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'textual_plotext')))\n"

@@ -18,7 +18,7 @@ from textual.widgets import TextArea
 
 from tests.helpers import RINGBOOK, offered_keys, open_exercise, ringbook_app, wait_until
 from tests.tmux_pane import TmuxPane
-from tui.answers.own_editor import FALLBACKS, editor_command
+from tui.progress.editor import FALLBACKS, editor_command
 from tui.progress.row_rules import MAX_DRAFT
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.keys import keys_of

@@ -15,7 +15,7 @@ from tests.helpers import RINGBOOK, ROOT
 from tests.lines.test_session import BUILD
 from tui.progress.work_files import MAX_BYTES
 
-TO_THE_BUILD = ["2", "1", "6"]   # chapters, chapter 0, exercise 0.5 (a build)
+TO_THE_BUILD = ["2", "0", "5"]   # chapters, chapter 0, exercise 0.5 (a build)
 # Python reads stdin strictly under PYTHONIOENCODING (or a locale such as en_US.UTF-8), with surrogates under C
 ENCODINGS = [{"PYTHONIOENCODING": "utf-8"}, {"LC_ALL": "C"}]
 

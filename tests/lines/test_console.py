@@ -4,6 +4,7 @@ every prompt, and code written in $VISUAL/$EDITOR or typed when neither is set."
 from __future__ import annotations
 
 import io
+import os
 import shlex
 import sys
 
@@ -50,9 +51,9 @@ def test_help_and_quit_at_any_prompt_and_the_end_of_input():
         reader.ask("answer 0.1", "", "Type it.")
 
 
-def test_a_build_written_in_the_editor_or_typed_when_none_is_set(book, store, monkeypatch):
+def test_a_build_written_in_the_editor_or_typed_when_none_is_set(book, store, monkeypatch, tmp_path):
     """`edit` opens $VISUAL or $EDITOR on a file holding the starter code; what it saves is run. With neither
-    set, ringbook says how to set one and the code is typed instead."""
+    set and no editor on PATH, ringbook says how to set one and the code is typed instead."""
     body = "    return 2 * (n - 1) * (latency_us / 1000 + m_gb / n / bw_gbs * 1000)"
     editor = (f"{shlex.quote(sys.executable)} -c \"import sys, pathlib; p = pathlib.Path(sys.argv[1]); "
               f"p.write_text(p.read_text().replace('    raise NotImplementedError', {body!r}))\"")
@@ -64,13 +65,35 @@ def test_a_build_written_in_the_editor_or_typed_when_none_is_set(book, store, mo
     assert store.attempts()[-1].answer.startswith("def ring_allreduce_time(m_gb: float")
 
     monkeypatch.delenv("EDITOR")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-editors-here"))   # none of editor, nano, vi either
     code = f"def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n{body}\n"
     reader, out = console(f"edit\n{code}.\nback\n")
     work_on(Context(StudySession(book, store, now), reader), book.exercise("0.5"))
-    assert "editor: none is set: set VISUAL or EDITOR" in out.getvalue()
+    assert "editor: No editor: neither $VISUAL nor $EDITOR is set, and none of editor, nano, vi" in out.getvalue()
+    assert "type the code here, ended by a line holding only a dot" in out.getvalue()
     assert out.getvalue().count("exercise 0.5: ") == 1   # the prompt comes back, not the whole exercise
     assert [a.status for a in store.attempts()] == ["correct", "correct"]
     assert ch0.BUILDS["0.5"](2, 8, 50, 5) == pytest.approx(70.07)   # the figure the tests' second case checks
+
+
+def test_edit_with_neither_variable_set_opens_an_editor_on_the_path_as_the_app_does(book, store, monkeypatch,
+                                                                                    tmp_path):
+    """Issue 46: `edit` said "none is set" where the app's Ctrl+O falls back to `editor`, `nano` or `vi` on
+    PATH; both faces now choose by one rule (tui.progress.editor.editor_command)."""
+    solution = tmp_path / "solution.py"
+    solution.write_text(book.exercise("0.5").solution)
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    found = folder / "editor"   # the first fallback, found first on PATH
+    found.write_text(f'#!/bin/sh\ncp "{solution}" "$1"\n')
+    found.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    reader, out = console("edit\nback\n")
+    work_on(Context(StudySession(book, store, now), reader), book.exercise("0.5"))
+    assert "editor: opening editor (found on PATH, as neither $VISUAL nor $EDITOR is set)" in out.getvalue()
+    assert [(a.status, a.answer) for a in store.attempts()] == [("correct", book.exercise("0.5").solution)]
 
 
 def test_new_numbers_practice_early_and_continue(book, store):
@@ -78,7 +101,7 @@ def test_new_numbers_practice_early_and_continue(book, store):
     come due soonest as practice; continue opens the exercise last opened, in either face."""
     from tests.lines.transcript import assert_plain, session
 
-    transcript, prompts = session(book, store, ["2", "1", "2", str(ch0.NUMERIC["0.1"]), "numbers", "0", "back",
+    transcript, prompts = session(book, store, ["2", "0", "1", str(ch0.NUMERIC["0.1"]), "numbers", "0", "back",
                                                 "b", "b", "3", "y", "0", "next", "1", "back", "quit"])
     assert_plain(transcript, prompts)
     assert "numbers: new numbers to practise on; kept with your attempts, your review schedule stays" in transcript
@@ -126,8 +149,7 @@ def test_the_whole_lab_both_acts_a_saved_design_restored(book, store):
 def test_a_chapter_read_from_one_of_its_headings(book, store):
     from tests.lines.transcript import assert_plain, session
 
-    chapter = book.chapters[0]
-    transcript, prompts = session(book, store, ["2", "1", str(len(chapter.exercises) + 2), "3", "a", "quit"])
+    transcript, prompts = session(book, store, ["2", "0", "h", "3", "a", "quit"])
     assert_plain(transcript, prompts)
     assert "1: The problem: every GPU needs the same sum" in transcript
     read = transcript.split("chapter text: chapter 0, Ring AllReduce\n")[1]

@@ -45,13 +45,13 @@ def test_over_a_pipe_with_term_dumb_an_answer_is_kept(tmp_path):
 
     data = tmp_path / "data"
     done = ringbook_subprocess("--data-dir", data, env={"TERM": "dumb"},
-                               stdin=f"2\n1\n2\n{ch0.NUMERIC['0.1']}\nback\nb\nb\nquit\n")
+                               stdin=f"2\n0\n1\n{ch0.NUMERIC['0.1']}\nback\nb\nb\nquit\n")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == ("ringbook: screen-reader mode is on: TERM is dumb, so a full-screen app cannot draw. "
                         "Plain lines, no colour; help at any prompt.")
     assert "\x1b" not in done.stdout and "\x1b" not in done.stderr
-    assert "verdict: correct. Correct: 1.75 GB." in lines
+    assert "verdict: correct: 1.75 GB." in lines
     assert lines[-1] == "bye: your progress is kept"
     store = ProgressStore.open(data)
     try:

@@ -31,25 +31,25 @@ def chapter_zero_replies(book) -> list[str]:
     moved = list(reversed(order))             # as the list stands after the wrong order sent, and one move
     moved[0], moved[1] = moved[1], moved[0]
     return [
-        "2", "1",                      # chapters, chapter 0
-        "1", "a",                      # read the text, all of it
-        "2",                           # exercise 0.1 (derive, a number)
+        "2", "0",                      # chapters, chapter 0 (by its own number)
+        "t", "a",                      # read the text, all of it
+        "1",                           # exercise 0.1 (derive, a number)
         str(2 * ch0.NUMERIC["0.1"]), "hint", str(ch0.NUMERIC["0.1"]), "next",   # 0.2 follows
         "back",
-        "4",                           # 0.3: the explanation opened before an answer: asked, then confirmed
+        "3",                           # 0.3: the explanation opened before an answer: asked, then confirmed
         "explain", "explain", str(2 * ch0.NUMERIC["0.3"]), str(ch0.NUMERIC["0.3"]), "back",
-        "5",                           # 0.4 (trace, a choice)
+        "4",                           # 0.4 (trace, a choice)
         letter_of(ex["0.4"], wrong_option), letter_of(ex["0.4"], right_option), "back",
-        "6",                           # 0.5 (build): typed line by line, then a dot
+        "5",                           # 0.5 (build): typed line by line, then a dot
         *WRONG_BUILD.splitlines(), ".", *BUILD.splitlines(), ".", "back",
-        "7",                           # 0.6 (debug): a line number
+        "6",                           # 0.6 (debug): a line number
         str(buggy % len(ex["0.6"].lines) + 1), str(buggy), "back",
-        "8",                           # 0.7 (derive, a formula)
+        "7",                           # 0.7 (derive, a formula)
         "M", "2*M*(N-1)/N", "back",
-        "9",                           # 0.8 (design): a wrong order, then moves and the right order
+        "8",                           # 0.8 (design): a wrong order, then moves and the right order
         positions_of(ex["0.8"], list(reversed(order))), "move 1 down",
         " ".join(str(moved.index(item) + 1) for item in order), "back",
-        "b",                           # the main menu
+        "b", "b",                      # the chapter list, the main menu
     ]
 
 

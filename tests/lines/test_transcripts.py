@@ -73,7 +73,7 @@ def test_hostile_book_and_learner_text_reach_the_transcript_inert(chapters_copy,
     narrative = content / "00-ring-allreduce" / "chapter.md"
     narrative.write_text(f"# Title {HOSTILE}\n\n{HOSTILE}\n\n| a {HOSTILE} | b |\n|---|---|\n| 1 | 2 |\n\n"
                          f"```\n{HOSTILE}\n```\n", encoding="utf-8")
-    transcript, prompts = session(book, store, ["2", "1", "1", "2", HOSTILE, "back", "b", "b", "quit"])
+    transcript, prompts = session(book, store, ["2", "0", "t", "1", HOSTILE, "back", "b", "b", "quit"])
     assert_plain(transcript, prompts)
     assert "\\x1b[2J" in transcript and "\\x1b]52;c;" in transcript and "\\x9b31m" in transcript
     assert "\\u202e" in transcript

@@ -20,7 +20,8 @@ from grader.kinds.build import Build
 from grader.sandbox.runner import SandboxStatus, allow_unsandboxed, sandbox_status
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
-from tui.answers.own_editor import editor_command, run_editor
+from tui.answers.own_editor import run_editor
+from tui.progress.editor import editor_command
 from tui.progress.store import Attempt
 from tui.progress.work_files import (
     Opened,

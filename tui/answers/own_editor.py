@@ -1,6 +1,5 @@
-"""The learner's own editor for a build's code: `$VISUAL`, else `$EDITOR`, else the first of `editor`,
-`nano` and `vi` found on PATH, run on a work file (tui.progress.work_files) while the app hands it the
-terminal (Textual's `App.suspend`).
+"""The learner's own editor for a build's code (tui.progress.editor chooses it, by the plain lines' rule), run
+on a work file (tui.progress.work_files) while the app hands it the terminal (Textual's `App.suspend`).
 
 Whatever happens (no editor, one that fails to start or exits with an error, a file that cannot be read
 back) the code in the app's editor stays as it was and a notice says why; only a file read back whole
@@ -11,37 +10,13 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import signal
 import subprocess
-from collections.abc import Mapping
 from pathlib import Path
 
 from textual.app import App
 
-from tui.progress.editor import named_editor
-
-FALLBACKS = ("editor", "nano", "vi")   # Debian's choice of editor, then the two found almost everywhere
-HOW_TO_SET = ("set EDITOR to one you have before starting ringbook (`export EDITOR=vim`, or nano, `emacs -nw`, "
-              "`code --wait`)")
-
-
-def editor_command(env: Mapping[str, str] | None = None) -> tuple[list[str], str]:
-    """The editor to run, as words (`code --wait` is two), and where it came from: `$VISUAL`, `$EDITOR` or
-    "found on PATH"; ([], why) when there is none."""
-    env = os.environ if env is None else env
-    try:
-        named = named_editor(env)
-    except ValueError as exc:
-        return [], f"{exc}: {HOW_TO_SET}"
-    if named is not None:
-        return named
-    for name in FALLBACKS:
-        found = shutil.which(name, path=env.get("PATH"))
-        if found:
-            return [found], "found on PATH, as neither $VISUAL nor $EDITOR is set"
-    return [], f"No editor: neither $VISUAL nor $EDITOR is set, and none of {', '.join(FALLBACKS)} is installed; " \
-               + HOW_TO_SET
+from tui.progress.editor import HOW_TO_SET
 
 
 def run_editor(app: App[object], command: list[str], path: Path) -> str:

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 from grader.book.model import Chapter
+from tui.lines.console import own_keys
 from tui.lines.context import Context
 from tui.lines.exercise import work_on
 from tui.lines.reader import plain_lines
 
-HELP = ("Choose 1 to read the chapter's text, an exercise by its number in this list, or the last entry to read "
-        "from one of the chapter's headings.")
+TEXT, HEADINGS = "t", "h"   # the chapter's entries that are not exercises, by letter: no number is taken
+HELP = ("Type t to read the chapter's text, an exercise's number in the chapter (1 for its first), or h to read "
+        "from one of the chapter's headings; b goes one step back (to the chapter list).")
 
 
 def open_chapter(ctx: Context, chapter: Chapter, *, exercise_id: str = "") -> None:
-    """The chapter's menu: its text, then each exercise; with `exercise_id`, that exercise first."""
+    """The chapter's menu until b: its text, each exercise by its own number, its headings; with
+    `exercise_id`, that exercise first."""
     console = ctx.console
-    if exercise_id:
-        start = next((i for i, e in enumerate(chapter.exercises) if e.id == exercise_id), None)
-        if start is not None and not work_through(ctx, chapter, start):
-            return
+    start = next((i for i, e in enumerate(chapter.exercises) if e.id == exercise_id), None)
+    if start is not None:
+        work_through(ctx, chapter, start)
+    numbers = own_keys([e.id.rpartition(".")[2] for e in chapter.exercises], (TEXT, HEADINGS))
     while True:
         states = ctx.session.store.exercise_states()
         solved = sum(1 for e in chapter.exercises if (s := states.get(e.id)) and s.solved)
@@ -25,15 +28,16 @@ def open_chapter(ctx: Context, chapter: Chapter, *, exercise_id: str = "") -> No
         items = ["read the text"] + [
             f"exercise {e.id}, {e.title}, {e.kind}{', solved' if (s := states.get(e.id)) and s.solved else ''}"
             for e in chapter.exercises] + ["read from one of its headings"]
-        picked = console.choose("choose", items, HELP)
+        keys = [TEXT, *(numbers or (str(n) for n in range(1, len(chapter.exercises) + 1))), HEADINGS]
+        picked = console.choose("choose", items, HELP, keys=keys)
         if picked is None:
             return
         if picked == 0:
             read_text(ctx, chapter)
         elif picked == len(items) - 1:
             read_from_heading(ctx, chapter)
-        elif not work_through(ctx, chapter, picked - 1):
-            return
+        else:
+            work_through(ctx, chapter, picked - 1)
 
 
 def read_text(ctx: Context, chapter: Chapter, start: int = 0) -> None:
@@ -57,16 +61,16 @@ def read_from_heading(ctx: Context, chapter: Chapter) -> None:
         read_text(ctx, chapter, headings[picked])
 
 
-def work_through(ctx: Context, chapter: Chapter, index: int) -> bool:
-    """Exercises from `index` on, as the learner moves with next and previous; False when they leave the
-    chapter for the main menu (next after its last exercise)."""
+def work_through(ctx: Context, chapter: Chapter, index: int) -> None:
+    """Exercises from `index` on, as the learner moves with next and previous, until back or next after the
+    chapter's last exercise (which says what is left to solve)."""
     exercises = chapter.exercises
     while 0 <= index < len(exercises):
         exercise = exercises[index]
         ctx.session.store_position(chapter.id, exercise.id)
         moved = work_on(ctx, exercise)
         if moved == "back":
-            return True
+            return
         index += 1 if moved == "next" else -1
         if index < 0:
             ctx.console.say("first", "this is the chapter's first exercise")
@@ -76,4 +80,3 @@ def work_through(ctx: Context, chapter: Chapter, index: int) -> bool:
     ctx.console.say(f"end of chapter {chapter.id}",
                     f"{len(exercises) - len(left)} of {len(exercises)} solved" +
                     (f"; still to solve: {', '.join(left)}" if left else ""))
-    return True

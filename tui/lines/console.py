@@ -24,6 +24,7 @@ from tui.lines.reader import plain_lines
 PAGE_LINES = 20     # book lines between two `more:` prompts
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help", "?")
+BACK_WORDS = ("b", "back")
 SURROGATE = re.compile("[\ud800-\udfff]")   # what a byte that is not UTF-8 is read as (Console.__init__)
 
 
@@ -129,24 +130,57 @@ class Console:
             byte = len(line[:bad.start()].encode()) + 1
             self.say("sorry", f"{what} is not UTF-8 text (byte {byte}); type it again")
 
-    def choose(self, label: str, items: list[str], help_text: str, *, back: bool = True) -> int | None:
-        """A numbered menu: each item on a line of its own (`1: ...`), answered by its number. None for b
-        (back), when `back` is offered."""
-        for number, item in enumerate(items, 1):
-            self.say(str(number), item)
-        ends = f"1 to {len(items)}" + (", b back" if back else "")
+    def choose(self, label: str, items: list[str], help_text: str, *, back: bool = True,
+               keys: list[str] | None = None) -> int | None:
+        """A menu: each item on a line of its own (`1: ...`), answered by its key, numbers from 1 unless `keys`
+        names them (the book's own numbers, see `own_keys`; letters). The index picked; None for b (back),
+        when `back` is offered."""
+        keys = keys or [str(number) for number in range(1, len(items) + 1)]
+        for key, item in zip(keys, items, strict=True):
+            self.say(key, item)
+        ends = spans(keys) + (", b back" if back else "")
+        typed = [key.lower() for key in keys]
         while True:
-            reply = self.ask(label, ends, help_text)
-            if back and reply.lower() in ("b", "back"):
+            reply = self.ask(label, ends, help_text).lower()
+            if back and reply in BACK_WORDS:
                 return None
-            if reply.isdigit() and 1 <= int(reply) <= len(items):
-                return int(reply) - 1
-            if reply:
-                self.say("sorry", f"type a number, {ends}")
+            if reply in typed:
+                return typed.index(reply)
+            if reply in BACK_WORDS:
+                self.say("sorry", f"there is no step back from here: type one of {ends}, or quit to leave")
+            elif reply:
+                self.say("sorry", f"type one of {ends}")
 
     def yes(self, label: str, help_text: str) -> bool:
         """A yes or no question; anything but y or yes is no."""
         return self.ask(label, "y or n", help_text).lower() in ("y", "yes")
+
+
+def own_keys(ids: list[str], taken: tuple[str, ...] = ()) -> list[str] | None:
+    """The book's own ids (chapter 4, exercise 4.1's 1) as a menu's keys, so the number typed is the number
+    the book gives; None when one cannot be typed as a key (not letters and digits, a word a prompt takes,
+    one of `taken`, or two alike), and the menu is numbered from 1 instead."""
+    reserved = {*BACK_WORDS, *QUIT_WORDS, *HELP_WORDS, *taken}
+    lowered = [key.lower() for key in ids]
+    if len(set(lowered)) < len(ids) or any(not key.isalnum() or not key.isascii() or key in reserved
+                                           for key in lowered):
+        return None
+    return ids
+
+
+def spans(keys: list[str]) -> str:
+    """The keys as a prompt says them: runs of consecutive numbers as `1 to 7`, the rest one by one
+    (`t, 1 to 7, h`)."""
+    said: list[str] = []
+    start = 0
+    while start < len(keys):
+        end = start
+        while (end + 1 < len(keys) and keys[end].isdigit() and keys[end + 1].isdigit()
+               and int(keys[end + 1]) == int(keys[end]) + 1):
+            end += 1
+        said.append(keys[start] if end == start else f"{keys[start]} to {keys[end]}")
+        start = end + 1
+    return ", ".join(said)
 
 
 def short_help(short: str) -> str:

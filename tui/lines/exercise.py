@@ -19,6 +19,7 @@ from grader.verdict import Verdict
 from tui.lines.answers import way_for
 from tui.lines.answers.base import Command
 from tui.lines.context import Context
+from tui.lines.verdicts import said_once
 from tui.progress.answering import draft_key, record_answer, record_explanation_opened
 from tui.progress.store import StoreError
 
@@ -164,8 +165,7 @@ def answer(ctx: Context, run: Attempting, text: str) -> Verdict:
         ctx.console.say("not saved", str(exc))
     if verdict.counts_as_attempt:
         run.started = time.monotonic()
-    status = verdict.status if verdict.counts_as_attempt else "not read, not counted"
-    ctx.console.say("verdict", f"{status}. {verdict.message}")
+    ctx.console.say("verdict", said_once(verdict))
     if verdict.feedback:
         ctx.console.say("feedback", verdict.feedback)
     way_for(exercise).after(ctx, exercise, verdict)

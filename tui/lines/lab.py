@@ -29,6 +29,7 @@ from grader.lab.model import (
     three_d_figures,
     tp_cross_node_warning,
 )
+from tui.lines.console import BACK_WORDS
 from tui.lines.context import Context
 from tui.progress.store import StoreError
 
@@ -66,8 +67,8 @@ CONTROLS = {
 }
 HELP = ("set NAME VALUE changes a control (controls lists them and their values); figures and plot read the "
         "results again; reflect answers the act's closing question; save keeps your design, designs lists the "
-        "saved ones to restore; next goes to the other act; model reads how the figures are computed; back "
-        "leaves the lab, which keeps its state.")
+        "saved ones to restore; next goes to the other act; model reads how the figures are computed; b or "
+        "back leaves the lab, which keeps its state.")
 
 
 def open_lab(ctx: Context, lab: Lab) -> None:
@@ -104,7 +105,7 @@ def run_act(ctx: Context, lab: Lab, act: Act, design: LabDesign) -> LabDesign | 
         reply = console.ask(f"lab, act {lab.acts.index(act) + 1}", "", HELP)
         word, _, rest = reply.partition(" ")
         word = word.lower()
-        if word == "back":
+        if word in BACK_WORDS:
             return None
         if word == "next":
             return design
@@ -142,8 +143,8 @@ def ask(ctx: Context, question: LabQuestion, label: str) -> str | None:
     count = len(question.options)
     while True:
         reply = console.ask(label, f"1 to {count}, or back", "Type the number of the option you commit to; it is "
-                                                             "given once. back leaves the lab.")
-        if reply.lower() == "back":
+                                                             "given once. b or back leaves the lab.")
+        if reply.lower() in BACK_WORDS:
             return None
         if reply.isdigit() and 1 <= int(reply) <= count:
             option = question.options[int(reply) - 1]

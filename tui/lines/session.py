@@ -8,9 +8,9 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, TextIO
 
-from grader.book.model import Book, LabRef
+from grader.book.model import Book, Chapter, LabRef
 from tui.lines.chapter import open_chapter
-from tui.lines.console import Console, Quit
+from tui.lines.console import Console, Quit, own_keys
 from tui.lines.context import Context
 from tui.lines.mode import SETTING_KEY
 from tui.progress.session import StudySession
@@ -59,23 +59,32 @@ def main_menu(ctx: Context) -> None:
             entries[picked][1]()
 
 
-def chapters(ctx: Context) -> None:
+def chapters(ctx: Context, opening: Chapter | None = None, exercise_id: str = "") -> None:
+    """The chapter list, each chapter keyed by its own number, until b; `opening` (with `exercise_id`, that
+    exercise) is opened first, as if chosen here, so b from its menu comes back here as from any chapter."""
     from tui.progress.mastery import mastery
 
-    items = [f"chapter {c.chapter_id}, {c.title}, {c.solved} of {c.total} solved"
-             for c in mastery(ctx.session.book, ctx.session.store.exercise_states()).chapters]
-    ctx.console.say("chapters", f"{len(items)} chapters")
-    picked = ctx.console.choose("choose", items, "Type a chapter's number in this list, or b to go back.")
-    if picked is not None:
-        open_chapter(ctx, ctx.session.book.chapters[picked])
+    book = ctx.session.book
+    while True:
+        if opening is not None:
+            open_chapter(ctx, opening, exercise_id=exercise_id)
+        items = [f"chapter {c.chapter_id}, {c.title}, {c.solved} of {c.total} solved"
+                 for c in mastery(book, ctx.session.store.exercise_states()).chapters]
+        ctx.console.say("chapters", f"{len(items)} chapters")
+        picked = ctx.console.choose("choose", items, "Type a chapter's number, or b to go back to the main menu.",
+                                    keys=own_keys([c.id for c in book.chapters]))
+        if picked is None:
+            return
+        opening, exercise_id = book.chapters[picked], ""
 
 
 def resume(ctx: Context) -> None:
-    """Where the learner was (in either face): the exercise last opened, else the chapter's text."""
+    """Where the learner was (in either face): the exercise last opened, else the chapter's menu; b from there
+    goes on to the chapter list."""
     chapter_id, exercise_id = ctx.session.store.last_opened()
     chapter = ctx.session.book.chapter(chapter_id) or ctx.session.book.chapters[0]
     ctx.console.say("continue", f"chapter {chapter.id}" + (f", exercise {exercise_id}" if exercise_id else ""))
-    open_chapter(ctx, chapter, exercise_id=exercise_id if chapter.id == chapter_id else "")
+    chapters(ctx, chapter, exercise_id if chapter.id == chapter_id else "")
 
 
 def review(ctx: Context) -> None:

@@ -1,11 +1,11 @@
 """A Python function typed line by line and ended by a line holding only a dot, or written in the learner's
-own editor ($VISUAL or $EDITOR, on a temporary file); run against the exercise's tests as the app runs it.
+own editor (chosen as the app chooses it, tui.progress.editor; on a temporary file); run against the
+exercise's tests as the app runs it.
 
 Before any code runs, the way says if it cannot run in a sandbox here, and how to allow it (`allow`)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -14,7 +14,7 @@ from grader.kinds.build import Build
 from grader.verdict import Verdict
 from tui.lines.answers.base import Command, Way, command_in
 from tui.lines.context import Context
-from tui.progress.editor import named_editor
+from tui.progress.editor import editor_command
 from tui.progress.store import StoreError
 from tui.progress.work_files import WorkFileError, read_work_file
 
@@ -64,21 +64,15 @@ class CodeWay(Way):
         """The code written in the learner's editor, on a temporary file read back as the app's Ctrl+O reads its
         file (tui.progress.work_files: at most MAX_BYTES, UTF-8, a plain file still there); whatever fails is
         said, and the draft stays as it was."""
-        try:
-            named = named_editor(os.environ)
-        except ValueError as exc:
-            ctx.console.say("editor", f"{exc}. Set it to your editor (for example EDITOR=nano), or type the code "
-                                      "here, ended by a line holding only a dot.")
+        command, source = editor_command()
+        if not command:
+            ctx.console.say("editor", f"{source}. Or type the code here, ended by a line holding only a dot.")
             return Command("")
-        if named is None:
-            ctx.console.say("editor", "none is set: set VISUAL or EDITOR (for example EDITOR=nano), or type "
-                                      "the code here, ended by a line holding only a dot.")
-            return Command("")
-        command = named[0]
         with tempfile.TemporaryDirectory(prefix="ringbook-") as folder:
             path = Path(folder) / f"{exercise.function or 'answer'}.py"
             path.write_text(ctx.session.store.draft(draft_key) or exercise.starter, encoding="utf-8")
-            ctx.console.say("editor", f"opening {Path(command[0]).name}; save and quit it to run your code.")
+            ctx.console.say("editor", f"opening {Path(command[0]).name} ({source}); save and quit it to run your "
+                                      "code.")
             try:
                 subprocess.run([*command, str(path)], check=False)
             except OSError as exc:

@@ -6,6 +6,7 @@ from grader.kinds.trace import Trace
 from grader.verdict import Verdict
 from tui.lines.answers.base import Command, Way, command_in
 from tui.lines.context import Context
+from tui.lines.verdicts import said_once
 
 
 class StepsWay(Way):
@@ -34,8 +35,8 @@ class StepsWay(Way):
 
     def after(self, ctx: Context, exercise: Trace, verdict: Verdict) -> None:
         for number, (step, row) in enumerate(zip(exercise.steps, verdict.rows, strict=False), 1):
-            ctx.console.say(f"row {number}", f"{step.label}: {row.status}" + (f", {row.message}" if row.status !=
-                                                                              "correct" else ""))
+            marked = "correct" if row.status == "correct" else said_once(row)
+            ctx.console.say(f"row {number}", f"{step.label}: {marked}")
 
 
 WAY = StepsWay()
