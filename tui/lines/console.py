@@ -20,6 +20,7 @@ from typing import TextIO
 
 from grader.safe_text import printable
 from tui.lines.reader import plain_lines
+from tui.lines.speech import Speech
 
 PAGE_LINES = 20     # book lines between two `more:` prompts
 QUIT_WORDS = ("quit", "exit")
@@ -40,7 +41,7 @@ class Console:
     """Labelled lines out, typed lines in."""
 
     def __init__(self, stdin: TextIO, stdout: TextIO, *, echo: bool = False, page_lines: int = PAGE_LINES,
-                 width: int | None = None):
+                 width: int | None = None, speech: bool = False):
         """`page_lines` and `width`: a terminal's rows (less the prompt's) and columns, so a page fills the
         screen once its lines wrap; with no width (a pipe, a braille display's own paging) a line is a line.
         A real input stream is read with bytes that are not UTF-8 kept as surrogates, whatever the locale
@@ -53,13 +54,18 @@ class Console:
         self.page_lines = page_lines
         self.width = width
         self.prompts: list[str] = []   # every prompt asked, in order: what a transcript's labels are checked against
+        self.speech = Speech() if speech else None
 
     # --- output ---------------------------------------------------------------------------------
 
     def write(self, line: str = "") -> None:
-        """The only place output is written: one line, made inert."""
-        self.stdout.write(clean(line) + "\n")
+        """The only place output is written: one line, said in words under speech, made inert."""
+        self.stdout.write(clean(self.spoken(line)) + "\n")
         self.stdout.flush()
+
+    def spoken(self, text: str) -> str:
+        """`text` as a speech synthesizer should read it, under speech; else as it is (braille keeps symbols)."""
+        return self.speech.line(text) if self.speech else text
 
     def say(self, label: str, text: str = "") -> None:
         """`label: text`, every line of a text that runs over several lines labelled alike."""
@@ -116,7 +122,7 @@ class Console:
         nothing the store or a terminal cannot take gets further, and what was typed before stays."""
         while True:
             self.prompts.append(prompt)
-            self.stdout.write(clean(prompt))
+            self.stdout.write(clean(self.spoken(prompt)))
             self.stdout.flush()
             typed = self.stdin.readline()
             line = typed.rstrip("\r\n")

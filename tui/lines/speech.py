@@ -1,0 +1,186 @@
+"""The plain-line face's text as a speech synthesizer should say it (the speech setting, docs/accessibility.md).
+
+espeak-ng, the voice behind Orca and NVDA's default, drops the minus sign, says `/` as "slash" and `μs` as
+"mew s", and reads a pipeline timeline's bars and dots as nothing. Under speech every output line passes
+through `Speech.line`: units after numbers are named from pint (grader.maths.spoken.spoken_unit), a
+formula-looking run is said from the grader's own parse of it (spoken_formula), the symbols left are words,
+and a timeline of F1/B1 slots is said slot by slot. Runs are only found here; what they say comes from the
+parser, and a run it does not read is left as written. Program code is read as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grader.maths.parse import CONSTANTS, FUNCTIONS, ParseError
+from grader.maths.spoken import spoken_formula, spoken_unit
+
+_TOKEN = re.compile(r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w])|\d+(?:\.\d+)?"
+                    r"|[A-Za-z_µμ][A-Za-z0-9_µμ]*|\*\*|[-+*/^·×÷−()]|\s+|.")
+_NUMBER = re.compile(r"\d")
+_POWER_OF_TEN = re.compile(r"[\d.,]+[eE][+-]?\d+")
+_OPERATORS = frozenset("+-*/^·×÷−") | {"**"}
+_BINDING = frozenset("*/^·×÷") | {"**"}   # a word written against one of these is maths (eta*sqrt)
+_PROSE_LETTERS = frozenset({"a", "A", "I"})
+# A number and its unit: `450 GB/s`, `3.2ms`, `25%` (the unit is said only if pint names it).
+_QUANTITY = re.compile(r"(?<![\w.])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+                       r"(\s?)([A-Za-zµμ]+(?:/[A-Za-zµμ]+)?|%)(?![\w/])")
+_BARE_UNIT = re.compile(r"(?<![\w/])([A-Za-zµμ]+/[A-Za-zµμ]+)(?![\w/])")
+_LONE_LETTER = re.compile(r"\s[A-Za-z]\b")
+_RANGE = re.compile(r"(?<![\w.,-])(\d+)-(\d+)(?![\w.,-])")
+_SYMBOLS = (("<=", " is at most "), (">=", " is at least "), ("=>", " so "), ("->", " gives "),
+            ("≈", " about "), ("≤", " is at most "), ("≥", " is at least "), ("=", " equals "),
+            ("·", " times "), ("×", " times "), ("*", " times "), ("^", " to the "), ("−", " minus "),
+            ("÷", " over "), (" / ", " over "), ("<", " is less than "), (">", " is more than "))
+_SLOT = re.compile(r"([FB])(\d+)")
+_LIST_MARK = re.compile(r"^(\s*(?:-|\d+\.)\s)")
+_LABEL = re.compile(r"^([a-z0-9][^:]{0,60}:\s)")
+
+
+class Speech:
+    """Lines in words, one at a time; it knows whether it is inside a block of program code."""
+
+    def __init__(self) -> None:
+        self.in_code = False
+        self.program = False   # the block is code in a language (python), read as written
+
+    def line(self, text: str) -> str:
+        if text.startswith("code (") and text.endswith(":"):
+            about = text.removeprefix("code (").removesuffix("):").split(", ")
+            self.in_code = True
+            self.program = len(about) == 2 and about[0] != "text"   # tui.lines.reader.code_lines: (python, 4 lines)
+            return text
+        if text == "end of code:":
+            self.in_code = self.program = False
+            return text
+        if self.in_code and self.program:
+            return text
+        return spoken_line(text)
+
+
+def spoken_line(text: str) -> str:
+    """One line of prose, a label, a formula or a timeline, as words."""
+    head = _LIST_MARK.match(text) or _LABEL.match(text)
+    start = head.end() if head else 0
+    lead = text[:len(text) - len(text.lstrip())] if not head else text[:start]
+    body = text[start:] if head else text.lstrip()
+    timeline = spoken_timeline(body)
+    if timeline is not None:
+        return lead + timeline
+    return lead + _symbols(_formulas(_units(body)))
+
+
+def spoken_timeline(text: str) -> str | None:
+    """`F1 F2 | F3 . B1` as "timeline: forward 1, forward 2, bar, forward 3, idle, backward 1", or None when
+    `text` is not a run of F and B slots, idle dots and bars (a word or two may follow: `| step`)."""
+    words = text.split()
+    slots = [word for word in words if _SLOT.fullmatch(word) or word in (".", "|")]
+    if len(slots) < 4 or not any(_SLOT.fullmatch(word) for word in slots):
+        return None
+    rest = words[len(slots):]
+    if words[:len(slots)] != slots or len(rest) > 2:
+        return None
+    said = []
+    for word in slots:
+        slot = _SLOT.fullmatch(word)
+        said.append("idle" if word == "." else "bar" if word == "|" else
+                    f"{'forward' if slot and slot.group(1) == 'F' else 'backward'} {slot.group(2) if slot else ''}")
+    return "timeline: " + ", ".join(said) + ("".join(f", {word}" for word in rest))
+
+
+def _units(text: str) -> str:
+    """Units after numbers, and units standing alone (`GB/s = Gb/s / 8`), as pint names them."""
+
+    def quantity(match: re.Match[str]) -> str:
+        number, space, unit = match.groups()
+        after = text[match.end():match.end() + 3]
+        if len(unit) == 1 and unit != "%" and _LONE_LETTER.match(after):   # `10 s b h`: a product, not seconds
+            return match.group()
+        words = spoken_unit(unit, one=number.lstrip("-") == "1")
+        return f"{number} {words}" if words else match.group()
+
+    def bare(match: re.Match[str]) -> str:
+        return spoken_unit(match.group(1)) or match.group()
+
+    return _BARE_UNIT.sub(bare, _QUANTITY.sub(quantity, text))
+
+
+def _formulas(text: str) -> str:
+    """Each formula-looking run said from the grader's parse of it; a run it cannot read stays as written."""
+    tokens = [m.group() for m in _TOKEN.finditer(_RANGE.sub(r"\1 to \2", text))]
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        end = _run_end(tokens, i)
+        if end > i:
+            run = "".join(tokens[i:end])
+            out.append(_said(run))
+            i = end
+        else:
+            out.append(tokens[i])
+            i += 1
+    return "".join(out)
+
+
+def _run_end(tokens: list[str], start: int) -> int:
+    """Where a maths run starting at `start` ends (exclusive), or `start` when none starts there: operands,
+    operators, parentheses, commas inside a function's parentheses, spaces between; ends on an operand or a
+    closing parenthesis with its parentheses balanced."""
+    depth, best, i = 0, start, start
+    while i < len(tokens):
+        token = tokens[i]
+        if token.isspace():
+            i += 1
+            continue
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif token == "," and depth > 0:
+            pass
+        elif token not in _OPERATORS and not _operand(tokens, i):
+            break
+        i += 1
+        if depth == 0 and token not in _OPERATORS and token != ",":
+            best = i
+    return best if best > start and _is_formula(tokens[start:best]) else start
+
+
+def _operand(tokens: list[str], i: int) -> bool:
+    token = tokens[i]
+    if _NUMBER.match(token):
+        return True
+    if not (token[:1].isalpha() or token[:1] == "_"):
+        return False
+    if token in _PROSE_LETTERS:
+        return False
+    touching = {tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < len(tokens) else ""}
+    return (len(token) == 1 or any(c.isdigit() or c == "_" for c in token) or token in CONSTANTS
+            or (token in FUNCTIONS and "(" in touching) or bool(touching & _BINDING))
+
+
+def _is_formula(run: list[str]) -> bool:
+    """A run worth saying as a formula: an operator, a function's call, a number's power of ten (6.02e23), or
+    a number written against a group (2(N-1))."""
+    if any(token in _OPERATORS or _POWER_OF_TEN.fullmatch(token) for token in run):
+        return True
+    return any((_NUMBER.match(a) or a in FUNCTIONS) and b == "(" for a, b in zip(run, run[1:], strict=False))
+
+
+def _said(run: str) -> str:
+    stripped = run.strip()
+    try:
+        words = spoken_formula(stripped)
+    except ParseError:
+        return run
+    return run[:len(run) - len(run.lstrip())] + words + run[len(run.rstrip()):]
+
+
+def _symbols(text: str) -> str:
+    """The symbols no formula took, as words; a sign before a number is said."""
+    text = re.sub(r"(?<![\w)])-(?=\d)", "minus ", text)
+    for symbol, words in _SYMBOLS:
+        text = text.replace(symbol, words)
+    return re.sub(r"(?<=\S)  +(?=\S)", " ", text)
