@@ -18,20 +18,22 @@ from grader.maths.spoken import spoken_formula, spoken_unit
 _TOKEN = re.compile(r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w])|\d+(?:\.\d+)?"
                     r"|[A-Za-z_µμ][A-Za-z0-9_µμ]*|\*\*|[-+*/^·×÷−()]|\s+|.")
 _NUMBER = re.compile(r"\d")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d")
 _POWER_OF_TEN = re.compile(r"[\d.,]+[eE][+-]?\d+")
 _OPERATORS = frozenset("+-*/^·×÷−") | {"**"}
 _BINDING = frozenset("*/^·×÷") | {"**"}   # a word written against one of these is maths (eta*sqrt)
 _PROSE_LETTERS = frozenset({"a", "A", "I"})
+_PROSE_WORDS = frozenset({"a", "as"})   # after a number, prose, though pint reads years and attoseconds
 # A number and its unit: `450 GB/s`, `3.2ms`, `25%` (the unit is said only if pint names it).
 _QUANTITY = re.compile(r"(?<![\w.])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)"
                        r"(\s?)([A-Za-zµμ]+(?:/[A-Za-zµμ]+)?|%)(?![\w/])")
 _BARE_UNIT = re.compile(r"(?<![\w/])([A-Za-zµμ]+/[A-Za-zµμ]+)(?![\w/])")
 _LONE_LETTER = re.compile(r"\s[A-Za-z]\b")
-_RANGE = re.compile(r"(?<![\w.,-])(\d+)-(\d+)(?![\w.,-])")
+_RANGE = re.compile(r"(?<![\w.,-])(\d+)-(\d+)(?![\w-]|[.,]\d)")
 _SYMBOLS = (("<=", " is at most "), (">=", " is at least "), ("=>", " so "), ("->", " gives "),
             ("≈", " about "), ("≤", " is at most "), ("≥", " is at least "), ("=", " equals "),
             ("·", " times "), ("×", " times "), ("*", " times "), ("^", " to the "), ("−", " minus "),
-            ("÷", " over "), (" / ", " over "), ("<", " is less than "), (">", " is more than "))
+            ("÷", " over "), (" / ", " over "), ("+", " plus "), ("<", " is less than "), (">", " is more than "))
 _SLOT = re.compile(r"([FB])(\d+)")
 _LIST_MARK = re.compile(r"^(\s*(?:-|\d+\.)\s)")
 _LABEL = re.compile(r"^([a-z0-9][^:]{0,60}:\s)")
@@ -94,13 +96,15 @@ def _units(text: str) -> str:
     def quantity(match: re.Match[str]) -> str:
         number, space, unit = match.groups()
         after = text[match.end():match.end() + 3]
-        if len(unit) == 1 and unit != "%" and _LONE_LETTER.match(after):   # `10 s b h`: a product, not seconds
-            return match.group()
+        if unit in _PROSE_WORDS or len(unit) == 1 and unit != "%" and (not space or _LONE_LETTER.match(after)):
+            return match.group()   # `70B` is 70 billion and `10 s b h` a product: only `2 B`, `3 s` are units
         words = spoken_unit(unit, one=number.lstrip("-") == "1")
         return f"{number} {words}" if words else match.group()
 
     def bare(match: re.Match[str]) -> str:
-        return spoken_unit(match.group(1)) or match.group()
+        top, bottom = match.group(1).split("/")
+        per = spoken_unit(bottom, one=True) if top.isupper() and len(top) <= 5 else None   # GT/s: a count per
+        return spoken_unit(match.group(1)) or (f"{top} per {per}" if per else match.group())
 
     return _BARE_UNIT.sub(bare, _QUANTITY.sub(quantity, text))
 
@@ -111,7 +115,9 @@ def _formulas(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(tokens):
-        end = _run_end(tokens, i)
+        after = tokens[i - 1] if i else " "   # a run starts a word: never inside ConnectX-7 or GPU's
+        starts = (after.isspace() or after in "([=:;,") and tokens[i] not in _OPERATORS - {"-", "−"}
+        end = _run_end(tokens, i) if starts else i   # a run starts with an operand, a parenthesis or a sign
         if end > i:
             run = "".join(tokens[i:end])
             out.append(_said(run))
@@ -158,13 +164,19 @@ def _operand(tokens: list[str], i: int) -> bool:
         return False
     touching = {tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < len(tokens) else ""}
     return (len(token) == 1 or any(c.isdigit() or c == "_" for c in token) or token in CONSTANTS
-            or (token in FUNCTIONS and "(" in touching) or bool(touching & _BINDING))
+            or (token in FUNCTIONS and "(" in touching) or (token.islower() and bool(touching & _BINDING)))
 
 
 def _is_formula(run: list[str]) -> bool:
     """A run worth saying as a formula: an operator, a function's call, a number's power of ten (6.02e23), or
-    a number written against a group (2(N-1))."""
+    a number written against a group (2(N-1)); never a date (2026-11-29)."""
+    if _DATE.fullmatch("".join(run).strip()):
+        return False
     if any(token in _OPERATORS or _POWER_OF_TEN.fullmatch(token) for token in run):
+        return True
+    said = [token for token in run if not token.isspace()]
+    if any(_NUMBER.match(a) and x in ("x", "X") and _NUMBER.match(b)   # 18 x 25, as the parser reads it
+           for a, x, b in zip(said, said[1:], said[2:], strict=False)):
         return True
     return any((_NUMBER.match(a) or a in FUNCTIONS) and b == "(" for a, b in zip(run, run[1:], strict=False))
 
