@@ -4,6 +4,7 @@ words for each, a session under speech and without it, and what espeak-ng makes 
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 
@@ -12,6 +13,7 @@ import pytest
 from grader.maths.spoken import spoken_formula, spoken_unit
 from tests.helpers import ringbook_subprocess
 from tests.lines.transcript import assert_plain, session
+from tui.lines.console import Console
 from tui.lines.mode import SPEECH_KEY, speech_wanted
 from tui.lines.reader import plain_lines
 from tui.lines.speech import Speech, spoken_line
@@ -96,6 +98,9 @@ def test_a_unit_in_words_from_pints_names(unit, words, one):
     ("  Set eta_new / sqrt(B2) = eta / sqrt(B1)",
      "  Set eta new over the square root of B2 equals eta over the square root of B1"),
     ("verdict: correct. Correct: 29.31 GB.", "verdict: correct. Correct: 29.31 gigabytes."),
+    ("    T_tree = 2 log2(N) × (α + M/B)", "    T_tree equals 2 times log base 2 of N times, alpha plus M over B"),
+    ("  PCIe Gen5 is 32 GT/s on 16 lanes; λ = 0.5",
+     "  PCIe Gen5 is 32 GT per second on 16 lanes; lambda equals 0.5"),
     # prose that only looks like maths stays as written
     ("  GPU 0 holds layers 1-10 and 41-50, an NDR port (ConnectX-7 card)",
      "  GPU 0 holds layers 1 to 10 and 41 to 50, an NDR port (ConnectX-7 card)"),
@@ -120,6 +125,24 @@ def test_a_pipeline_timeline_is_said_slot_by_slot_and_program_code_as_written():
         "end of code:", "",
         "code (python, 1 line):", "    return 2 * (n - 1) / n", "end of code:", "",
         "code (text, 1 line):", "    T equals 2 M times, N minus 1, over N", "end of code:"]
+
+
+def test_listings_read_as_written_columns_as_pauses_and_a_text_stopped_in_a_block_closes_it():
+    """A debug listing's and a build's lines are program code; a text block's column gap is a pause; stopping
+    at `more` inside a python block leaves the lines after it said in words."""
+    speech = Speech()
+    for code in ("line 3: return 2 * (n - 1) / n", "the fix, line 6: x = -x", "function: def f(m_gb: float)"):
+        assert speech.line(code) == code
+    assert [speech.line(line) for line in plain_lines("```text\nFP32 master weights   4\n```")][1] == \
+        "    FP32 master weights, 4"
+
+    said = io.StringIO()
+    console = Console(io.StringIO("q\n"), said, echo=True, page_lines=2, speech=True)
+    console.book("```python\ny = -x\nz = 2 ** x\nw = x // 2\n```")
+    console.say("feedback", "x = -5")
+    assert said.getvalue().splitlines()[-3:] == [
+        "more (Enter, a for all, q to stop): q", "stopped: the rest is not read", "feedback: x equals minus 5"]
+    assert "    y = -x" in said.getvalue()
 
 
 @pytest.mark.parametrize(("flag", "environ", "setting", "wanted"), [
@@ -170,7 +193,7 @@ def test_speech_from_the_command(tmp_path, how):
                           env={"TERM": "dumb", **({"RINGBOOK_SPEECH": "1"} if how == "environment" else {})})
     assert_plain(said)
     assert "verdict: correct. Correct: 1.75 gigabytes." in said
-    assert "    per GPU, total sent equals 2 M times, N minus 1, over N (and the same received)" in said
+    assert "    per GPU, total sent equals 2 M times, N minus 1, over N, (and the same received)" in said
     assert "2M(N-1)/N" not in said and "GB/s" not in said
 
 

@@ -60,7 +60,11 @@ class Console:
 
     def write(self, line: str = "") -> None:
         """The only place output is written: one line, said in words under speech, made inert."""
-        self.stdout.write(clean(self.spoken(line)) + "\n")
+        self.emit(self.spoken(line))
+
+    def emit(self, said: str) -> None:
+        """One line already said in words (or not under speech), made inert."""
+        self.stdout.write(clean(said) + "\n")
         self.stdout.flush()
 
     def spoken(self, text: str) -> str:
@@ -78,17 +82,21 @@ class Console:
         (screen rows, in a terminal) a `more` prompt: Enter goes on, a reads the rest without stopping, q
         stops here."""
         shown, paging = 0, True
-        for line in lines:
-            rows = max(1, -(-len(line) // self.width)) if self.width else 1
-            if paging and shown and shown + rows > self.page_lines and line.strip():
-                reply = self.ask("more", "Enter, a for all, q to stop",
-                                 "Enter reads the next page; a reads the rest without stopping; q stops reading.")
-                if reply.lower() in ("q", "stop"):
-                    self.say("stopped", "the rest is not read")
-                    return
-                paging, shown = reply.lower() not in ("a", "all"), 0
-            self.write(line)
-            shown += rows
+        try:
+            for line in map(self.spoken, lines):   # measured as said: words are longer than symbols
+                rows = max(1, -(-len(line) // self.width)) if self.width else 1
+                if paging and shown and shown + rows > self.page_lines and line.strip():
+                    reply = self.ask("more", "Enter, a for all, q to stop",
+                                     "Enter reads the next page; a reads the rest without stopping; q stops reading.")
+                    if reply.lower() in ("q", "stop"):
+                        self.say("stopped", "the rest is not read")
+                        return
+                    paging, shown = reply.lower() not in ("a", "all"), 0
+                self.emit(line)
+                shown += rows
+        finally:
+            if self.speech:
+                self.speech.reset()
 
     def book(self, text: str) -> None:
         """Markdown from the book (a chapter, a prompt, an explanation) as plain labelled lines, paged."""

@@ -11,6 +11,7 @@ parser, and a run it does not read is left as written. Program code is read as w
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from grader.maths.parse import CONSTANTS, FUNCTIONS, ParseError
 from grader.maths.spoken import spoken_formula, spoken_unit
@@ -35,6 +36,13 @@ _SYMBOLS = (("<=", " is at most "), (">=", " is at least "), ("=>", " so "), ("-
             ("·", " times "), ("×", " times "), ("*", " times "), ("^", " to the "), ("−", " minus "),
             ("÷", " over "), (" / ", " over "), ("+", " plus "), ("<", " is less than "), (">", " is more than "))
 _SLOT = re.compile(r"([FB])(\d+)")
+# A listing's or a build's line of program code (tui/lines/answers): read as written, like a python block.
+_CODE_LINE = re.compile(r"^(?:(?:the fix, )?line \d+|function): ")
+# Greek letters by their names (α: alpha), which the parser reads as names and a synthesizer says.
+_GREEK_NAMES = {chr(code): unicodedata.name(chr(code)).split()[-1].lower().replace("lamda", "lambda")
+                for code in range(0x3b1, 0x3ca) if chr(code) not in "µμς"}
+_GREEK = frozenset(_GREEK_NAMES.values())
+_COLUMN_GAP = re.compile(r"(?<=[\w)%.]) {2,}(?=[\w(])")
 _LIST_MARK = re.compile(r"^(\s*(?:-|\d+\.)\s)")
 _LABEL = re.compile(r"^([a-z0-9][^:]{0,60}:\s)")
 
@@ -46,7 +54,13 @@ class Speech:
         self.in_code = False
         self.program = False   # the block is code in a language (python), read as written
 
+    def reset(self) -> None:
+        """A text read only in part (stopped at `more`) leaves no block open for the lines after it."""
+        self.in_code = self.program = False
+
     def line(self, text: str) -> str:
+        if _CODE_LINE.match(text):
+            return text
         if text.startswith("code (") and text.endswith(":"):
             about = text.removeprefix("code (").removesuffix("):").split(", ")
             self.in_code = True
@@ -57,6 +71,8 @@ class Speech:
             return text
         if self.in_code and self.program:
             return text
+        if self.in_code:   # a gap between a text block's columns is a pause: `FP32 master weights, 4`
+            text = _COLUMN_GAP.sub(", ", text)
         return spoken_line(text)
 
 
@@ -103,7 +119,7 @@ def _units(text: str) -> str:
 
     def bare(match: re.Match[str]) -> str:
         top, bottom = match.group(1).split("/")
-        per = spoken_unit(bottom, one=True) if top.isupper() and len(top) <= 5 else None   # GT/s: a count per
+        per = spoken_unit(bottom, one=True) if top.isupper() and 2 <= len(top) <= 5 else None   # GT/s: a count per
         return spoken_unit(match.group(1)) or (f"{top} per {per}" if per else match.group())
 
     return _BARE_UNIT.sub(bare, _QUANTITY.sub(quantity, text))
@@ -111,7 +127,9 @@ def _units(text: str) -> str:
 
 def _formulas(text: str) -> str:
     """Each formula-looking run said from the grader's parse of it; a run it cannot read stays as written."""
-    tokens = [m.group() for m in _TOKEN.finditer(_RANGE.sub(r"\1 to \2", text))]
+    text = _RANGE.sub(r"\1 to \2", text)
+    text = "".join(_GREEK_NAMES.get(c, c) for c in text)   # α is alpha to a listener; the parser takes the name
+    tokens = [m.group() for m in _TOKEN.finditer(text)]
     out: list[str] = []
     i = 0
     while i < len(tokens):
@@ -163,7 +181,7 @@ def _operand(tokens: list[str], i: int) -> bool:
     if token in _PROSE_LETTERS:
         return False
     touching = {tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < len(tokens) else ""}
-    return (len(token) == 1 or any(c.isdigit() or c == "_" for c in token) or token in CONSTANTS
+    return (len(token) == 1 or any(c.isdigit() or c == "_" for c in token) or token in CONSTANTS or token in _GREEK
             or (token in FUNCTIONS and "(" in touching) or (token.islower() and bool(touching & _BINDING)))
 
 
@@ -178,7 +196,7 @@ def _is_formula(run: list[str]) -> bool:
     if any(_NUMBER.match(a) and x in ("x", "X") and _NUMBER.match(b)   # 18 x 25, as the parser reads it
            for a, x, b in zip(said, said[1:], said[2:], strict=False)):
         return True
-    return any((_NUMBER.match(a) or a in FUNCTIONS) and b == "(" for a, b in zip(run, run[1:], strict=False))
+    return any((_NUMBER.match(a) or a in FUNCTIONS) and b == "(" for a, b in zip(said, said[1:], strict=False))
 
 
 def _said(run: str) -> str:
