@@ -99,6 +99,10 @@ def test_a_unit_in_words_from_pints_names(unit, words, one):
      "  Set eta new over the square root of B2 equals eta over the square root of B1"),
     ("verdict: correct. Correct: 29.31 GB.", "verdict: correct. Correct: 29.31 gigabytes."),
     ("    T_tree = 2 log2(N) × (α + M/B)", "    T_tree equals 2 times log base 2 of N times, alpha plus M over B"),
+    ("  -C/T^2 + 1/(2F) = 0   =>   T* = sqrt(2 C F)",
+     "  minus C over T squared plus 1 over, 2 F equals 0 so T star equals the square root of, 2 C times F"),
+    ("  noise proportional to η/√B, and √(2CF)",
+     "  noise proportional to eta over the square root of B, and the square root of, 2 CF"),
     ("  PCIe Gen5 is 32 GT/s on 16 lanes; λ = 0.5",
      "  PCIe Gen5 is 32 GT per second on 16 lanes; lambda equals 0.5"),
     # prose that only looks like maths stays as written

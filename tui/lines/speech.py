@@ -42,6 +42,8 @@ _CODE_LINE = re.compile(r"^(?:(?:the fix, )?line \d+|function): ")
 _GREEK_NAMES = {chr(code): unicodedata.name(chr(code)).split()[-1].lower().replace("lamda", "lambda")
                 for code in range(0x3b1, 0x3ca) if chr(code) not in "µμς"}
 _GREEK = frozenset(_GREEK_NAMES.values())
+_ROOT = re.compile(r"√(?!\()(\w+(?:\.\d+)?)|√(?=\()")
+_STAR = re.compile(r"(?<=\w)\*(?=\s|$|[,.;:)])")   # T*, the optimum: a mark on a name, not a product
 _COLUMN_GAP = re.compile(r"(?<=[\w)%.]) {2,}(?=[\w(])")
 _LIST_MARK = re.compile(r"^(\s*(?:-|\d+\.)\s)")
 _LABEL = re.compile(r"^([a-z0-9][^:]{0,60}:\s)")
@@ -129,6 +131,7 @@ def _formulas(text: str) -> str:
     """Each formula-looking run said from the grader's parse of it; a run it cannot read stays as written."""
     text = _RANGE.sub(r"\1 to \2", text)
     text = "".join(_GREEK_NAMES.get(c, c) for c in text)   # α is alpha to a listener; the parser takes the name
+    text = _ROOT.sub(lambda m: f"sqrt({m.group(1)})" if m.group(1) else "sqrt", text)   # √B, as the parser writes it
     tokens = [m.group() for m in _TOKEN.finditer(text)]
     out: list[str] = []
     i = 0
@@ -164,8 +167,8 @@ def _run_end(tokens: list[str], start: int) -> int:
             depth -= 1
         elif token == "," and depth > 0:
             pass
-        elif token not in _OPERATORS and not _operand(tokens, i):
-            break
+        elif token not in _OPERATORS and not _operand(tokens, i) and not (depth and _short_name(token)):
+            break   # inside parentheses a short name is maths too: sqrt(2CF)
         i += 1
         if depth == 0 and token not in _OPERATORS and token != ",":
             best = i
@@ -183,6 +186,10 @@ def _operand(tokens: list[str], i: int) -> bool:
     touching = {tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < len(tokens) else ""}
     return (len(token) == 1 or any(c.isdigit() or c == "_" for c in token) or token in CONSTANTS or token in _GREEK
             or (token in FUNCTIONS and "(" in touching) or (token.islower() and bool(touching & _BINDING)))
+
+
+def _short_name(token: str) -> bool:
+    return token.isascii() and token.isalpha() and len(token) <= 3
 
 
 def _is_formula(run: list[str]) -> bool:
@@ -210,7 +217,7 @@ def _said(run: str) -> str:
 
 def _symbols(text: str) -> str:
     """The symbols no formula took, as words; a sign before a number is said."""
-    text = re.sub(r"(?<![\w)])-(?=\d)", "minus ", text)
+    text = re.sub(r"(?<![\w)])-(?=\d)", "minus ", _STAR.sub(" star", text))
     for symbol, words in _SYMBOLS:
         text = text.replace(symbol, words)
     return re.sub(r"(?<=\S)  +(?=\S)", " ", text)
