@@ -103,6 +103,9 @@ def test_a_unit_in_words_from_pints_names(unit, words, one):
      "  minus C over T squared plus 1 over, 2 F equals 0 so T star equals the square root of, 2 C times F"),
     ("  noise proportional to η/√B, and √(2CF)",
      "  noise proportional to eta over the square root of B, and the square root of, 2 CF"),
+    ("  HBM keeps 4 B/param (p bytes/element), 20 GB/GPU; K/V and/or s/c",
+     "  HBM keeps 4 bytes per param (p bytes per element), 20 gigabytes per GPU; K over V and/or s over c"),
+    ("act 1: Act I · The data-parallel wall", "act 1: Act I, The data-parallel wall"),
     ("  PCIe Gen5 is 32 GT/s on 16 lanes; λ = 0.5",
      "  PCIe Gen5 is 32 GT per second on 16 lanes; lambda equals 0.5"),
     # prose that only looks like maths stays as written

@@ -22,7 +22,6 @@ _NUMBER = re.compile(r"\d")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 _POWER_OF_TEN = re.compile(r"[\d.,]+[eE][+-]?\d+")
 _OPERATORS = frozenset("+-*/^·×÷−") | {"**"}
-_BINDING = frozenset("*/^·×÷") | {"**"}   # a word written against one of these is maths (eta*sqrt)
 _PROSE_LETTERS = frozenset({"a", "A", "I"})
 _PROSE_WORDS = frozenset({"a", "as"})   # after a number, prose, though pint reads years and attoseconds
 # A number and its unit: `450 GB/s`, `3.2ms`, `25%` (the unit is said only if pint names it).
@@ -44,6 +43,7 @@ _GREEK_NAMES = {chr(code): unicodedata.name(chr(code)).split()[-1].lower().repla
 _GREEK = frozenset(_GREEK_NAMES.values())
 _ROOT = re.compile(r"√(?!\()(\w+(?:\.\d+)?)|√(?=\()")
 _STAR = re.compile(r"(?<=\w)\*(?=\s|$|[,.;:)])")   # T*, the optimum: a mark on a name, not a product
+_SEPARATOR = re.compile(r" · (?=[A-Z][a-z])")   # Act I · The data-parallel wall: a title's dot, not a product
 _COLUMN_GAP = re.compile(r"(?<=[\w)%.]) {2,}(?=[\w(])")
 _LIST_MARK = re.compile(r"^(\s*(?:-|\d+\.)\s)")
 _LABEL = re.compile(r"^([a-z0-9][^:]{0,60}:\s)")
@@ -116,15 +116,30 @@ def _units(text: str) -> str:
         after = text[match.end():match.end() + 3]
         if unit in _PROSE_WORDS or len(unit) == 1 and unit != "%" and (not space or _LONE_LETTER.match(after)):
             return match.group()   # `70B` is 70 billion and `10 s b h` a product: only `2 B`, `3 s` are units
-        words = spoken_unit(unit, one=number.lstrip("-") == "1")
+        words = _said_unit(unit, one=number.lstrip("-") == "1")
         return f"{number} {words}" if words else match.group()
 
-    def bare(match: re.Match[str]) -> str:
-        top, bottom = match.group(1).split("/")
-        per = spoken_unit(bottom, one=True) if top.isupper() and 2 <= len(top) <= 5 else None   # GT/s: a count per
-        return spoken_unit(match.group(1)) or (f"{top} per {per}" if per else match.group())
+    return _BARE_UNIT.sub(lambda match: _said_unit(match.group(1)) or match.group(), _QUANTITY.sub(quantity, text))
 
-    return _BARE_UNIT.sub(bare, _QUANTITY.sub(quantity, text))
+
+def _said_unit(unit: str, *, one: bool = False) -> str | None:
+    """A unit in words, or a rate with a unit on one side and a count on the other: `GT/s` "GT per second",
+    `B/param` "bytes per param", `GB/GPU` "gigabytes per GPU"; None for neither (`K/V`, `and/or`)."""
+    words = spoken_unit(unit, one=one)
+    if words or unit.count("/") != 1:
+        return words
+    top, bottom = unit.split("/")
+    above, below = spoken_unit(top, one=one), spoken_unit(bottom, one=True)
+    if not (above or below):
+        return None
+    above, below = above or _counted(top), below or _counted(bottom)
+    return f"{above} per {below}" if above and below else None
+
+
+def _counted(word: str) -> str | None:
+    """A word a rate may count in (GT, GPU, param, element), said as written."""
+    return word if word.isalpha() and (2 <= len(word) <= 5 and word.isupper() or len(word) > 2 and word.islower()) \
+        else None
 
 
 def _formulas(text: str) -> str:
@@ -183,9 +198,9 @@ def _operand(tokens: list[str], i: int) -> bool:
         return False
     if token in _PROSE_LETTERS:
         return False
-    touching = {tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < len(tokens) else ""}
+    called = i + 1 < len(tokens) and tokens[i + 1] == "("
     return (len(token) == 1 or any(c.isdigit() or c == "_" for c in token) or token in CONSTANTS or token in _GREEK
-            or (token in FUNCTIONS and "(" in touching) or (token.islower() and bool(touching & _BINDING)))
+            or (token in FUNCTIONS and called))
 
 
 def _short_name(token: str) -> bool:
@@ -217,7 +232,8 @@ def _said(run: str) -> str:
 
 def _symbols(text: str) -> str:
     """The symbols no formula took, as words; a sign before a number is said."""
-    text = re.sub(r"(?<![\w)])-(?=\d)", "minus ", _STAR.sub(" star", text))
+    text = _SEPARATOR.sub(", ", _STAR.sub(" star", text))
+    text = re.sub(r"(?<![\w)])-(?=\d)", "minus ", text)
     for symbol, words in _SYMBOLS:
         text = text.replace(symbol, words)
     return re.sub(r"(?<=\S)  +(?=\S)", " ", text)
