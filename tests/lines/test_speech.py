@@ -105,6 +105,8 @@ def test_a_unit_in_words_from_pints_names(unit, words, one):
      "  noise proportional to eta over the square root of B, and the square root of, 2 CF"),
     ("  HBM keeps 4 B/param (p bytes/element), 20 GB/GPU; K/V and/or s/c",
      "  HBM keeps 4 bytes per param (p bytes per element), 20 gigabytes per GPU; K over V and/or s over c"),
+    ("  row 2: Precision: FP16/BF16; an H100/A100 mix; B2/B1",
+     "  row 2: Precision: FP16/BF16; an H100/A100 mix; B2 over B1"),
     ("act 1: Act I · The data-parallel wall", "act 1: Act I, The data-parallel wall"),
     ("  PCIe Gen5 is 32 GT/s on 16 lanes; λ = 0.5",
      "  PCIe Gen5 is 32 GT per second on 16 lanes; lambda equals 0.5"),

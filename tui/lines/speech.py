@@ -22,6 +22,7 @@ _NUMBER = re.compile(r"\d")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 _POWER_OF_TEN = re.compile(r"[\d.,]+[eE][+-]?\d+")
 _OPERATORS = frozenset("+-*/^·×÷−") | {"**"}
+_INDEXED = re.compile(r"[A-Za-z]\d{1,2}")   # B1, F2: a name with an index; FP16, BF16, A100s are names of things
 _PROSE_LETTERS = frozenset({"a", "A", "I"})
 _PROSE_WORDS = frozenset({"a", "as"})   # after a number, prose, though pint reads years and attoseconds
 # A number and its unit: `450 GB/s`, `3.2ms`, `25%` (the unit is said only if pint names it).
@@ -199,8 +200,8 @@ def _operand(tokens: list[str], i: int) -> bool:
     if token in _PROSE_LETTERS:
         return False
     called = i + 1 < len(tokens) and tokens[i + 1] == "("
-    return (len(token) == 1 or any(c.isdigit() or c == "_" for c in token) or token in CONSTANTS or token in _GREEK
-            or (token in FUNCTIONS and called))
+    return (len(token) == 1 or bool(_INDEXED.fullmatch(token)) or "_" in token or token in CONSTANTS
+            or token in _GREEK or (token in FUNCTIONS and called))
 
 
 def _short_name(token: str) -> bool:
