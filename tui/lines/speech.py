@@ -101,12 +101,14 @@ def spoken_timeline(text: str) -> str | None:
     rest = words[len(slots):]
     if words[:len(slots)] != slots or len(rest) > 2:
         return None
-    said = []
-    for word in slots:
-        slot = _SLOT.fullmatch(word)
-        said.append("idle" if word == "." else "bar" if word == "|" else
-                    f"{'forward' if slot and slot.group(1) == 'F' else 'backward'} {slot.group(2) if slot else ''}")
-    return "timeline: " + ", ".join(said) + ("".join(f", {word}" for word in rest))
+    return "timeline: " + ", ".join([*map(_slot, slots), *rest])
+
+
+def _slot(word: str) -> str:
+    slot = _SLOT.fullmatch(word)
+    if slot is None:
+        return "idle" if word == "." else "bar"
+    return f"{'forward' if slot.group(1) == 'F' else 'backward'} {slot.group(2)}"
 
 
 def _units(text: str) -> str:
@@ -133,11 +135,11 @@ def _said_unit(unit: str, *, one: bool = False) -> str | None:
     above, below = spoken_unit(top, one=one), spoken_unit(bottom, one=True)
     if not (above or below):
         return None
-    above, below = above or _counted(top), below or _counted(bottom)
+    above, below = above or _count_word(top), below or _count_word(bottom)
     return f"{above} per {below}" if above and below else None
 
 
-def _counted(word: str) -> str | None:
+def _count_word(word: str) -> str | None:
     """A word a rate may count in (GT, GPU, param, element), said as written."""
     return word if word.isalpha() and (2 <= len(word) <= 5 and word.isupper() or len(word) > 2 and word.islower()) \
         else None
@@ -223,6 +225,7 @@ def _is_formula(run: list[str]) -> bool:
 
 
 def _said(run: str) -> str:
+    """A run in words, its spaces kept around it; as written when the parser does not read it."""
     stripped = run.strip()
     try:
         words = spoken_formula(stripped)
