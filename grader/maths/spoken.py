@@ -28,11 +28,12 @@ def spoken_formula(text: str, names: tuple[str, ...] = ()) -> str:
 
 
 def _words(node: Node) -> str:
+    """A tree in words; the operands that bind less tightly than their operator are grouped (_operand)."""
     match node:
         case Num(text):
             return _number(text)
         case Name(name):
-            return "pi" if name == "pi" else name.replace("_", " ")
+            return name.replace("_", " ")   # eta_new: "eta new"
         case Neg(operand):
             return f"minus {_operand(operand, 3)}"
         case BinOp("^", base, exponent):
