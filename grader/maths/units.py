@@ -67,7 +67,7 @@ def registry() -> UnitRegistry:
 
 
 @lru_cache(maxsize=256)
-def _parse_unit(text: str) -> Unit | None:
+def parse_unit(text: str) -> Unit | None:
     import pint
 
     normalized = text.replace("μ", "µ").replace("µ", "u")
@@ -93,18 +93,18 @@ def convert(value: float, unit: str, box_unit: str) -> float:
         if unit == "%":
             return value / 100
         raise UnitError(f"This answer is a plain number: leave out {unit!r}.", incompatible=False)
-    target = _parse_unit(box_unit)
+    target = parse_unit(box_unit)
     if target is None:  # not a unit pint knows: a counting word
         if _counting_word(unit) == _counting_word(box_unit) or (unit == "$" and _counting_word(box_unit) == "dollar"):
             return value
         raise UnitError(f"This box counts {box_unit}: type just the number.", incompatible=False)
-    source = _parse_unit(unit)
+    source = parse_unit(unit)
     if source is None:
         folded = unit.casefold()
         if folded == box_unit.casefold():
             return value
         raise UnitError(f"I don't know the unit {unit!r}; this box is in {box_unit}.", incompatible=False)
-    if _dimension(source) not in _DIMENSION_NAMES:   # tesla, gauss, siemens: a slip of the keyboard
+    if not explained(source):   # tesla, gauss, siemens: a slip of the keyboard
         guess = _meant(unit, target)
         raise UnitError(f"{unit} is {source}, not {_describe(target)}: this box is in {box_unit}."
                         + (f" Did you mean {guess}?" if guess else ""), incompatible=False)
@@ -121,6 +121,11 @@ def _dimension(unit: Unit) -> str:
     return str(registry().Quantity(1, unit).dimensionality)
 
 
+def explained(unit: Unit) -> bool:
+    """A size, a time, a bandwidth or a plain number: a unit whose kind the grader names to a learner."""
+    return _dimension(unit) in _DIMENSION_NAMES
+
+
 def _describe(unit: Unit) -> str:
     dimensionality = _dimension(unit)
     return _DIMENSION_NAMES.get(dimensionality, "a " + dimensionality.replace("[", "").replace("]", ""))
@@ -130,7 +135,7 @@ def _meant(unit: str, target: Unit) -> str | None:
     """The spelling of the box's kind that `unit` is a slip for (`T` for TB, `mS` for ms), if one is."""
     wanted = _dimension(target)
     for spelling in (unit + "B", unit.lower(), unit + "B/s"):
-        parsed = _parse_unit(spelling)
+        parsed = parse_unit(spelling)
         if parsed is not None and _dimension(parsed) == wanted:
             return spelling
     return None
@@ -144,7 +149,7 @@ def misread_unit(unit: str) -> str | None:
     """Why `unit`, a spelling the book uses, would be read as something it does not mean, or None. A
     unit pint knows must have a dimension the grader explains (a size, a time, a bandwidth, a plain
     number): pint once read `Gb/s` as gilberts per second, a current, and graded "3200 Gb/s" wrong."""
-    parsed = _parse_unit(unit) if unit else None
+    parsed = parse_unit(unit) if unit else None
     if parsed is None:
         return None  # a counting word (steps, GPUs), which the box compares as a word
     dimensionality = str(registry().Quantity(1, parsed).dimensionality)

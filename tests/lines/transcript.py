@@ -19,8 +19,9 @@ LABEL = re.compile(r"^[a-z0-9][^:\n]{0,100}:( |$)")
 
 
 def session(book: Book, store: ProgressStore, replies: Iterable[str], *, why: str = "a test asked for it",
-            clock: Callable[[], datetime] = now) -> tuple[str, list[str]]:
-    """Run a whole session on `replies` (one typed line each) as over a pipe; (transcript, prompts asked)."""
+            clock: Callable[[], datetime] = now, speech: bool = False) -> tuple[str, list[str]]:
+    """Run a whole session on `replies` (one typed line each) as over a pipe; (transcript, prompts asked).
+    `speech`: the lines said in words (--speech)."""
     stdin, stdout = io.StringIO("".join(f"{reply}\n" for reply in replies)), io.StringIO()
     prompts: list[str] = []
     original = Console.ask
@@ -33,7 +34,7 @@ def session(book: Book, store: ProgressStore, replies: Iterable[str], *, why: st
 
     Console.ask = recording  # type: ignore[method-assign]  # to see the prompts of the session's own console
     try:
-        run_session(book, store, stdin, stdout, why=why, clock=clock, echo=True)
+        run_session(book, store, stdin, stdout, why=why, clock=clock, echo=True, speech=speech)
     finally:
         Console.ask = original  # type: ignore[method-assign]
     return stdout.getvalue(), prompts

@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     from tui.progress.store import ProgressStore
 
 
-def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool = False, watch: bool = False) -> int:
+def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool = False, watch: bool = False,
+            speech: bool = False) -> int:
     """`watch`: read the book again at each save of its files, and show its problems in the app instead of
-    refusing to start (tui.app, "a live book"); the plain-line face reads the book once."""
+    refusing to start (tui.app, "a live book"); the plain-line face reads the book once. `speech`: the plain
+    lines said in words (--speech)."""
     # What start-up allocates lives as long as the app, so collecting garbage before the first frame only
     # costs time (3% of the start). RingbookApp turns it back on once the home screen has been painted.
     gc.disable()
@@ -40,7 +42,7 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         try:
             if why is not None:
                 gc.enable()
-                return run_lines(book, store, why, problems, content)
+                return run_lines(book, store, why, problems, content, speech=speech)
             from tui.app import RingbookApp  # Textual loads only when the app really starts
 
             RingbookApp(book, store, watch=book.root if watch else None, problems=problems).run()
@@ -51,10 +53,12 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         gc.enable()
 
 
-def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem], content: Path | None) -> int:
+def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem], content: Path | None, *,
+              speech: bool) -> int:
     import shutil
 
     from tui.cli.common import report_problems
+    from tui.lines.mode import SPEECH_KEY, speech_wanted
     from tui.lines.session import run_session
     from tui.progress.clock import now
 
@@ -63,7 +67,8 @@ def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem
         return 1
     size = shutil.get_terminal_size()
     return run_session(book, store, sys.stdin, sys.stdout, why=why, clock=now, echo=not sys.stdin.isatty(),
-                       screen=(size.columns, size.lines) if sys.stdout.isatty() else None)
+                       screen=(size.columns, size.lines) if sys.stdout.isatty() else None,
+                       speech=speech_wanted(flag=speech, environ=os.environ, setting=store.state(SPEECH_KEY)))
 
 
 def book_to_watch(content: Path | None) -> tuple[Book | None, list[Problem]]:

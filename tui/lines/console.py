@@ -20,6 +20,7 @@ from typing import TextIO
 
 from grader.safe_text import printable
 from tui.lines.reader import plain_lines
+from tui.lines.speech import Speech
 
 PAGE_LINES = 20     # book lines between two `more:` prompts
 QUIT_WORDS = ("quit", "exit")
@@ -41,7 +42,7 @@ class Console:
     """Labelled lines out, typed lines in."""
 
     def __init__(self, stdin: TextIO, stdout: TextIO, *, echo: bool = False, page_lines: int = PAGE_LINES,
-                 width: int | None = None):
+                 width: int | None = None, speech: bool = False):
         """`page_lines` and `width`: a terminal's rows (less the prompt's) and columns, so a page fills the
         screen once its lines wrap; with no width (a pipe, a braille display's own paging) a line is a line.
         A real input stream is read with bytes that are not UTF-8 kept as surrogates, whatever the locale
@@ -54,13 +55,22 @@ class Console:
         self.page_lines = page_lines
         self.width = width
         self.prompts: list[str] = []   # every prompt asked, in order: what a transcript's labels are checked against
+        self.speech = Speech() if speech else None
 
     # --- output ---------------------------------------------------------------------------------
 
     def write(self, line: str = "") -> None:
-        """The only place output is written: one line, made inert."""
-        self.stdout.write(clean(line) + "\n")
+        """The only place output is written: one line, said in words under speech, made inert."""
+        self.emit(self.spoken(line))
+
+    def emit(self, said: str) -> None:
+        """One line already said in words (or not under speech), made inert."""
+        self.stdout.write(clean(said) + "\n")
         self.stdout.flush()
+
+    def spoken(self, text: str) -> str:
+        """`text` as a speech synthesizer should read it, under speech; else as it is (braille keeps symbols)."""
+        return self.speech.line(text) if self.speech else text
 
     def say(self, label: str, text: str = "") -> None:
         """`label: text`, every line of a text that runs over several lines labelled alike."""
@@ -73,17 +83,21 @@ class Console:
         (screen rows, in a terminal) a `more` prompt: Enter goes on, a reads the rest without stopping, q
         stops here."""
         shown, paging = 0, True
-        for line in lines:
-            rows = max(1, -(-len(line) // self.width)) if self.width else 1
-            if paging and shown and shown + rows > self.page_lines and line.strip():
-                reply = self.ask("more", "Enter, a for all, q to stop",
-                                 "Enter reads the next page; a reads the rest without stopping; q stops reading.")
-                if reply.lower() in ("q", "stop"):
-                    self.say("stopped", "the rest is not read")
-                    return
-                paging, shown = reply.lower() not in ("a", "all"), 0
-            self.write(line)
-            shown += rows
+        try:
+            for line in map(self.spoken, lines):   # measured as said: words are longer than symbols
+                rows = max(1, -(-len(line) // self.width)) if self.width else 1
+                if paging and shown and shown + rows > self.page_lines and line.strip():
+                    reply = self.ask("more", "Enter, a for all, q to stop",
+                                     "Enter reads the next page; a reads the rest without stopping; q stops reading.")
+                    if reply.lower() in ("q", "stop"):
+                        self.say("stopped", "the rest is not read")
+                        return
+                    paging, shown = reply.lower() not in ("a", "all"), 0
+                self.emit(line)
+                shown += rows
+        finally:
+            if self.speech:
+                self.speech.reset()
 
     def book(self, text: str) -> None:
         """Markdown from the book (a chapter, a prompt, an explanation) as plain labelled lines, paged."""
@@ -117,7 +131,7 @@ class Console:
         nothing the store or a terminal cannot take gets further, and what was typed before stays."""
         while True:
             self.prompts.append(prompt)
-            self.stdout.write(clean(prompt))
+            self.stdout.write(clean(self.spoken(prompt)))
             self.stdout.flush()
             typed = self.stdin.readline()
             line = typed.rstrip("\r\n")

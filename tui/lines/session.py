@@ -12,7 +12,8 @@ from grader.book.model import Book, Chapter, LabRef
 from tui.lines.chapter import open_chapter
 from tui.lines.console import Console, Quit, own_keys
 from tui.lines.context import Context
-from tui.lines.mode import SETTING_KEY
+from tui.lines.mode import SETTING_KEY, SPEECH_KEY
+from tui.lines.speech import Speech
 from tui.progress.session import StudySession
 from tui.progress.store import ProgressStore, StoreError
 
@@ -24,11 +25,12 @@ HELP = ("Type the number of what you want. Every prompt takes help, which says w
 
 
 def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO, *, why: str,
-                clock: Callable[[], datetime], echo: bool = False, screen: tuple[int, int] | None = None) -> int:
+                clock: Callable[[], datetime], echo: bool = False, screen: tuple[int, int] | None = None,
+                speech: bool = False) -> int:
     """Run until quit or the end of input; the exit status (0). `screen`: a terminal's (columns, rows), for
-    pages that fill it."""
-    console = Console(stdin, stdout, echo=echo) if screen is None else \
-        Console(stdin, stdout, echo=echo, page_lines=max(4, screen[1] - 2), width=max(20, screen[0]))
+    pages that fill it. `speech`: formulas, units and symbols said in words (tui.lines.speech)."""
+    console = Console(stdin, stdout, echo=echo, speech=speech) if screen is None else \
+        Console(stdin, stdout, echo=echo, page_lines=max(4, screen[1] - 2), width=max(20, screen[0]), speech=speech)
     ctx = Context(StudySession(book, store, clock), console)
     console.say("ringbook", f"screen-reader mode is on: {why}. Plain lines, no colour; help at any prompt.")
     console.say("book", f"{book.title}" + (f", {book.subtitle}" if book.subtitle else ""))
@@ -53,6 +55,8 @@ def main_menu(ctx: Context) -> None:
                        for lab in book.labs)
         entries.append(("progress and streak", lambda: show_progress(ctx)))
         entries.append((f"screen-reader mode at every start: {setting(ctx)}", lambda: toggle_setting(ctx)))
+        entries.append((f"speech, formulas and units said in words: {'on' if ctx.console.speech else 'off'}",
+                        lambda: toggle_speech(ctx)))
         ctx.console.say("menu", "main menu")
         picked = ctx.console.choose("choose", [words for words, _ in entries], HELP, back=False)
         if picked is not None:
@@ -132,3 +136,16 @@ def toggle_setting(ctx: Context) -> None:
     ctx.console.say("setting", f"screen-reader mode at every start is {value}"
                     + ("" if value == "on" else "; TERM=dumb, a pipe, --screen-reader and "
                        "RINGBOOK_SCREEN_READER=1 still turn it on"))
+
+
+def toggle_speech(ctx: Context) -> None:
+    """Speech on or off, at once and kept for every start (like the theme); a braille reader keeps it off."""
+    value = "off" if ctx.console.speech else "on"
+    ctx.console.speech = Speech() if value == "on" else None
+    try:
+        ctx.session.store.set_state(SPEECH_KEY, value)
+    except StoreError as exc:
+        ctx.console.say("not saved", str(exc))
+    ctx.console.say("setting", f"speech is {value}"
+                    + (": formulas, units, symbols and timelines are said in words" if value == "on" else
+                       "; --speech and RINGBOOK_SPEECH=1 still turn it on"))

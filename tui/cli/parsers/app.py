@@ -1,4 +1,4 @@
-"""`ringbook [--content DIR] [--data-dir DIR] [--screen-reader]`: the command itself, which opens the app."""
+"""`ringbook [--content DIR] [--data-dir DIR] [--screen-reader] [--speech]`: the command itself, which opens the app."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ def app_parser() -> CommandParser:
     parser.add_argument("--screen-reader", action="store_true",
                         help="plain labelled lines for screen readers and braille displays, not the full-screen app "
                              "(also RINGBOOK_SCREEN_READER=1; automatic with TERM=dumb or without a terminal)")
+    parser.add_argument("--speech", action="store_true",
+                        help="in the plain-line face, say formulas, units and symbols in words for a speech "
+                             "synthesizer: 2M(N-1)/N as '2 M times, N minus 1, over N' (also RINGBOOK_SPEECH=1)")
     parser.add_argument("--watch", action="store_true",
                         help="for authors: read the book again at each save, keeping your place, and show its "
                              "problems in the app (path:line: message) instead of refusing to start")
@@ -43,4 +46,5 @@ class PrintVersion(argparse.Action):
 def run(args: argparse.Namespace) -> int:
     from tui.cli.app import run_app
 
-    return run_app(content_of(args), data_dir_of(args), screen_reader=args.screen_reader, watch=args.watch)
+    return run_app(content_of(args), data_dir_of(args), screen_reader=args.screen_reader, watch=args.watch,
+                   speech=args.speech)
