@@ -204,7 +204,7 @@ def run_calls(function: Callable[..., Any], calls: tuple[str, ...], memory_mb: i
 def learner_lines(exc: BaseException) -> list[int]:
     """The line numbers of the learner's own frames in `exc`'s traceback, outermost first (at most 20): the
     parent shows those lines of the code it sent, and no frame of ours or of the library."""
-    lines = []
+    lines: list[int] = []
     trace = exc.__traceback__
     while trace is not None and len(lines) < 20:
         if trace.tb_frame.f_code.co_filename == LEARNER_FILE:
