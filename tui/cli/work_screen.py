@@ -14,10 +14,16 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.kinds.build import Build, describe
 from grader.safe_text import printable
 from grader.verdict import Verdict
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"   # home, then clear the screen and the scrollback (Rustlings clears both)
 
 
 @dataclass(frozen=True)
@@ -192,14 +198,21 @@ class TerminalScreen:
         self.draw()
 
     def draw(self) -> None:
+        block, out = self.block, self.console
+        assert block is not None
+        with out.capture() as frame:   # the whole block in one write, so it never shows half drawn
+            self._print(block, out)
+        out.file.write(CLEAR + frame.get())
+        out.file.flush()
+
+    def _print(self, block: Block, out: Console) -> None:
         from rich.markdown import Markdown
         from rich.text import Text
 
-        block, out = self.block, self.console
-        assert block is not None
-        out.file.write("\x1b[H\x1b[2J\x1b[3J")   # home, clear the screen and the scrollback
         out.print(Text(printable(f"{block.exercise.id} · {block.exercise.title}", one_line=True), style="bold"))
+        out.print()
         out.print(Markdown(printable(block.exercise.prompt.rstrip("\n")), hyperlinks=False))
+        out.print()
         out.print(Text(printable(f"def {block.exercise.signature}", one_line=True), style="cyan"))
         for note in block.notes:
             out.print(Text(printable(note, one_line=True), style="yellow"))
@@ -231,4 +244,3 @@ class TerminalScreen:
         out.print(Text(block.progress, style="bold"))
         keys = ("n next · " if block.done else "") + "h hint · x explanation · l list · q quit"
         out.print(Text(keys, style="dim"))
-        out.file.flush()
