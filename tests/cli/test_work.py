@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, ringbook_subprocess, stop_with_ctrl_c
+from tui.cli.work_watch import builds
 from tui.progress.store import ProgressStore
 
 EXERCISE = "0.5"
@@ -69,6 +70,14 @@ def test_work_takes_only_a_build_of_the_book(ringbook, data_dir):
     derive = ringbook("work", "0.1")
     assert derive.returncode == 2 and "0.1 is a derive exercise" in derive.stderr
     assert not (data_dir / "work").exists()
+
+
+def test_work_without_an_id_says_when_every_build_is_solved(book, ringbook, store):
+    for exercise in builds(book):
+        store.record_attempt(exercise.id, exercise.solution, "correct")
+    store.close()
+    done = ringbook("work")
+    assert done.returncode == 0 and done.stdout.startswith("Every build exercise is solved.")
 
 
 def watching(data_dir) -> tuple[subprocess.Popen[str], LineReader]:
@@ -241,5 +250,56 @@ def test_sigterm_during_a_run_ends_it_as_ctrl_c_does_and_says_where_the_code_is(
     store = ProgressStore.open(data_dir)
     try:
         assert store.draft(EXERCISE) == endless and store.attempts(EXERCISE) == []
+    finally:
+        store.close()
+
+
+def test_in_a_pipe_keys_are_lines_and_every_run_is_appended_as_plain_text(book, data_dir):
+    """Issue 46: with no terminal the keys are read as lines (h, x, l, n, q and Enter), each run's lines are
+    appended, and the Markdown is read out as the plain-line face reads it: no escape code, no `**`."""
+    first = book.exercise(EXERCISE)
+    child = subprocess.Popen([*RINGBOOK, "work"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)})
+    output = LineReader(child)
+    path = data_dir / "work" / f"{EXERCISE}.py"
+    assert child.stdin is not None
+
+    def key(line: str, then: str) -> list[str]:
+        assert child.stdin is not None
+        child.stdin.write(line + "\n")
+        child.stdin.flush()
+        return output.until(then)
+
+    try:
+        task = output.until("Each save runs the tests.")
+        output.until("builds solved: 0 of 5")
+        hint = key("h", f"  {first.hints[0].split()[0]}")
+        listing = key("list", "  · 8.6")
+        before = key("n", "n goes on once this build passes")
+        asked = key("x", "Show the worked answer?")
+        shown = key("x", "Explanation:") + output.until("  Each of the 2(n - 1) steps")
+        path.write_text(first.solution)
+        done = output.until("builds solved: 1 of 5")
+        following = key("n", "builds solved: 1 of 5")
+        key("q", "Stopped.")
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            stop_with_ctrl_c(child)
+    assert child.returncode == 0
+    assert f"{EXERCISE} · {first.title}" == task[0] and not any("`" in line or "**" in line for line in task)
+    assert hint[-2] == f"Hint 1 of {len(first.hints)}:"
+    assert listing[-6:] == ["Build exercises:", f"> · 0.5  {first.title}  (new)",
+                            *[f"  · {b.id}  {b.title}  (new)" for b in builds(book)[1:]]]
+    assert before[-1].startswith("n goes on") and asked[-1].startswith("Show the worked answer?")
+    assert "code (python, 2 lines):" in shown
+    assert "done: type n and Enter for the next build" in done and "✓ All 5 tests pass." in done
+    assert following[0] == "2.4 · Required accumulation steps"
+    assert "\x1b" not in "\n".join(output.seen)
+    store = ProgressStore.open(data_dir)
+    try:
+        assert [(a.status, a.hints_used) for a in store.attempts(EXERCISE)] == [("correct", 1)]
+        assert store.exercise_states()[EXERCISE].solved_after_reveal
     finally:
         store.close()

@@ -205,12 +205,14 @@ class Watcher:
                 notes.append(f"Not saved: {exc}")
             keep_as_draft(self.store, now.exercise.id, code)   # what the app opens with, as after a run there
         now.since = time.monotonic()
-        now.passed = verdict.status == "correct"
+        now.passed, first_shown = verdict.status == "correct", False
         if now.passed:
             notes.append("done: type n and Enter for the next build" if not self.keys.terminal
                          else "done: press n for the next build")
+            first_shown = not now.explanation_shown   # a pass shows it, unless this watch has shown it already
             notes += self.record_reveal(now)
-        self.screen.verdict(verdict, notes, self.progress(), explanation=now.exercise.explanation if now.passed else "")
+        explanation = now.exercise.explanation if now.passed and first_shown else ""
+        self.screen.verdict(verdict, notes, self.progress(), explanation=explanation)
 
     def hint(self, now: Watching) -> None:
         hints = now.exercise.hints
@@ -228,8 +230,8 @@ class Watcher:
             self.show_explanation(now)
             return
         now.reveal_asked = True
-        self.screen.notice("Show the worked answer? It is kept as revealed (as if you gave up on it). "
-                           "Press x again to see it, or h for a hint first.")
+        self.screen.notice("Show the worked answer? It is kept as revealed (as if you gave up on it): "
+                           "x again shows it, h gives a hint first.")
 
     def show_explanation(self, now: Watching) -> None:
         for note in self.record_reveal(now):
