@@ -54,14 +54,11 @@ def next_unsolved(book: Book, store: ProgressStore, after: Build | None = None) 
 
 
 def open_code(store: ProgressStore, exercise: Build) -> tuple[Path, Opened]:
-    """The exercise's work file made ready (raises WorkFileError), and its code taken as the draft if edited
-    outside a run."""
+    """The exercise's work file made ready (raises WorkFileError): the draft, else the starter, unless the file
+    holds code edited outside a run."""
     path = work_file(work_folder(store.path), exercise.id)
     code = store.draft(exercise.id) or exercise.starter
-    opened = open_work_file(path, code, {exercise.starter, *(a.answer for a in store.attempts(exercise.id))})
-    if opened.taken:
-        keep_as_draft(store, exercise.id, opened.code)
-    return path, opened
+    return path, open_work_file(path, code, {exercise.starter, *(a.answer for a in store.attempts(exercise.id))})
 
 
 def keep_as_draft(store: ProgressStore, exercise_id: str, code: str) -> str:
@@ -159,6 +156,9 @@ class Watcher:
         notes = []
         if opened.taken:
             notes.append(f"{path} changed since the last run: taking it as your code.")
+            refused = keep_as_draft(self.store, exercise.id, opened.code)
+            if refused and refused != "read-only":   # a read-only store has said why already
+                notes.append(f"Not kept as your draft: {refused}")
             if opened.kept is not None:
                 notes.append(f"Your code before it is kept as {opened.kept}.")
         elif opened.kept is not None:
