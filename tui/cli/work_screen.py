@@ -96,8 +96,8 @@ class PlainScreen:
             self.say(note, one_line=True)
         self.say(f"Edit {path}", one_line=True)
         self.say(progress)
-        keys = "Type h (hint), x (explanation), l (list), n (next) or q (quit), then Enter" \
-            if self.keys_from_lines else "Keys are read from a terminal or a pipe"
+        keys = "h (hint), x (explanation), l (list), n (next) or q (quit)"
+        keys = f"Type {keys}, then Enter" if self.keys_from_lines else f"Press {keys}"
         self.say(f"Each save runs the tests. {keys}; Ctrl+C stops.")
 
     def running(self) -> None:
