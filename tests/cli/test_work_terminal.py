@@ -142,10 +142,11 @@ def test_ctrl_c_and_sigterm_give_the_terminal_back_and_say_where_the_code_is(dat
     assert f"Stopped. Your code is kept in {data_dir / 'work' / '0.5.py'} and is your draft in the app." in said
 
 
-def test_a_dumb_terminal_gets_plain_lines_and_single_keys(data_dir):
-    """TERM=dumb cannot clear or redraw: every run is appended as plain lines, no escape code at all, while the
-    keys, read from a terminal still, act at once."""
-    terminal = PseudoTerminal([*RINGBOOK, "work", "0.5"], env={"RINGBOOK_DATA_DIR": str(data_dir), "TERM": "dumb"})
+@pytest.mark.parametrize("setting", [{"TERM": "dumb"}, {"RINGBOOK_SCREEN_READER": "1"}], ids=lambda s: next(iter(s)))
+def test_a_dumb_terminal_or_a_screen_reader_gets_plain_lines_and_single_keys(data_dir, setting):
+    """TERM=dumb cannot clear or redraw, and a screen reader would read each redraw from the top: every run is
+    appended as plain lines, no escape code at all, while the keys, read from a terminal still, act at once."""
+    terminal = PseudoTerminal([*RINGBOOK, "work", "0.5"], env={"RINGBOOK_DATA_DIR": str(data_dir), **setting})
     try:
         terminal.wait_for("Each save runs the tests. Press h (hint), x (explanation), l (list), n (next) or q (quit)")
         terminal.wait_for("NotImplementedError\r\nbuilds solved: 0 of 5")   # the first run, at the start

@@ -1,5 +1,6 @@
 """What `ringbook work` shows: in a terminal one status block, cleared and drawn again at each change, so the
-latest run is the one on screen (Rustlings' watch mode); in a pipe or a dumb terminal, plain lines appended.
+latest run is the one on screen (Rustlings' watch mode); in a pipe, a dumb terminal or for a screen reader (as
+the plain-line face decides, tui/lines/mode.py), plain lines appended.
 
 Both faces are told the same things (the task, a run begun, its verdict, a hint, the explanation, the list of
 builds, a notice) and decide how to show them. Anything from the book or the learner's code is made inert
@@ -55,9 +56,13 @@ def verdict_lines(verdict: Verdict) -> list[str]:
     return lines
 
 
-def in_a_terminal() -> bool:
-    """Whether the status block can be drawn: output to a terminal that is not a dumb one."""
-    return sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
+def draws_block(screen_reader_setting: str) -> bool:
+    """Whether to draw the status block: not where the plain-line face would run (a screen reader asked for by
+    RINGBOOK_SCREEN_READER or the saved setting, TERM=dumb, output that is not a terminal), whose rule this is."""
+    from tui.lines.mode import lines_reason
+
+    return lines_reason(flag=False, environ=os.environ, setting=screen_reader_setting,
+                        terminal=sys.stdout.isatty()) is None
 
 
 def progress_line(solved: int, total: int) -> str:

@@ -24,7 +24,8 @@ from types import FrameType
 from grader.book.model import Book
 from grader.kinds.build import Build
 from grader.safe_text import printable
-from tui.cli.work_screen import BuildRow, PlainScreen, TerminalScreen, in_a_terminal, progress_line
+from tui.cli.work_screen import BuildRow, PlainScreen, TerminalScreen, draws_block, progress_line
+from tui.lines.mode import SETTING_KEY
 from tui.progress.store import ProgressStore, StoreError
 from tui.progress.work_files import Opened, WorkFileError, open_work_file, read_work_file, work_file, work_folder
 from tui.watch import Watch
@@ -96,7 +97,8 @@ class Watcher:
         self.book, self.store = book, store
         self.events: queue.Queue[str] = queue.Queue()   # "saved", or a key of work_keys.KEYS
         self.keys = Keys(self.events.put)
-        self.screen = TerminalScreen() if in_a_terminal() else PlainScreen(keys_from_lines=not self.keys.terminal)
+        block = draws_block(store.state(SETTING_KEY))
+        self.screen = TerminalScreen() if block else PlainScreen(keys_from_lines=not self.keys.terminal)
         self.first = exercise
         self.now: Watching | None = None
         self._watch: Watch | None = None
