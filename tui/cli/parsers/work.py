@@ -16,10 +16,11 @@ DESCRIPTION = (
     "each run with your progress. Without an ID: the next build not yet solved, in book order. Edit the file in "
     "any editor. In a terminal the latest run replaces the last on screen, and keys act at once: h a hint, "
     "x the worked answer (after a confirm; kept as revealed), l the list of builds, n the next unsolved build "
-    "once this one passes, q quit. In a pipe or with TERM=dumb each run is printed as plain lines, and the same "
-    "keys are read as lines from standard input (h and Enter). Ctrl+C and SIGTERM stop it too; each says where "
-    "the code is kept. Exit status: 0 stopped (q, Ctrl+C, or every build solved), 1 the book, store or file "
-    "could not be used, 2 not a build exercise or no sandbox allowed, 3 unknown exercise id, 143 ended by SIGTERM.")
+    "once this one passes, q quit. In a pipe, with TERM=dumb or in screen-reader mode each run is printed as "
+    "plain lines, and from a pipe the same keys are read as lines (h and Enter). Ctrl+C and SIGTERM stop it "
+    "too; each says where the code is kept. Exit status: 0 stopped (q, Ctrl+C, or every build solved), 1 the "
+    "book, store or file could not be used, 2 not a build exercise or no sandbox allowed, 3 unknown exercise id, "
+    "143 ended by SIGTERM.")
 
 
 def add_work(commands: Commands) -> None:
