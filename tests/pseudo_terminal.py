@@ -19,7 +19,7 @@ import struct
 import subprocess
 import termios
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tests.helpers import ROOT, WAIT_SECONDS
@@ -58,10 +58,15 @@ class PseudoTerminal:
 
     def wait_for(self, text: str, timeout: float = WAIT_SECONDS) -> None:
         """Return the moment `text` has been written (since `forget`); fail, with the last of it, if it is not."""
+        self.wait_until(lambda output: text in CONTROLS.sub(b"", output).decode("utf-8", "replace"),
+                        f"{text!r} was not written", timeout)
+
+    def wait_until(self, holds: Callable[[bytes], bool], what: str, timeout: float = WAIT_SECONDS) -> None:
+        """Return the moment `holds(output since forget)`; fail saying `what`, with the last of it, if it never does."""
         deadline = time.monotonic() + timeout
-        while text not in self.text():
+        while not holds(self.output):
             if time.monotonic() > deadline or not self._read(deadline - time.monotonic()):
-                raise AssertionError(f"{text!r} was not written within {timeout:g} s; the last of what was:\n"
+                raise AssertionError(f"{what} within {timeout:g} s; the last of what was written:\n"
                                      f"{self.text()[-600:]}")
 
     def _read(self, seconds: float) -> bool:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, NoReturn
 
+LEARNER_FILE = "your code"   # the file name the learner's code is compiled under, which marks its frames
 PRINTED_CHARS = 200   # of what one test's call prints, kept with its result
 # Modules learner code may not import: processes, sockets, native code, databases, terminals, other interpreters.
 DENIED_MODULES = frozenset({
@@ -77,7 +78,7 @@ def main() -> None:
     memory_mb = limits.get("RLIMIT_AS", 0) // 2**20
     namespace: dict[str, Any] = {"__name__": "learner"}
     try:
-        exec(compile(source, "your code", "exec"), namespace)
+        exec(compile(source, LEARNER_FILE, "exec"), namespace)
     except SyntaxError as exc:
         report({"syntax": f"line {exc.lineno}: {exc.msg}"})
     except BaseException as exc:
@@ -192,12 +193,24 @@ def run_calls(function: Callable[..., Any], calls: tuple[str, ...], memory_mb: i
         except MemoryError:
             outcome = {"error": f"MemoryError: it needed more memory than a run may use ({memory_mb} MB)"}
         except BaseException as exc:
-            outcome = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+            outcome = {"error": f"{type(exc).__name__}: {exc}"[:300], "lines": learner_lines(exc)}
         kept = "".join(printed.kept) if isinstance(printed.kept, list) else ""
         if kept:
             outcome["printed"] = kept + ("…" if printed.size > PRINTED_CHARS else "")
         out.append(outcome)
     return out
+
+
+def learner_lines(exc: BaseException) -> list[int]:
+    """The line numbers of the learner's own frames in `exc`'s traceback, outermost first (at most 20): the
+    parent shows those lines of the code it sent, and no frame of ours or of the library."""
+    lines: list[int] = []
+    trace = exc.__traceback__
+    while trace is not None and len(lines) < 20:
+        if trace.tb_frame.f_code.co_filename == LEARNER_FILE:
+            lines.append(trace.tb_lineno)
+        trace = trace.tb_next
+    return lines
 
 
 if __name__ == "__main__":

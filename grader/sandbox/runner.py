@@ -70,6 +70,7 @@ class TestResult:
     passed: bool = False
     note: str = ""
     printed: str = ""   # what the call printed (its first PRINTED_CHARS characters)
+    trace: tuple[tuple[int, str], ...] = ()   # for an error: each frame in the learner's code, (line, its text)
 
 
 @dataclass(frozen=True)
@@ -275,7 +276,7 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
     if not finished:
         return RunResult(problem=f"Your code was stopped after {wall_seconds:g} s: is there a loop that never ends?",
                          sandboxed=sandboxed)
-    return _interpret(raw, child.returncode, tests, tolerance, sandboxed)
+    return _interpret(raw, child.returncode, tests, tolerance, sandboxed, source)
 
 
 def _refusal(status: SandboxStatus) -> str:
@@ -321,7 +322,7 @@ def _end(child: subprocess.Popen[bytes], sandboxed: bool, finished: bool) -> Non
 
 
 def _interpret(raw: bytes, returncode: int, tests: tuple[CodeTest, ...], tolerance: float,
-               sandboxed: bool) -> RunResult:
+               sandboxed: bool, source: str) -> RunResult:
     try:
         report = json.loads(raw.decode("utf-8", errors="replace")) if raw else {}
     except ValueError:
@@ -358,8 +359,19 @@ def _interpret(raw: bytes, returncode: int, tests: tuple[CodeTest, ...], toleran
         got, error = result.get("got"), clipped(str(result.get("error", "")), 300)
         printed = clipped(" ⏎ ".join(str(result.get("printed", "")).strip().splitlines()), PRINTED_CHARS + 1)
         outcomes.append(TestResult(test.args, expected, got, error,
-                                   "error" not in result and matches(got, expected, tolerance), test.note, printed))
+                                   "error" not in result and matches(got, expected, tolerance), test.note, printed,
+                                   _trace(result.get("lines"), source) if error else ()))
     return RunResult(tuple(outcomes), sandboxed=sandboxed)
+
+
+def _trace(lines: Any, source: str) -> tuple[tuple[int, str], ...]:
+    """The learner's frames of an error, as (line number, that line of the code sent): the child reports only
+    numbers, which are checked against the code (a report the learner's code wrote may hold anything)."""
+    code = source.splitlines()
+    if not isinstance(lines, list):
+        return ()
+    return tuple((n, clipped(code[n - 1].strip(), 120)) for n in lines[:20]
+                 if type(n) is int and 1 <= n <= len(code))
 
 
 _INTERFERED = ("The test results could not be read: something in your code wrote to them or changed the test "

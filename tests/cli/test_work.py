@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, ringbook_subprocess, stop_with_ctrl_c
+from tui.cli.work_watch import builds
 from tui.progress.store import ProgressStore
 
 EXERCISE = "0.5"
@@ -25,9 +26,11 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
     output = LineReader(child)
     try:
         task = output.until("Each save runs the tests.")
+        at_start = output.until("builds solved:")   # the starter's run, shown at once and not recorded
         path = data_dir / "work" / f"{EXERCISE}.py"
         assert task[0] == f"{EXERCISE} · {exercise.title}" and f"Edit {path}" in task
-        assert f"def {exercise.signature}" in task
+        assert f"def {exercise.signature}" in task and "builds solved: 0 of 5" in task
+        assert at_start[-2] == f"✗ 0 of {len(exercise.tests)} tests pass." or "NotImplementedError" in at_start[-2]
         assert path.read_text() == exercise.starter
 
         path.write_text(exercise.solution.replace("* 1000", "* 100", 1))   # a unit slip
@@ -36,6 +39,7 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
         path.write_text(exercise.solution)
         right = output.until("✓ All")
         tests = output.until("Explanation:")
+        done = output.until("builds solved: 1 of 5")
     finally:
         stop_with_ctrl_c(child)
     assert child.stderr is not None and child.returncode == 0, child.stderr.read()
@@ -46,6 +50,7 @@ def test_each_save_is_run_printed_and_recorded_as_in_the_app(book, data_dir, tmp
     assert sum(line.startswith(("✗ (", "✓ (")) for line in first_run) == len(exercise.tests)   # each test once
     assert right[-1] == f"✓ All {len(exercise.tests)} tests pass."
     assert sum(line.startswith("✓ (") for line in tests) == len(exercise.tests)
+    assert done[-2] == "done: type n and Enter for the next build"   # keys are lines when not from a terminal
     assert stopped[-1] == f"Stopped. Your code is kept in {path} and is your draft in the app."
     assert "\x1b" not in "\n".join(output.seen)
 
@@ -65,6 +70,14 @@ def test_work_takes_only_a_build_of_the_book(ringbook, data_dir):
     derive = ringbook("work", "0.1")
     assert derive.returncode == 2 and "0.1 is a derive exercise" in derive.stderr
     assert not (data_dir / "work").exists()
+
+
+def test_work_without_an_id_says_when_every_build_is_solved(book, ringbook, store):
+    for exercise in builds(book):
+        store.record_attempt(exercise.id, exercise.solution, "correct")
+    store.close()
+    done = ringbook("work")
+    assert done.returncode == 0 and done.stdout.startswith("Every build exercise is solved.")
 
 
 def watching(data_dir) -> tuple[subprocess.Popen[str], LineReader]:
@@ -111,6 +124,7 @@ def test_a_work_file_swapped_for_a_fifo_is_said_and_the_next_save_is_run(book, d
     path = data_dir / "work" / f"{EXERCISE}.py"
     try:
         output.until("Each save runs the tests.")
+        output.until("builds solved:")
         path.unlink()
         os.mkfifo(path)
         said = output.until(f"{path} is not a plain file")
@@ -132,7 +146,8 @@ def kept_texts(path) -> list[str]:
 def test_code_edited_while_work_is_not_running_is_taken_and_no_edit_is_lost(book, data_dir):
     """Found (issue 43): each start wrote the draft (else the starter) over the file, moving the learner's edit
     to ID.py.kept, and the next such start replaced that copy: the first edit existed nowhere. A file whose
-    code the store does not have was written outside a run: it is the learner's newest code."""
+    code the store does not have was written outside a run: it is the learner's newest code, run at the start
+    and kept as an attempt (issue 46), so the next start has it and needs no copy of it."""
     exercise = book.exercise(EXERCISE)
     path = data_dir / "work" / f"{EXERCISE}.py"
     child, output = watching(data_dir)
@@ -141,26 +156,22 @@ def test_code_edited_while_work_is_not_running_is_taken_and_no_edit_is_lost(book
     finally:
         stop_with_ctrl_c(child)
     edits = [exercise.starter + "\n# my first edit\n", exercise.starter + "\n# my second edit\n"]
-    for number, edit in enumerate(edits):
+    for edit in edits:
         path.write_text(edit)   # the learner's editor, while ringbook work is not running
         child, output = watching(data_dir)
         try:
             task = output.until("Each save runs the tests.")
-            if number == len(edits) - 1:   # the code taken is run at its next save, even unchanged
-                path.write_text(edit)
-                ran = output.until("✗ ")
+            ran = output.until("builds solved:")   # the code taken is run at once
         finally:
             stop_with_ctrl_c(child)
         assert child.returncode == 0
-        assert f"{path} changed since the last run: taking it as your code; save it to run the tests." in task
+        assert f"{path} changed since the last run: taking it as your code." in task
         assert path.read_text() == edit
-    assert ran[-1].startswith("✗ ")
-    if number:
-        assert f"Your code before it is kept as {path}.kept." in task
-    assert kept_texts(path) == [edits[0]]   # the first edit, displaced as the draft by the second
+        assert ran[-2].startswith("✗ (") or ran[-2].startswith("    line ")
+    assert kept_texts(path) == []   # the first edit is an attempt already: the store has it
     store = ProgressStore.open(data_dir)
     try:
-        assert store.draft(EXERCISE) == edits[1] and [a.answer for a in store.attempts(EXERCISE)] == [edits[1]]
+        assert store.draft(EXERCISE) == edits[1] and [a.answer for a in store.attempts(EXERCISE)] == edits
     finally:
         store.close()
 
@@ -173,6 +184,7 @@ def saving_endless_code(book, data_dir: Path):
     child, output = watching(data_dir)
     try:
         output.until("Each save runs the tests.")
+        output.until("builds solved:")
         path.write_text(endless)
         output.until("Running the tests")
     except BaseException:
@@ -196,7 +208,7 @@ def test_ctrl_c_during_a_run_leaves_the_saved_code_as_the_draft_it_says_it_is(bo
         store.close()
 
 
-@pytest.mark.parametrize("fault", [signal.SIGKILL, signal.SIGHUP, signal.SIGTERM], ids=lambda s: s.name)
+@pytest.mark.parametrize("fault", [signal.SIGKILL, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_kill_during_a_run_loses_no_code_the_next_start_takes_it(book, data_dir, fault):
     """A kill (or a closed terminal) while a save's tests run leaves no draft of it and no attempt; the code is
     in the file, which the next start takes as code edited outside a run (issue 43)."""
@@ -213,10 +225,81 @@ def test_a_kill_during_a_run_loses_no_code_the_next_start_takes_it(book, data_di
         task = output.until("Each save runs the tests.")
     finally:
         stop_with_ctrl_c(child)
-    assert f"{path} changed since the last run: taking it as your code; save it to run the tests." in task
+    assert f"{path} changed since the last run: taking it as your code." in task
     assert path.read_text() == endless
     store = ProgressStore.open(data_dir)
     try:
         assert store.draft(EXERCISE) == endless
+    finally:
+        store.close()
+
+
+def test_sigterm_during_a_run_ends_it_as_ctrl_c_does_and_says_where_the_code_is(book, data_dir):
+    """Found (issue 46): SIGTERM (a closed session, `kill`) ended it without a word, the saved code not kept as
+    the draft. It ends as Ctrl+C does, with the status a shell gives a program SIGTERM ended."""
+    child, output, path, endless = saving_endless_code(book, data_dir)
+    try:
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            stop_with_ctrl_c(child)
+    assert child.returncode == 128 + signal.SIGTERM
+    stopped = output.until("Stopped.")
+    assert stopped[-1] == f"Stopped. Your code is kept in {path} and is your draft in the app."
+    store = ProgressStore.open(data_dir)
+    try:
+        assert store.draft(EXERCISE) == endless and store.attempts(EXERCISE) == []
+    finally:
+        store.close()
+
+
+def test_in_a_pipe_keys_are_lines_and_every_run_is_appended_as_plain_text(book, data_dir):
+    """Issue 46: with no terminal the keys are read as lines (h, x, l, n, q and Enter), each run's lines are
+    appended, and the Markdown is read out as the plain-line face reads it: no escape code, no `**`."""
+    first = book.exercise(EXERCISE)
+    child = subprocess.Popen([*RINGBOOK, "work"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)})
+    output = LineReader(child)
+    path = data_dir / "work" / f"{EXERCISE}.py"
+    assert child.stdin is not None
+
+    def key(line: str, then: str) -> list[str]:
+        assert child.stdin is not None
+        child.stdin.write(line + "\n")
+        child.stdin.flush()
+        return output.until(then)
+
+    try:
+        task = output.until("Each save runs the tests.")
+        output.until("builds solved: 0 of 5")
+        hint = key("h", f"  {first.hints[0].split()[0]}")
+        listing = key("list", "  · 8.6")
+        before = key("n", "n goes on once this build passes")
+        asked = key("x", "Show the worked answer?")
+        shown = key("x", "Explanation:") + output.until("  Each of the 2(n - 1) steps")
+        path.write_text(first.solution)
+        done = output.until("builds solved: 1 of 5")
+        following = key("n", "builds solved: 1 of 5")
+        key("q", "Stopped.")
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            stop_with_ctrl_c(child)
+    assert child.returncode == 0
+    assert f"{EXERCISE} · {first.title}" == task[0] and not any("`" in line or "**" in line for line in task)
+    assert hint[-2] == f"Hint 1 of {len(first.hints)}:"
+    assert listing[-6:] == ["Build exercises:", f"> · 0.5  {first.title}  (new)",
+                            *[f"  · {b.id}  {b.title}  (new)" for b in builds(book)[1:]]]
+    assert before[-1].startswith("n goes on") and asked[-1].startswith("Show the worked answer?")
+    assert "code (python, 2 lines):" in shown
+    assert "done: type n and Enter for the next build" in done and "✓ All 5 tests pass." in done
+    assert following[0] == "2.4 · Required accumulation steps"
+    assert "\x1b" not in "\n".join(output.seen)
+    store = ProgressStore.open(data_dir)
+    try:
+        assert [(a.status, a.hints_used) for a in store.attempts(EXERCISE)] == [("correct", 1)]
+        assert store.exercise_states()[EXERCISE].solved_after_reveal
     finally:
         store.close()

@@ -415,6 +415,32 @@ def test_a_forged_report_does_not_pass(mode):
     assert grade(RING, garbage).status == "incorrect"
 
 
+def test_an_error_names_the_learners_own_lines_outermost_first():
+    """Found (issue 46): an exception said `got ZeroDivisionError: division by zero` and no line of the code."""
+    source = ("def share(a, b):\n    return a / b\n\n"
+              "def ring_allreduce_time(m_gb, n, bw_gbs, latency_us):\n    return share(m_gb, latency_us)\n")
+    run = run_tests(source, RING.function, RING.tests)
+    failed = [t for t in run.tests if t.error]
+    assert failed and all(t.error == "ZeroDivisionError: division by zero" for t in failed)
+    assert all(t.trace == ((5, "return share(m_gb, latency_us)"), (2, "return a / b")) for t in failed)
+    assert all(t.trace == () for t in run.tests if not t.error)
+
+
+def test_a_forged_trace_shows_only_lines_of_the_code_sent(mode):
+    """The child reports line numbers only; the parent shows its own copy of those lines, and drops any number
+    that is not one of them (a report the learner's code wrote may hold anything)."""
+    results = json.dumps({"results": [{"error": "E", "lines": [999, "2", 0, 2, True]}] * len(RING.tests)})
+    forge = HEADER + ("    import os\n"
+                      "    for fd in range(3, 64):\n"
+                      "        try:\n"
+                      f"            os.write(fd, {results.encode()!r})\n"
+                      "        except OSError:\n"
+                      "            pass\n"
+                      "    os._exit(0)\n")
+    run = run_tests(forge, RING.function, RING.tests)
+    assert run.tests and all(t.trace == ((2, "import os"),) for t in run.tests)
+
+
 def test_expected_values_never_reach_the_child(mode):
     test = CodeTest(args={"x": 2}, expected="x * 48271.9173")  # 96543.8346: nowhere in the child if never sent
     source = ("import gc, sys\n"
