@@ -55,3 +55,26 @@ def test_the_list_marks_each_build_and_the_current_one():
     rows = [BuildRow("0.5", "Ring", "solved", False), BuildRow("2.4", "Steps", "tried", True),
             BuildRow("4.5", "Ratio", "new", False)]
     assert list_lines(rows) == ["  ✓ 0.5  Ring  (solved)", "> ✗ 2.4  Steps  (tried)", "  · 4.5  Ratio  (new)"]
+
+
+def test_a_hint_asked_for_is_drawn_below_the_tests_where_a_short_terminal_shows_it(tmp_path):
+    """At 80x24 the block of a run with five failing tests is taller than the screen; the hint that `h` showed
+    was drawn above the tests, scrolled off the top, and the learner saw nothing change."""
+    import io
+
+    from rich.console import Console
+
+    from tests.built_in import builtin_book
+    from tui.cli.work_screen import TerminalScreen
+
+    ring = builtin_book().exercise("0.5")
+    screen = TerminalScreen()
+    screen.console = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    screen.task(ring, tmp_path / "0.5.py", [], "builds solved: 0 of 5")
+    screen.verdict(grade(ring, ring.starter), [], "builds solved: 0 of 5")   # each test: its error's line too
+    screen.console.file = io.StringIO()
+    screen.hint(1, len(ring.hints), ring.hints[0])
+    lines = screen.console.file.getvalue().split("\n")
+    last_screen = "\n".join(lines[-24:])
+    assert "Hint 1 of" in last_screen and ring.hints[0].split()[0] in last_screen, last_screen
+    assert "✗ 0 of 5 tests pass." not in last_screen or last_screen.index("tests pass") < last_screen.index("Hint 1")

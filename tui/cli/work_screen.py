@@ -156,7 +156,9 @@ class Block:
 
 class TerminalScreen:
     """The status block, drawn with Rich: cleared (scrollback too, as Rustlings does) and drawn whole at each
-    change. The task comes first, the latest verdict and the keys last, where the eye and the cursor are."""
+    change. The task comes first; the latest verdict, then the hints and the explanation asked for, and the keys
+    last, where the eye and the cursor are: in a short terminal what scrolls off is the task, not what was just
+    asked for."""
 
     def __init__(self) -> None:
         from rich.console import Console
@@ -222,6 +224,13 @@ class TerminalScreen:
         for note in block.notes:
             out.print(Text(printable(note, one_line=True), style="yellow"))
         out.print(Text(printable(f"Edit {block.path}", one_line=True)))
+        out.print()
+        if block.running:
+            out.print(Text(f"Running the tests ({time.strftime('%H:%M:%S')})…", style="dim"))
+        elif block.verdict is not None:
+            for line in verdict_lines(block.verdict):
+                style = "green" if line.startswith("✓") else "red" if line.startswith("✗") else ""
+                out.print(Text(printable(line), style=style))
         for number, total, text in block.hints:
             out.print()
             out.print(Text(f"Hint {number} of {total}", style="bold cyan"))
@@ -230,13 +239,6 @@ class TerminalScreen:
             out.print()
             out.print(Text("Explanation", style="bold cyan"))
             out.print(Markdown(printable(block.explanation.rstrip("\n")), hyperlinks=False))
-        out.print()
-        if block.running:
-            out.print(Text(f"Running the tests ({time.strftime('%H:%M:%S')})…", style="dim"))
-        elif block.verdict is not None:
-            for line in verdict_lines(block.verdict):
-                style = "green" if line.startswith("✓") else "red" if line.startswith("✗") else ""
-                out.print(Text(printable(line), style=style))
         if block.listing:
             out.print()
             out.print(Text("Build exercises", style="bold"))
