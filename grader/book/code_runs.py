@@ -38,7 +38,8 @@ def code_run_problems(exercise: Exercise, where: Where) -> Found:
 
 def _build_problems(ex: Build, where: Where, runs: RunCache) -> Found:
     found = _failures(runs.run(ex.solution, ex.function, ex.tests, ex.tolerance), where, "solution",
-                      "the reference solution", "fix the test's expected or the solution")
+                      "the reference solution", "so a learner who writes it is told",
+                      "fix the test's expected or the solution")
     starter = runs.run(ex.starter, ex.function, ex.tests, ex.tolerance)
     if not starter.problem and starter.passed == len(ex.tests):
         found.append((where("starter"), f"the starter already passes all {len(ex.tests)} tests, so a learner who "
@@ -50,7 +51,7 @@ def _build_problems(ex: Build, where: Where, runs: RunCache) -> Found:
 def _debug_problems(ex: Debug, where: Where, runs: RunCache) -> Found:
     fixed = f"the fixed listing (line {ex.buggy_line} as fixed_line)"
     found = _failures(runs.run(ex.fixed_code, ex.function, ex.tests, ex.tolerance), where, "fixed_line", fixed,
-                      "fix the test's expected or fixed_line")
+                      "and the run says", "fix the test's expected or fixed_line")
     buggy = runs.run(ex.code, ex.function, ex.tests, ex.tolerance)
     if not buggy.problem and buggy.passed == len(ex.tests):
         found.append((where("tests"), f"the buggy listing passes all {len(ex.tests)} tests, so they do not show "
@@ -59,12 +60,12 @@ def _debug_problems(ex: Debug, where: Where, runs: RunCache) -> Found:
     return found
 
 
-def _failures(run: RunResult, where: Where, field: str, code: str, advice: str) -> Found:
+def _failures(run: RunResult, where: Where, field: str, code: str, told: str, advice: str) -> Found:
     """Each test the code that should pass fails, at the test's line; or why it did not run at all. What the
     code said is the author's, but it reaches a terminal: made printable."""
     if run.problem:
         said = printable(run.problem, one_line=True)
-        return [(where(field), f"{code} does not run, so a learner who writes it is told: {said}", False)]
+        return [(where(field), f"{code} does not run, {told}: {said}", False)]
     return [(where("tests", i), f"test {i + 1} ({_call(t)}) expects {_value(t.expected)}; {code} "
                                 f"{printable(_outcome(t), one_line=True)}: {advice}", False)
             for i, t in enumerate(run.tests) if not t.passed]

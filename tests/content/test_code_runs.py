@@ -102,6 +102,17 @@ def test_a_debug_whose_fixed_listing_fails_is_reported_at_each_test(chapter0, ca
     assert len(lines) == 3
 
 
+def test_a_debug_whose_fixed_listing_python_cannot_read_is_reported_at_fixed_line(chapter0, capsys):
+    line = edit(chapter0, 'fixed_line: "    total_time = steps * per_step_time"',
+                'fixed_line: "    total_time = steps * (per_step_time"')
+    code, lines = check(chapter0, capsys)
+    assert code == 1
+    [said] = said_at(lines, line)
+    assert said.startswith("the fixed listing (line 6 as fixed_line) does not run, and the run says: Python could "
+                           "not read your code (")
+    assert len(lines) == 1
+
+
 def test_a_debug_whose_buggy_listing_passes_is_reported_at_its_tests(chapter0, capsys):
     for args in ("{m: 1, n: 8, bw: 50}", "{m: 4, n: 4, bw: 100}", "{m: 2, n: 2, bw: 25}"):
         edit(chapter0, args, args.replace("{m: 1", "{m: 0").replace("{m: 4", "{m: 0").replace("{m: 2", "{m: 0"))
