@@ -101,16 +101,11 @@ def _sources(root: Path, raw: dict[str, Any]) -> list[Path]:
 def read(root: Path, folder: Path) -> dict[str, Any] | None:
     """The cached raw book, or None when there is none, the folder or copy is not this user's own, or any
     source file's bytes have changed."""
-    descriptor = _open_own_folder(folder, create=False)
-    if descriptor is None:
+    payload = read_own(folder, _name_for(root))
+    if payload is None:
         return None
     try:
-        file = os.open(_name_for(root), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                       dir_fd=descriptor)
-        with os.fdopen(file, "rb") as opened:
-            if not (_own(file) and stat.S_ISREG(os.fstat(file).st_mode)):
-                return None
-            cached = json.loads(opened.read())
+        cached = json.loads(payload)
         if cached.get("format") != FORMAT or cached.get("root") != _where(root):
             return None
         for name, digest in cached["digests"].items():
@@ -118,6 +113,21 @@ def read(root: Path, folder: Path) -> dict[str, Any] | None:
                 return None
         return cached["raw"]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def read_own(folder: Path, name: str) -> bytes | None:
+    """The bytes of the file `name` in `folder`, or None when either is missing or not this user's own."""
+    descriptor = _open_own_folder(folder, create=False)
+    if descriptor is None:
+        return None
+    try:
+        file = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=descriptor)
+        with os.fdopen(file, "rb") as opened:
+            if not (_own(file) and stat.S_ISREG(os.fstat(file).st_mode)):
+                return None
+            return opened.read()
+    except OSError:
         return None
     finally:
         os.close(descriptor)
@@ -129,18 +139,23 @@ def write(root: Path, folder: Path, raw: dict[str, Any]) -> bool:
     digests = {str(p.relative_to(root)): _digest(p) for p in _sources(root, raw)}
     payload = json.dumps({"format": FORMAT, "root": _where(root), "digests": digests, "raw": raw},
                          ensure_ascii=False).encode()
+    return write_own(folder, _name_for(root), payload)
+
+
+def write_own(folder: Path, name: str, payload: bytes) -> bool:
+    """Replace the file `name` in `folder` (made if missing) with `payload`, whole, as a new private file;
+    whether it was written (not in a folder that is a link, another's, or cannot be written)."""
     descriptor = _open_own_folder(folder, create=True)
     if descriptor is None:
         return False
-    target = _name_for(root)
-    temporary = f"{target}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    temporary = f"{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
         file = os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC, 0o600,
                        dir_fd=descriptor)
         with os.fdopen(file, "wb") as opened:
             os.fchmod(file, 0o600)   # private whatever the umask: it holds nothing others need
             opened.write(payload)
-        os.replace(temporary, target, src_dir_fd=descriptor, dst_dir_fd=descriptor)
+        os.replace(temporary, name, src_dir_fd=descriptor, dst_dir_fd=descriptor)
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(temporary, dir_fd=descriptor)

@@ -340,6 +340,11 @@ def _load_chapter(chapter_id: str, path: Path, root: Path, problems: list[Proble
             problems.extend(Problem(path, line, message) for line, message in unit_problems(exercise, where))
             problems.extend(Problem(path, line, message, warning) for line, message, warning
                             in sampled_findings(exercise, where))
+        if not errors and validate_schema:
+            from grader.book.code_runs import code_run_problems  # a full check only: it starts sandboxes
+
+            problems.extend(Problem(path, line, message, warning) for line, message, warning
+                            in code_run_problems(exercise, where))
         exercises.append(exercise)
         if isinstance(exercise, NumericAnswer) and exercise.written is not None:
             raw = {**raw, CANONICAL_TEXTS: exercise.texts}   # the cache keeps the texts as first posed
