@@ -24,6 +24,10 @@ from grader.exercise import CodeTest
 from grader.sandbox import harness, runner
 from grader.sandbox.runner import RunResult, TestResult
 
+# The author's code gets more time than a learner's (runner.WALL_SECONDS): a check runs every build and debug
+# at once, often beside other work (a test suite, an editor), and a reference solution stopped by a busy
+# machine is not the author's slip. Code that loops for ever is still stopped, and reported.
+CHECK_WALL_SECONDS = 10.0
 NAME = "code-runs.json"
 FORMAT = 1
 KEPT = 2000  # outcomes; past this the oldest are dropped (a few hundred bytes each)
@@ -61,7 +65,7 @@ class RunCache:
             outcome = _outcome(kept, tests)
             if outcome is not None:
                 return outcome
-        result = runner.run_tests(code, function, tests, tolerance)
+        result = runner.run_tests(code, function, tests, tolerance, wall_seconds=CHECK_WALL_SECONDS)
         self.refused |= not result.ran
         if result.ran and (not result.problem or result.unreadable):
             self.outcomes[key] = _stored(result)
