@@ -54,6 +54,13 @@ def _factorial(x: float) -> float:
     return float(math.factorial(int(x)))
 
 
+def _mod(a: float, b: float) -> float:
+    """a - b*floor(a/b): the sign of b, as a position on a ring of b (Python's %, not C's fmod)."""
+    if b == 0:
+        raise EvaluationError("mod(a, b) needs b other than 0.")
+    return a - b * math.floor(a / b)
+
+
 def _round(x: float, digits: float = 0) -> float:
     return float(round(x, int(digits)))
 
@@ -73,6 +80,7 @@ _FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "min": (1, 16, lambda *xs: min(xs)),
     "max": (1, 16, lambda *xs: max(xs)),
     "factorial": (1, 1, _factorial),
+    "mod": (2, 2, _mod),
 }
 _CONSTANTS = {"pi": math.pi, "e": math.e}
 
@@ -197,6 +205,12 @@ def _precise_factorial(x: Decimal) -> Decimal:
     return Decimal(math.factorial(int(x)))
 
 
+def _precise_mod(a: Decimal, b: Decimal) -> Decimal:
+    if b == 0:
+        raise EvaluationError("mod(a, b) needs b other than 0.")
+    return a - b * (a / b).to_integral_value(rounding=decimal.ROUND_FLOOR)
+
+
 def _precise_round(x: Decimal, digits: Decimal = Decimal(0)) -> Decimal:
     return x.quantize(Decimal(1).scaleb(-int(digits)), rounding=decimal.ROUND_HALF_EVEN)
 
@@ -216,6 +230,7 @@ _PRECISE_FUNCTIONS: dict[str, Callable[..., Decimal]] = {
     "min": lambda *xs: min(xs),
     "max": lambda *xs: max(xs),
     "factorial": _precise_factorial,
+    "mod": _precise_mod,
 }
 
 
