@@ -49,6 +49,25 @@ def unit_problems(ex: NumericAnswer, where: Where) -> Findings:
     return found
 
 
+def worked_value_problems(ex: NumericAnswer, where: Where) -> Findings:
+    """A formula answer checked against each worked example in its explanation that sets every symbol to a
+    number (grader.book.text_check.worked_value_problems), at the example's own line. A full check only."""
+    from grader.book.text_check import worked_value_problems as examples
+    from grader.book.variants import formula_value
+
+    if not ex.is_formula or ex.answer is None:
+        return []
+    answer = ex.answer
+    found = []
+    for keys, text in ex.keyed_texts():
+        if keys[0] != "explanation":
+            continue
+        for line, message in examples(text, ex.symbols, lambda bound: formula_value(answer, {**ex.env, **bound}),
+                                      answer):
+            found.append((where(*keys) + (line if "\n" in text else 0), f"{' '.join(map(str, keys))}: {message}"))
+    return found
+
+
 def narrative_problems(path: Path, root: Path, hardware: Hardware) -> list[Problem]:
     """A chapter's Markdown quoting a network port faster than the products its paragraph names have
     (grader.book.text_check.network_problems), a table row with a missing or an extra cell, and a
