@@ -136,9 +136,9 @@ def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
             continue
         for value, old in zip(values, canonical_values, strict=True):
             if "absurd" not in found and _absurd(value, old):
-                found["absurd"] = (where("answer") if written.answer is not None else where("steps"),
+                found["absurd"] = (where(*_absurd_keys(written, variant.env, canonical_values)),
                                    f"seed {seed} ({shown}) gives {value:g}, far from the book's {old:g}: "
-                                   "add a constraint to keep the numbers sensible", False)
+                                   "narrow the vary range or add a constraint to keep the numbers sensible", False)
         if values and written.answer is not None and written.mistakes:
             _mistake_findings(written, variant.env, values[0], seed, shown, where, found)
         if "unrendered" not in found:
@@ -365,6 +365,20 @@ def _mistake_findings(ex: NumericAnswer, env: dict[str, float], answer: float, s
                 found[pair] = (where("mistakes", i, "answer"),
                                f"seed {seed} ({shown}): mistake {mistake.answer!r} gives the same value as mistake "
                                f"{ex.mistakes[j].answer!r} ({value:g}), so it gets the earlier one's feedback", True)
+
+
+def _absurd_keys(ex: NumericAnswer, env: dict[str, float], canonical: tuple[float, ...]) -> tuple[str, ...]:
+    """Where an absurd variant is the range's doing: the `vary` line of the one param whose book value,
+    put back, makes every graded number sensible again; else the `vary` block itself."""
+    drawn = {name: env[name] for name in ex.vary}
+    for name in ex.vary:
+        try:
+            values = graded_values(ex, resolve(ex, {**drawn, name: resolve(ex, {})[name]}))
+        except (ParseError, EvaluationError):
+            continue
+        if not any(_absurd(v, old) for v, old in zip(values, canonical, strict=True)):
+            return ("vary", name)
+    return ("vary",)
 
 
 def _absurd(value: float, canonical: float) -> bool:

@@ -79,11 +79,11 @@ def test_two_mistakes_that_coincide_in_some_variant_are_a_warning(book_copy, cap
                      r"same value as mistake '\(N-1\)\*M'", out), out
 
 
-def test_an_absurd_answer_in_some_variant_is_reported(book_copy, capsys):
+def test_an_absurd_answer_in_some_variant_is_reported_at_the_vary_line_that_allows_it(book_copy, capsys):
     path = edit(book_copy, "      M: {from: 0.5, to: 8, step: 0.5}\n", "      M: {choices: [1, -2]}\n")
     code, out = run_check(book_copy, capsys)
     assert code == 1
-    assert f"{CHAPTER0}:{line_of(path, 'answer: 2*M*(N-1)/N')}: seed" in out and "far from the book's 1.75" in out
+    assert f"{CHAPTER0}:{line_of(path, 'M: {choices: [1, -2]}')}: seed" in out and "far from the book's 1.75" in out
 
 
 def test_a_placeholder_that_names_no_param_is_reported_at_its_text(book_copy, capsys):
