@@ -55,10 +55,11 @@ def _factorial(x: float) -> float:
 
 
 def _mod(a: float, b: float) -> float:
-    """a - b*floor(a/b): the sign of b, as a position on a ring of b (Python's %, not C's fmod)."""
+    """a - b*floor(a/b), with the sign of b: a position on a ring of b. Python's % is that, computed
+    exactly (the formula itself loses it: floor(1e300/7) is no integer a float holds)."""
     if b == 0:
         raise EvaluationError("mod(a, b) needs b other than 0.")
-    return a - b * math.floor(a / b)
+    return float(a % b)
 
 
 def _round(x: float, digits: float = 0) -> float:
@@ -206,9 +207,15 @@ def _precise_factorial(x: Decimal) -> Decimal:
 
 
 def _precise_mod(a: Decimal, b: Decimal) -> Decimal:
+    """As _mod. Decimal's % takes the sign of a, so a remainder of the other sign moves by b; a quotient
+    with more digits than the context keeps has no exact remainder here."""
     if b == 0:
         raise EvaluationError("mod(a, b) needs b other than 0.")
-    return a - b * (a / b).to_integral_value(rounding=decimal.ROUND_FLOOR)
+    try:
+        remainder = a % b
+    except decimal.InvalidOperation:
+        raise TooComplex("mod of a number that many times larger than its divisor") from None
+    return remainder + b if remainder and (remainder < 0) != (b < 0) else remainder
 
 
 def _precise_round(x: Decimal, digits: Decimal = Decimal(0)) -> Decimal:

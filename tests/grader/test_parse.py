@@ -26,6 +26,7 @@ from grader.maths.parse import ParseError, parse
     ("mod(x - 1, 4)", {"x": 0}, 3),          # a position on a ring: the sign of b, as a - b*floor(a/b)
     ("mod(7.5, 2)", {}, 1.5),
     ("mod(7, -3)", {}, -2),
+    ("mod(10^300, 7)", {}, 1),               # exact, where 10^300 - 7*floor(10^300/7) in floats is not
 ])
 def test_reads(text, env, value):
     assert evaluate_text(text, env) == pytest.approx(value)
