@@ -146,3 +146,11 @@ def test_a_dead_end_of_a_range_is_reported_at_its_vary_line_but_not_a_hole_insid
             "(every draw with it breaks one, the first constraint 'M >= 0.75'); narrow the range or loosen the "
             "constraints") in out, out
     assert out.count("never drawn") == 1, out
+
+
+def test_a_choice_a_derived_param_divides_by_is_reported_with_that_param_s_formula(book_copy, capsys):
+    path = edit(book_copy, "    params: {M: 1, N: 8}\n", "    params: {M: 1, N: 8, chunk: M/(N-4)}\n")
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert (f"{CHAPTER0}:{line_of(path, 'N: {choices: [4, 8')}: N: choice 4 is never drawn: M/(N-4) divides by zero; "
+            "remove it") in out, out
