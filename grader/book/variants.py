@@ -233,7 +233,10 @@ class Draws:
                 why = ""
                 with_it = [(value,) if other == name else values for other, values in pools.items()]
                 for drawn in itertools.product(*with_it):
-                    env, reason = self._judge(dict(zip(pools, drawn, strict=True)))
+                    try:
+                        env, reason = self._judge(dict(zip(pools, drawn, strict=True)))
+                    except VariantError as exc:   # a constraint these numbers cannot evaluate
+                        env, reason = None, str(exc)
                     if env is not None or reason == SAME_AS_BOOK:
                         break
                     why = why or reason
