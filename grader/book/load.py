@@ -333,11 +333,16 @@ def _load_chapter(chapter_id: str, path: Path, root: Path, problems: list[Proble
         if not errors:
             problems.extend(Problem(path, line, message, warning=True)
                             for line, message in exercise_warnings(exercise, where))
+        if validate_schema:
+            from grader.book.check import table_problems  # a full check only
+
+            problems.extend(Problem(path, line, message) for line, message in table_problems(raw, where))
         if not errors and validate_schema and isinstance(exercise, NumericAnswer):
-            from grader.book.check import unit_problems
+            from grader.book.check import unit_problems, worked_value_problems
             from grader.book.variant_check import sampled_findings  # a full check only: it draws many variants
 
             problems.extend(Problem(path, line, message) for line, message in unit_problems(exercise, where))
+            problems.extend(Problem(path, line, message) for line, message in worked_value_problems(exercise, where))
             problems.extend(Problem(path, line, message, warning) for line, message, warning
                             in sampled_findings(exercise, where))
         if not errors and validate_schema:

@@ -13,6 +13,7 @@ import functools
 import itertools
 import math
 import re
+from collections.abc import Callable
 
 from grader.book.variants import DEFAULT_FIGURES, article
 from grader.exercise import NumericAnswer, TextKey
@@ -184,6 +185,64 @@ def _change_of_unit(exact: float, shown: float) -> bool:
 
 def _plain(value: float) -> str:
     return f"{value:.6g}"
+
+
+# --- a formula's worked value -----------------------------------------------------------------------
+
+_SHOWN_NUMBER = re.compile(rf"(?<![\w.,^])(?:{_NUMBER})(?![\w,]*\d)")
+
+
+def worked_value_problems(text: str, symbols: tuple[str, ...], value: Callable[[dict[str, float]], float],
+                          answer: str) -> list[tuple[int, str]]:
+    """(line in `text`, message) for each paragraph that sets every symbol of a formula answer to a number
+    (`b = 4, D = 8`) yet shows no figure the formula gives with them: nothing else states a formula
+    exercise's answer, so a wrong formula would pass, as a worked step with the book's numbers catches it
+    for a numeric one. A figure counts in any unit: a power of ten or of 1,024 away, or a percent."""
+    found: list[tuple[int, str]] = []
+    start = 0
+    for paragraph in re.split(r"(\n\s*\n)", text):
+        line = text.count("\n", 0, start) + 1
+        start += len(paragraph)
+        bound: dict[str, float] = {}
+        for symbol in symbols:
+            matches = list(re.finditer(rf"(?<![\w.]){re.escape(symbol)}\s*=\s*({_NUMBER})(?![\w.,]*\d)", paragraph))
+            if matches:
+                bound[symbol] = _value(matches[-1][1])
+        if len(bound) < len(symbols) or not symbols:
+            continue
+        try:
+            exact = value(bound)
+        except (ArithmeticError, ValueError):
+            continue
+        if exact == 0 or not math.isfinite(exact):
+            continue
+        shown = [figure[0] for figure in _SHOWN_NUMBER.finditer(paragraph)]
+        if not any(_shows(exact, figure) for figure in shown):
+            said = ", ".join(f"{symbol} = {bound[symbol]:g}" for symbol in symbols)
+            found.append((line + len(paragraph) - len(paragraph.lstrip("\n")),
+                          f"with {said} the answer {answer} gives {_plain(exact)}, a figure this worked example "
+                          "never shows: check the answer's formula (or the example's numbers)"))
+    return found
+
+
+def _shows(exact: float, figure: str) -> bool:
+    """Whether `figure` is `exact` as shown, in some unit (a power of ten or of 1,024 away, or a percent)."""
+    shown = _value(figure)
+    if shown == 0:
+        return False
+    half = _half_unit(figure) + 1e-9 * shown
+    return abs(exact - shown) <= half or (_change_of_unit(exact, shown) and abs(exact / _unit_ratio(exact, shown)
+                                                                              - shown) <= half)
+
+
+def _unit_ratio(exact: float, shown: float) -> float:
+    """The power of ten or of 1,024 between `exact` and `shown` (what _change_of_unit found)."""
+    ratio = exact / shown
+    for base in (10.0, 1024.0):
+        power = round(math.log(abs(ratio), base))
+        if power != 0 and math.isclose(abs(ratio), base ** power, rel_tol=0.02):
+            return math.copysign(base ** power, ratio)
+    return 1.0
 
 
 # --- grammar --------------------------------------------------------------------------------------

@@ -136,9 +136,9 @@ def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
             continue
         for value, old in zip(values, canonical_values, strict=True):
             if "absurd" not in found and _absurd(value, old):
-                found["absurd"] = (where("answer") if written.answer is not None else where("steps"),
+                found["absurd"] = (where(*_absurd_keys(written, variant.env, canonical_values)),
                                    f"seed {seed} ({shown}) gives {value:g}, far from the book's {old:g}: "
-                                   "add a constraint to keep the numbers sensible", False)
+                                   "narrow the vary range or add a constraint to keep the numbers sensible", False)
         if values and written.answer is not None and written.mistakes:
             _mistake_findings(written, variant.env, values[0], seed, shown, where, found)
         if "unrendered" not in found:
@@ -147,6 +147,8 @@ def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
                     found["unrendered"] = (where(*keys), f"{_field(keys)}: seed {seed} leaves a placeholder unrendered",
                                            False)
                     break
+    for name, dead, why in _never_drawn(written, draws) if written.vary else ():
+        found[f"never drawn {name}"] = (where("vary", name), _never_drawn_message(written, name, dead, why), False)
     for i, mistake in enumerate(written.mistakes):
         if mistake.when and not applies[i]:
             found[f"never {i}"] = (where("mistakes", i, "when"),
@@ -159,6 +161,61 @@ def _sampled(ex: NumericAnswer, where: Callable[..., Any], seeds: int) -> list:
                               f"the variants checked (seeds 0-{seeds if written.vary else 0}): its `when` never holds",
                 False)
     return list(found.values())
+
+
+def _never_drawn(ex: NumericAnswer, draws: Draws) -> list[tuple[str, list[float], str]]:
+    """Each varied param's values no variant uses, with why the first of them is not. Of a range, only
+    its ends count: a hole inside it (a constraint keeping a step off the checkpoints) is how a range
+    skips values, while a dead end is a range wider than its numbers allow."""
+    dead: dict[str, tuple[list[float], str]] = {}
+    for name, value, why in draws.never_drawn():
+        dead.setdefault(name, ([], why))[0].append(value)
+    found = []
+    for name, (values, why) in dead.items():
+        if "choices" not in ex.vary[name]:
+            pool = choices_of(name, ex.vary[name])
+            values = _ends(pool, set(values))
+        if values:
+            found.append((name, values, why))
+    return found
+
+
+def _ends(pool: tuple[float, ...], dead: set[float]) -> list[float]:
+    """The values of `pool` in a dead run at its start or its end."""
+    start = next((i for i, v in enumerate(pool) if v not in dead), len(pool))
+    end = next((i for i, v in enumerate(reversed(pool)) if v not in dead), 0)
+    return list(pool[:start]) + list(pool[len(pool) - end:])
+
+
+def _never_drawn_message(ex: NumericAnswer, name: str, values: list[float], why: str) -> str:
+    """`S: choice 0 is never drawn: floor(A/L)/S divides by zero; ...` with what to do about it."""
+    in_range = "choices" not in ex.vary[name]
+    one = len(values) == 1
+    if in_range:
+        runs = " and ".join(f"{run[0]:g}" if len(run) == 1 else f"{run[0]:g} to {run[-1]:g}"
+                            for run in _runs(choices_of(name, ex.vary[name]), values))
+        what = f"{name}: {'value' if one else 'values'} {runs} of the range {'is' if one else 'are'}"
+    else:
+        shown = ", ".join(f"{v:g}" for v in values)
+        what = f"{name}: {'choice' if one else 'choices'} {shown} {'is' if one else 'are'}"
+    if why.startswith("constraint "):
+        why = f"no constraint lets it through (every draw with it breaks one, the first {why})"
+        fix = "narrow the range or loosen the constraints" if in_range else "remove it or loosen the constraints"
+    else:
+        fix = "narrow the range" if in_range else "remove it"
+    return f"{what} never drawn: {why}; {fix}"
+
+
+def _runs(pool: tuple[float, ...], values: list[float]) -> list[list[float]]:
+    """`values` (a start and an end of `pool`) as runs of neighbours in it."""
+    runs: list[list[float]] = []
+    index = {v: i for i, v in enumerate(pool)}
+    for value in values:
+        if runs and index[value] == index[runs[-1][-1]] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return runs
 
 
 def _guard_met(conditions: str, names: dict[str, float]) -> bool:
@@ -308,6 +365,20 @@ def _mistake_findings(ex: NumericAnswer, env: dict[str, float], answer: float, s
                 found[pair] = (where("mistakes", i, "answer"),
                                f"seed {seed} ({shown}): mistake {mistake.answer!r} gives the same value as mistake "
                                f"{ex.mistakes[j].answer!r} ({value:g}), so it gets the earlier one's feedback", True)
+
+
+def _absurd_keys(ex: NumericAnswer, env: dict[str, float], canonical: tuple[float, ...]) -> tuple[str, ...]:
+    """Where an absurd variant is the range's doing: the `vary` line of the one param whose book value,
+    put back, makes every graded number sensible again; else the `vary` block itself."""
+    drawn = {name: env[name] for name in ex.vary}
+    for name in ex.vary:
+        try:
+            values = graded_values(ex, resolve(ex, {**drawn, name: resolve(ex, {})[name]}))
+        except (ParseError, EvaluationError):
+            continue
+        if not any(_absurd(v, old) for v, old in zip(values, canonical, strict=True)):
+            return ("vary", name)
+    return ("vary",)
 
 
 def _absurd(value: float, canonical: float) -> bool:

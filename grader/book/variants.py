@@ -8,6 +8,7 @@ are formulas in the learner-answer grammar (grader/maths/parse.py), evaluated, n
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import re
@@ -23,6 +24,8 @@ from grader.maths.parse import Node, ParseError, parse
 CANONICAL_SEED = 0
 MAX_TRIES = 500            # draws per variant before the constraints are called unsatisfiable
 DEFAULT_FIGURES = 4        # significant figures of a placeholder without a format
+NEVER_DRAWN_LIMIT = 5000   # assignments of the varied params judged, at most, to find a value never drawn
+SAME_AS_BOOK = "the book's own numbers"   # why an assignment is not posed that is no slip
 
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)  # search only up to the last "}}": see closed_part
 GPU_NAME = "gpu"           # `{{gpu}}` is the name of the card a variant runs on, not its index
@@ -194,23 +197,74 @@ class Draws:
         return self._pools
 
     def _posable(self, drawn: dict[str, float]) -> dict[str, float] | None:
-        """The params with `drawn` in place, or None when they cannot be posed: a value that does not
-        evaluate, graded numbers the same as the book's, or a constraint that does not hold. A constraint
-        that cannot be evaluated raises VariantError."""
+        """The params with `drawn` in place, or None when they cannot be posed (see `_judge`)."""
+        env, _ = self._judge(drawn)
+        return env
+
+    def _judge(self, drawn: dict[str, float]) -> tuple[dict[str, float] | None, str]:
+        """(params, "") with `drawn` in place, or (None, why not): a value that does not evaluate (the
+        formula and its error), graded numbers the same as the book's (SAME_AS_BOOK), or a constraint that
+        does not hold (that constraint). A constraint that cannot be evaluated raises VariantError."""
         exercise = self.exercise
         try:
             env = resolve(exercise, drawn)
             values = graded_values(exercise, env)
         except (ParseError, EvaluationError):
-            return None  # e.g. a division by a drawn zero: that draw cannot be posed
+            return None, _failing_formula(exercise, drawn)  # e.g. a division by a drawn zero
         if not all(math.isfinite(v) for v in values):
-            return None
+            return None, "the answer is not a finite number"
         if not _differ(_posed_numbers(exercise, env, values), self._old, exercise.tolerance):
-            return None
+            return None, SAME_AS_BOOK
         names = dict(env, answer=values[0]) if exercise.answer is not None and not exercise.is_formula else env
-        if all(check_constraint(c, names) for c in exercise.constraints):
-            return env
-        return None
+        broken = next((c for c in exercise.constraints if not check_constraint(c, names)), None)
+        return (env, "") if broken is None else (None, f"constraint {broken!r}")
+
+    def never_drawn(self, limit: int = NEVER_DRAWN_LIMIT) -> list[tuple[str, float, str]]:
+        """(name, value, why) for each vary value no variant can use: every assignment of the other varied
+        params with it fails, the same way (`why`: the first failure met). A value that gives the book's
+        own numbers is not dead (seed 0 poses it). Empty when finding out would judge over `limit`
+        assignments: a check must stay quick."""
+        pools = self._varied_pools()
+        if math.prod(len(pool) for pool in pools.values()) > limit:
+            return []
+        dead = []
+        for name, pool in pools.items():
+            for value in pool:
+                why = ""
+                with_it = [(value,) if other == name else values for other, values in pools.items()]
+                for drawn in itertools.product(*with_it):
+                    try:
+                        env, reason = self._judge(dict(zip(pools, drawn, strict=True)))
+                    except VariantError as exc:   # a constraint these numbers cannot evaluate
+                        env, reason = None, str(exc)
+                    if env is not None or reason == SAME_AS_BOOK:
+                        break
+                    why = why or reason
+                else:
+                    dead.append((name, value, why))
+        return dead
+
+
+def _failing_formula(exercise: NumericAnswer, drawn: Mapping[str, float]) -> str:
+    """Which formula fails with `drawn` in place, and how: `floor(A/L)/S divides by zero`."""
+    env: dict[str, float] = hardware_figures(exercise.hardware) if exercise.uses_hardware else {}
+    formulas: list[tuple[str, str | float]] = list(exercise.params.items())
+    formulas += [("", formula) for formula in exercise.graded_formulas()]   # "": a graded formula, no param
+    for name, written in formulas:
+        if name in drawn:
+            env[name] = float(drawn[name])
+            continue
+        try:
+            value = formula_value(written, env)
+        except (ParseError, EvaluationError) as exc:
+            if "divides by zero" in str(exc):
+                return f"{written} divides by zero"
+            return f"{written}: {exc}"
+        if name:
+            env[name] = value
+            if name == GPU_NAME:
+                env.update(hardware_figures(exercise.hardware, gpu_of(exercise, env)))
+    return "its formulas do not evaluate"
 
 
 def _posed_numbers(exercise: NumericAnswer, env: Mapping[str, float], values: tuple[float, ...] | None = None,

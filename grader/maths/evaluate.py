@@ -54,6 +54,14 @@ def _factorial(x: float) -> float:
     return float(math.factorial(int(x)))
 
 
+def _mod(a: float, b: float) -> float:
+    """a - b*floor(a/b), with the sign of b: a position on a ring of b. Python's % is that, computed
+    exactly (the formula itself loses it: floor(1e300/7) is no integer a float holds)."""
+    if b == 0:
+        raise EvaluationError("mod(a, b) needs b other than 0.")
+    return float(a % b)
+
+
 def _round(x: float, digits: float = 0) -> float:
     return float(round(x, int(digits)))
 
@@ -73,6 +81,7 @@ _FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "min": (1, 16, lambda *xs: min(xs)),
     "max": (1, 16, lambda *xs: max(xs)),
     "factorial": (1, 1, _factorial),
+    "mod": (2, 2, _mod),
 }
 _CONSTANTS = {"pi": math.pi, "e": math.e}
 
@@ -197,6 +206,18 @@ def _precise_factorial(x: Decimal) -> Decimal:
     return Decimal(math.factorial(int(x)))
 
 
+def _precise_mod(a: Decimal, b: Decimal) -> Decimal:
+    """As _mod. Decimal's % takes the sign of a, so a remainder of the other sign moves by b; a quotient
+    with more digits than the context keeps has no exact remainder here."""
+    if b == 0:
+        raise EvaluationError("mod(a, b) needs b other than 0.")
+    try:
+        remainder = a % b
+    except decimal.InvalidOperation:
+        raise TooComplex("mod of a number that many times larger than its divisor") from None
+    return remainder + b if remainder and (remainder < 0) != (b < 0) else remainder
+
+
 def _precise_round(x: Decimal, digits: Decimal = Decimal(0)) -> Decimal:
     return x.quantize(Decimal(1).scaleb(-int(digits)), rounding=decimal.ROUND_HALF_EVEN)
 
@@ -216,6 +237,7 @@ _PRECISE_FUNCTIONS: dict[str, Callable[..., Decimal]] = {
     "min": lambda *xs: min(xs),
     "max": lambda *xs: max(xs),
     "factorial": _precise_factorial,
+    "mod": _precise_mod,
 }
 
 

@@ -18,7 +18,7 @@ MAX_DEPTH = 40
 
 FUNCTIONS = frozenset(
     {"sqrt", "cbrt", "log", "ln", "log2", "log10", "exp", "ceil", "floor", "round", "abs", "min", "max",
-     "factorial"}
+     "factorial", "mod"}
 )
 CONSTANTS = frozenset({"pi", "e"})
 

@@ -14,7 +14,8 @@ from grader.maths.units import explained, parse_unit, registry
 _CALLS = {"sqrt": "the square root of", "cbrt": "the cube root of", "ln": "the natural log of",
           "log2": "log base 2 of", "log10": "log base 10 of", "exp": "e to the", "ceil": "the ceiling of",
           "floor": "the floor of", "abs": "the absolute value of", "min": "the minimum of",
-          "max": "the maximum of", "round": "the rounded value of", "factorial": "the factorial of"}
+          "max": "the maximum of", "round": "the rounded value of", "factorial": "the factorial of",
+          "mod": "the remainder on division of"}
 _OPERATORS = {"+": "plus", "-": "minus", "*": "times", "/": "over"}
 _RANK = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
 # Counts the book writes after a metric prefix that pint defines no unit for: said as words.

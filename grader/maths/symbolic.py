@@ -66,7 +66,7 @@ SETTLING_POINTS = 4  # agreeing points computed again in precise arithmetic befo
 AGREED_DIGITS = 40  # precise agreement that settles: far beyond the float tolerance's 9 digits
 SLACK_DIGITS = 20  # what rounding may take from the last digits of a long formula's value
 TYPICAL_LOW, TYPICAL_HIGH = 1.5, 9.5   # where typical values are drawn
-PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial"})
+PIECEWISE = frozenset({"floor", "ceil", "round", "abs", "min", "max", "factorial", "mod"})
 
 
 @dataclass(frozen=True)

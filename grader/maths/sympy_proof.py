@@ -143,7 +143,7 @@ def _to_sympy(node: Node, symbols: frozenset[str], env: Mapping[str, float]) -> 
             functions = {
                 "sqrt": sympy.sqrt, "cbrt": sympy.cbrt, "exp": sympy.exp, "ln": sympy.log, "ceil": sympy.ceiling,
                 "floor": sympy.floor, "abs": sympy.Abs, "min": sympy.Min, "max": sympy.Max,
-                "factorial": sympy.factorial,
+                "factorial": sympy.factorial, "mod": lambda a, b: a - b * sympy.floor(a / b),
                 "log": lambda x, base=None: sympy.log(x) if base is None else sympy.log(x, base),
                 "log2": lambda x: sympy.log(x, 2), "log10": lambda x: sympy.log(x, 10),
             }

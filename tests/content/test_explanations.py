@@ -30,6 +30,7 @@ from grader.maths.numeric import CLOSE_BAND, read_number, split_unit
 from grader.maths.parse import ParseError
 from grader.maths.units import UnitError
 from tests.built_in import builtin_book
+from tui.cli.main import main
 
 BOOK = builtin_book()
 EXPECTED_DIR = Path(__file__).resolve().parents[1] / "expected"
@@ -144,3 +145,20 @@ def test_quiz_question_points_to_a_chapter_that_teaches_it(question_id):
     narrative = " ".join(BOOK.chapter(question.chapter).narrative().replace("*", "").split()).casefold()
     missing = [term for term in TAUGHT[question_id] if term.casefold() not in narrative]
     assert not missing, f"{question_id} points to chapter {question.chapter}, which never mentions {missing}"
+
+
+def test_a_formula_answer_its_worked_example_contradicts_is_reported_at_the_example(chapters_copy, capsys):
+    """A formula answer has no number a check could compare, but 2.6's explanation works the law with 2.3's
+    numbers (b = 4, D = 8, ...) to 264.9 sequences/s: a wrong formula gives another figure (issue 47)."""
+    book = chapters_copy("02-gradient-accumulation")
+    path = book / "02-gradient-accumulation" / "exercises.yaml"
+    text = path.read_text()
+    assert "    answer: b*D*k/(k*t + r)\n" in text
+    path.write_text(text.replace("    answer: b*D*k/(k*t + r)\n", "    answer: b*D*k/(k*t + 2*r)\n", 1))
+    code = main(["content", "check", "--content", str(book)])
+    out = capsys.readouterr().out
+    line = next(n for n, row in enumerate(path.read_text().splitlines(), 1) if "Dividing top and bottom by k" in row)
+    assert code == 1
+    assert (f"02-gradient-accumulation/exercises.yaml:{line}: explanation: with b = 4, D = 8, k = 64, t = 0.12, "
+            "r = 0.05 the answer b*D*k/(k*t + 2*r) gives 263.239, a figure this worked example never shows: check "
+            "the answer's formula (or the example's numbers)") in out, out

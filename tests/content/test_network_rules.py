@@ -201,8 +201,8 @@ OLD_112 = '''  - id: "11.2"
       b: 2
     vary:
       P: {choices: [8, 16, 32, 64, 128]}
-      T: {choices: [2048, 4096, 8192]}
-      k: {choices: [2, 4, 8]}
+      T: {choices: [4096, 8192]}
+      k: {choices: [4, 8]}
     constraints: ["answer > 800", "answer < 1000"]    # "almost a gigabyte", as the explanation says
     answer: 2*T*k*h*b*(P-1)/P/1e6
     unit: MB

@@ -79,11 +79,11 @@ def test_two_mistakes_that_coincide_in_some_variant_are_a_warning(book_copy, cap
                      r"same value as mistake '\(N-1\)\*M'", out), out
 
 
-def test_an_absurd_answer_in_some_variant_is_reported(book_copy, capsys):
+def test_an_absurd_answer_in_some_variant_is_reported_at_the_vary_line_that_allows_it(book_copy, capsys):
     path = edit(book_copy, "      M: {from: 0.5, to: 8, step: 0.5}\n", "      M: {choices: [1, -2]}\n")
     code, out = run_check(book_copy, capsys)
     assert code == 1
-    assert f"{CHAPTER0}:{line_of(path, 'answer: 2*M*(N-1)/N')}: seed" in out and "far from the book's 1.75" in out
+    assert f"{CHAPTER0}:{line_of(path, 'M: {choices: [1, -2]}')}: seed" in out and "far from the book's 1.75" in out
 
 
 def test_a_placeholder_that_names_no_param_is_reported_at_its_text(book_copy, capsys):
@@ -114,3 +114,43 @@ def test_vary_with_a_range_going_down_is_refused(book_copy, capsys):
     code, out = run_check(book_copy, capsys)
     assert code == 1
     assert f"{CHAPTER0}:{line_of(path, 'M: {from: 8')}: vary M: from, to and step must be numbers" in out
+
+
+# --- vary values no variant uses (issue 47) --------------------------------------------------------
+
+def test_a_choice_that_divides_by_zero_is_reported_at_its_vary_line(book_copy, capsys):
+    path = edit(book_copy, VARY_N, "      N: {choices: [0, 4, 8, 16, 32, 64]}\n")
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert (f"{CHAPTER0}:{line_of(path, 'N: {choices: [0')}: N: choice 0 is never drawn: 2*M*(N-1)/N divides by "
+            "zero; remove it") in out, out
+
+
+def test_a_choice_no_constraint_lets_through_is_reported_at_its_vary_line(book_copy, capsys):
+    path = edit(book_copy, VARY_N, "      N: {choices: [3, 4, 8, 16, 32, 64]}\n    constraints: [\"N >= 4\"]\n")
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert (f"{CHAPTER0}:{line_of(path, 'N: {choices: [3')}: N: choice 3 is never drawn: no constraint lets it "
+            "through (every draw with it breaks one, the first constraint 'N >= 4'); remove it or loosen the "
+            "constraints") in out, out
+
+
+def test_a_dead_end_of_a_range_is_reported_at_its_vary_line_but_not_a_hole_inside_it(book_copy, capsys):
+    """A range whose first values no draw takes is wider than its numbers allow; a value skipped inside it
+    (here M = 4) is how a constraint thins a range, and is no slip."""
+    path = edit(book_copy, VARY_N, VARY_N + '    constraints: ["M >= 0.75", "abs(M - 4) >= 0.25"]\n')
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    line = line_of(path, "M: {from: 0.5, to: 8, step: 0.5}")
+    assert (f"{CHAPTER0}:{line}: M: value 0.5 of the range is never drawn: no constraint lets it through "
+            "(every draw with it breaks one, the first constraint 'M >= 0.75'); narrow the range or loosen the "
+            "constraints") in out, out
+    assert out.count("never drawn") == 1, out
+
+
+def test_a_choice_a_derived_param_divides_by_is_reported_with_that_param_s_formula(book_copy, capsys):
+    path = edit(book_copy, "    params: {M: 1, N: 8}\n", "    params: {M: 1, N: 8, chunk: M/(N-4)}\n")
+    code, out = run_check(book_copy, capsys)
+    assert code == 1
+    assert (f"{CHAPTER0}:{line_of(path, 'N: {choices: [4, 8')}: N: choice 4 is never drawn: M/(N-4) divides by zero; "
+            "remove it") in out, out

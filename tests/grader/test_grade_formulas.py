@@ -261,6 +261,15 @@ def test_floor_and_max_are_fine_where_algebra_shows_the_formula_is_the_same(fres
     assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
 
 
+def test_mod_is_graded_as_a_formula_and_proven_by_its_meaning(fresh_worker):
+    """`mod(a, b)` is a - b*floor(a/b): a learner who writes it out is right, by the proof (it is piecewise)."""
+    ring = formula("mod(i + 1, N)", ["i", "N"])
+    assert grade(ring, "mod(i + 1, N)").status == "correct"
+    verdict = grade(ring, "i + 1 - N*floor((i + 1)/N)")
+    assert (verdict.status, verdict.method) == ("correct", "symbolic"), verdict.message
+    assert grade(ring, "mod(i, N)").status == "incorrect"
+
+
 def test_points_are_new_for_every_grade():
     first, second = (sample_points(["M", "N"], {}) for _ in range(2))
     assert first.typical != second.typical and first.wide != second.wide

@@ -73,7 +73,7 @@ def test_random_text(case, text):
 
 
 NAMES = st.sampled_from(["M", "N", "pi", "e", "K", "x", "os", "__import__", "open", "MN", "NN"])
-FUNCS = st.sampled_from(["sqrt", "log", "ln", "exp", "ceil", "floor", "abs", "min", "max", "factorial", "cbrt",
+FUNCS = st.sampled_from(["sqrt", "log", "ln", "exp", "ceil", "floor", "abs", "min", "max", "factorial", "cbrt", "mod",
                          "round", "eval", "open", "getattr", "__import__"])
 NUMBERS = st.one_of(
     st.integers(min_value=0, max_value=10**12).map(str),

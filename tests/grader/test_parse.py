@@ -22,6 +22,11 @@ from grader.maths.parse import ParseError, parse
     ("max(1, 2, 3)", {}, 3),
     ("ceil(2048/(3*8))", {}, 86),
     ("-2^2", {}, -4),
+    ("mod(7, 3)", {}, 1),
+    ("mod(x - 1, 4)", {"x": 0}, 3),          # a position on a ring: the sign of b, as a - b*floor(a/b)
+    ("mod(7.5, 2)", {}, 1.5),
+    ("mod(7, -3)", {}, -2),
+    ("mod(10^300, 7)", {}, 1),               # exact, where 10^300 - 7*floor(10^300/7) in floats is not
 ])
 def test_reads(text, env, value):
     assert evaluate_text(text, env) == pytest.approx(value)
@@ -61,5 +66,22 @@ def test_deep_nesting_is_refused():
 def test_division_by_zero_is_an_evaluation_error():
     with pytest.raises(EvaluationError, match="divides by zero"):
         evaluate_text("1/(N-N)", {"N": 3})
+def test_mod_by_zero_is_an_evaluation_error():
+    with pytest.raises(EvaluationError, match="mod"):
+        evaluate_text("mod(5, N - N)", {"N": 3})
+
+
+@pytest.mark.parametrize("text", ["mod(5)", "mod(5, 2, 1)"])
+def test_mod_takes_two_arguments(text):
+    with pytest.raises(EvaluationError, match="mod takes 2"):
+        evaluate_text(text, {})
+
+
+def test_percent_is_not_an_operator():
+    """`%` stays a unit in answers (`77.8%`): `mod` is a function only, so `7 % 3` is never read as 1."""
+    with pytest.raises(ParseError):
+        parse("7 % 3")
+
+
 def test_tiny_powers_underflow_to_zero():
     assert evaluate_text("2^-200000", {}) == 0

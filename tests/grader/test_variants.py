@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from grader.book.load import exercise_from_spec
-from grader.book.variants import VariantError, check_constraint, draw, format_number, render, variant
+from grader.book.variants import Draws, VariantError, check_constraint, draw, format_number, render, variant
 from grader.grade import grade
 
 RING = {
@@ -184,3 +184,16 @@ def test_the_book_s_answer_to_a_variant_is_called_what_it_is(book):
         verdict = grade(posed, format_number(exercise.value, "4"))
         assert verdict.status == "incorrect" and "the answer for the book's own numbers" in verdict.message
         assert grade(exercise, format_number(exercise.value, "4")).status == "correct"
+
+
+def test_never_drawn_names_each_value_no_variant_can_use_and_why():
+    """N = 1 divides by N - 1 in a derived param; N = 2 no constraint lets through; N = 3 cannot evaluate a
+    constraint (a log of 0); N = 8 is the book's own and is not dead, though no other seed draws it."""
+    ex = exercise(params={"M": 1, "N": 8, "per": "M/(N-1)"}, vary={"N": {"choices": [1, 2, 3, 8, 16]}},
+                  constraints=["N >= 2.5", "log(N - 3) > -1"])
+    assert Draws(ex).never_drawn() == [
+        ("N", 1.0, "M/(N-1) divides by zero"),
+        ("N", 2.0, "constraint 'N >= 2.5'"),
+        ("N", 3.0, "constraint 'log(N - 3) > -1': A logarithm needs a positive argument (and a positive base "
+                   "other than 1)."),
+    ]

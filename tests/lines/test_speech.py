@@ -46,6 +46,7 @@ from tui.lines.speech import Speech, spoken_line
     ("log2(N)", "log base 2 of N"),
     ("ceil(x/2)", "the ceiling of, x over 2"),
     ("pi r^2", "pi times r squared"),
+    ("mod(i + 1, N)", "the remainder on division of i plus 1 and N"),
 ])
 def test_a_formula_in_words(formula, words):
     assert spoken_formula(formula) == words
