@@ -106,6 +106,57 @@ def line_of(data: Any, path: Iterable[Any]) -> int:
     return line
 
 
+def yaml_problem(error: Any, text: str) -> tuple[int, str]:
+    """(line, message) for YAML that does not parse (a yaml.MarkedYAMLError): the parser's words, the line it
+    stopped at and the one above it, each from its first column, and the likely slip. PyYAML says "did not find
+    expected '-' indicator" for a key one space short; an author new to YAML needs to read "indentation"."""
+    from yaml.parser import ParserError
+    from yaml.scanner import ScannerError
+
+    problem = error.problem or error.context or "the file does not parse"
+    mark = error.problem_mark or error.context_mark
+    if mark is None:
+        return 1, f"invalid YAML: {problem}"
+    if not isinstance(error, ScannerError | ParserError):   # the guards' own (grader.files) say what is wrong
+        return mark.line + 1, f"invalid YAML: {problem}"
+    lines = text.splitlines()
+    at = mark.line
+    if "expected ':'" in problem and error.context_mark is not None:
+        at = error.context_mark.line   # the key without its colon; PyYAML stops on the line after it
+    if at >= len(lines):
+        return at + 1, f"invalid YAML: {problem}"
+    above = next((n for n in range(at - 1, -1, -1) if lines[n].strip() and not lines[n].lstrip().startswith("#")),
+                 None)
+    quoted = f"line {at + 1}, from column {_first_column(lines[at])}: {excerpt(lines[at])}"
+    if above is not None:
+        quoted += f"; line {above + 1} above it, from column {_first_column(lines[above])}: {excerpt(lines[above])}"
+    cause = _likely_slip(problem, lines, at, above)
+    return at + 1, f"invalid YAML: {problem}. {quoted[0].upper()}{quoted[1:]}." + (f" Likely cause: {cause}." if cause
+                                                                                    else "")
+
+
+def _first_column(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t")) + 1
+
+
+def _likely_slip(problem: str, lines: list[str], at: int, above: int | None) -> str:
+    """A tab, a missing colon or indentation, judged from the two lines quoted; "" when none fits."""
+    for n in (at, above):
+        if n is not None and "\t" in lines[n][:_first_column(lines[n]) - 1]:
+            return f"a tab: line {n + 1} is indented with a tab, and YAML indents with spaces only"
+    if "expected ':'" in problem:
+        return f"a missing colon: line {at + 1} has no ':' after its key"
+    if above is None:
+        return ""
+    here, there = _first_column(lines[at]), _first_column(lines[above])
+    if here == there:
+        return ""
+    side = "left" if here < there else "right"
+    return (f"indentation: line {at + 1} starts {abs(here - there)} column{'s' if abs(here - there) > 1 else ''} "
+            f"{side} of line {above + 1}; the keys of one mapping, and the items of one list, start in the same "
+            "column")
+
+
 # --- JSON Schema ------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=3)

@@ -24,7 +24,7 @@ from grader.exercise import Exercise, NumericAnswer, Source, Where, guarded_text
 from grader.files import OUTSIDE, BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of
 from grader.kinds.registry import KINDS, Hardware, KindError, kind_named
-from grader.problems import EXCERPT, Problem, excerpt, line_loader, line_of, say, schema_validator
+from grader.problems import EXCERPT, Problem, excerpt, line_loader, line_of, say, schema_validator, yaml_problem
 from grader.problems import schema_problems as schema_problems_of
 from grader.safe_text import clipped, markup_tags, unsafe_characters
 
@@ -63,9 +63,7 @@ def _read_yaml(path: Path, root: Path, problems: list[Problem]) -> Any:
     try:
         loaded = _read_or_report(path, problems, lambda: load_yaml(path, root, line_loader()), "file is missing")
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        problems.append(Problem(path, line, f"invalid YAML: {exc.problem or exc.context}"))
+        problems.append(Problem(path, *yaml_problem(exc, read_text(path, root))))   # it was read just now
         return None
     except yaml.YAMLError as exc:
         problems.append(Problem(path, 1, f"invalid YAML: {exc}"))

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from grader.book.placeholder_slip import placeholder_slip
 from grader.book.text_check import (
     arithmetic_problems,
     crossing_findings,
@@ -73,7 +74,8 @@ def template_problems(ex: NumericAnswer, where: Where) -> list[tuple[int, str]]:
         try:
             shown = render(text, names)
         except VariantError as exc:
-            found.append((where(*keys), f"{_field(keys)}: {exc}"))
+            line, meant = placeholder_slip(text, where(*keys), names)
+            found.append((line, f"{_field(keys)}: {exc}{meant}"))
             continue
         if "{{" in shown or "}}" in shown:
             found.append((where(*keys),

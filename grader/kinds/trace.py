@@ -180,9 +180,12 @@ def shown(exercise: Trace, explain: bool) -> list[str]:
 
 
 def notes(exercise: Trace, figure: Figure) -> list[str]:
-    """The foreseen mistakes, then a table's note per step."""
-    return numeric.notes(exercise, figure) + [f"Step {step.label}: {step.feedback}" for step in exercise.steps
-                                              if step.feedback]
+    """The foreseen mistakes, then each step of a table with its value for these numbers (what an author
+    proofreads a variant against) and its note."""
+    unit = f" {exercise.unit}" if exercise.unit else ""
+    return numeric.notes(exercise, figure) + [
+        f"{step.label} = {figure(value)}{unit} ({step.answer})" + (f": {step.feedback}" if step.feedback else "")
+        for step, value in zip(exercise.steps, exercise.step_values, strict=True)]
 
 
 def data(exercise: Trace) -> dict[str, Any]:

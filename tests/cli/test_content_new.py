@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import Input, Markdown
 
 from grader.book.load import load_book
+from grader.book.variants import variant
 from grader.grade import grade
 from grader.kinds.match import stored
 from grader.kinds.registry import KINDS, kind_of
@@ -34,15 +35,27 @@ def test_the_scaffold_passes_content_check(new_book, capsys):
     code, out, err = run(capsys, "content", "check", "--content", new_book)
     assert (code, err) == (0, "")
     book = load_book(new_book)
-    assert out.strip() == f"ok: {book.title!r}: 1 chapter, {len(book.exercises)} exercises."
-    assert sorted(e.kind for e in book.exercises) == sorted(KINDS)   # one of each kind, no more
+    assert out.strip() == f"ok: {book.title!r}: 1 chapter, {len(book.exercises)} exercises, 2-question quiz 'check'."
+    assert sorted({e.kind for e in book.exercises}) == sorted(KINDS)   # one of each kind at least
+
+
+def test_the_scaffold_shows_a_multiple_choice_a_variant_and_a_quiz(new_book):
+    """An author starts from working examples of every feature, not only of every kind."""
+    book = load_book(new_book)
+    choice = next(e for e in book.exercises if e.kind == "trace" and e.options)
+    right = next(option for option in choice.options if option.correct)
+    assert grade(choice, right.id).status == "correct"
+    varying = next(e for e in book.exercises if getattr(e, "vary", None))
+    assert {variant(varying, seed).value for seed in range(1, 40)} != {varying.value}   # other numbers
+    (quiz,) = book.quizzes
+    assert [q.style for q in quiz.questions] == ["choice", "reveal"]
 
 
 def test_the_scaffolds_answers_hold(new_book):
     """The template teaches by example, so its answers must be right: the reference solution passes and
     the starter does not; the debug listing's tests fail on the bug and pass on the fix."""
     book = load_book(new_book)
-    by_kind = {e.kind: e for e in book.exercises}
+    by_kind = {e.kind: e for e in reversed(book.exercises)}   # the first of each kind, its own example
     build, debug = by_kind["build"], by_kind["debug"]
     assert grade(build, build.solution).status == "correct"
     assert grade(build, build.starter).status == "incorrect"
@@ -81,7 +94,7 @@ async def test_the_scaffold_opens_in_the_app_with_every_exercise(new_book, store
             assert screen.query_one("#prompt", Markdown).source == exercise.prompt
             panel = screen.query_one("#answer-panel")
             assert type(panel) is PANELS[kind_of(exercise).way(exercise)] and panel.display
-            if exercise.kind == "derive":
+            if exercise.kind == "derive" and not getattr(exercise, "vary", None):   # a variant's numbers are the seed's
                 derive = exercise
                 box = screen.query_one("#answer", Input)
                 box.focus()

@@ -26,3 +26,15 @@ def test_explain_prints_a_listing_s_note_per_line_and_without_explain_none(book,
     assert all(f"Line {line}: {note}" in explained for line, note in debug.line_feedback.items())
     plain = ringbook("content", "show", "0.6").stdout
     assert "Hint 1" not in plain and "Line 2:" not in plain
+
+
+def test_explain_prints_each_step_of_a_table_with_its_value_for_the_seed(book, ringbook):
+    """An author proofreading a variant's step table needs each step's value, not only its note (before, only
+    `--json` had them)."""
+    table = next(e for e in book.exercises if getattr(e, "steps", None) and e.vary and e.unit
+                 and any(not step.feedback for step in e.steps))
+    posed = variant(table, 7)
+    lines = ringbook("content", "show", table.id, "--seed", "7", "--explain").stdout.splitlines()
+    for step, value in zip(posed.steps, posed.step_values, strict=True):
+        line = f"{step.label} = {format_number(value)} {posed.unit} ({step.answer})"
+        assert line + (f": {step.feedback}" if step.feedback else "") in lines

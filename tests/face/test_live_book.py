@@ -116,3 +116,49 @@ async def test_a_book_broken_from_the_start_opens_on_its_problems_and_then_on_ho
         narrative.write_text(good)
         await home_ready(app, pilot)
         assert [c.id for c in app.session.book.chapters] == ["0"] and not app.live_book.problems
+
+
+def notices(app: RingbookApp) -> list[str]:
+    return [str(notice.message) for notice in app._notifications]
+
+
+async def test_what_only_content_check_finds_shows_in_a_notice_after_a_save(tmp_path, store, capsys):
+    """A variant a mistake equals the answer in does not stop the book loading, so before, the live book
+    never said; content check ran in a child after each good read names it now, with its count."""
+    from tests.helpers import ringbook_in_process
+
+    root = tmp_path / "book"
+    assert ringbook_in_process(capsys, "content", "new", root)[0] == 0
+    exercises = root / "01-first-steps" / "exercises.yaml"
+    app = live_app(root, store)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await home_ready(app, pilot)
+        text = exercises.read_text()
+        exercises.write_text(text.replace("b: {choices: [2, 4, 8]}", "b: {choices: [1, 2, 4, 8]}", 1))
+        line = text[:text.index("    mistakes:\n      - answer: B/N")].count("\n") + 2
+
+        def reported() -> str | None:
+            return next((n for n in notices(app) if "content check` finds 1 problem " in n), None)
+
+        await wait_until(pilot, reported, "a notice of the sampled variant's problem", timeout=60)
+        assert f"01-first-steps/exercises.yaml:{line}: seed " in reported()
+        assert "mistake 'B/N' equals the answer" in reported()
+        assert not app.live_book.problems and "Your edits are in." in notices(app)
+
+
+async def test_renaming_the_open_exercise_says_it_is_gone(tmp_path, store, capsys):
+    from tests.helpers import ringbook_in_process
+
+    root = tmp_path / "book"
+    assert ringbook_in_process(capsys, "content", "new", root)[0] == 0
+    exercises = root / "01-first-steps" / "exercises.yaml"
+    app = live_app(root, store)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await home_ready(app, pilot)
+        app.open_chapter(app.session.book.chapters[0])
+        await chapter_filled_in(app, pilot)
+        await open_exercise(app, pilot, "1.3")
+        exercises.write_text(exercises.read_text().replace('id: "1.3"', 'id: "1.30"', 1))
+        await wait_until(pilot, lambda: any("Exercise 1.3 is gone from the book" in n for n in notices(app)),
+                         "a notice that the open exercise is gone")
+        assert isinstance(app.screen, ChapterScreen)

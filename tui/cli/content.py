@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from grader.exercise import Exercise
 
 TEMPLATE = Path(__file__).resolve().parent / "book_template"
+TEMPLATE_MORE = Path(__file__).resolve().parent / "template_more.yaml"   # a multiple choice and a `vary`
 TEMPLATE_CHAPTER = "01-first-steps"
 TEMPLATE_HEADER = """\
 # One exercise of each kind. Every number the learner is graded against is a formula over the
@@ -59,7 +60,8 @@ def template_exercises() -> str:
 
     examples = [f'  - id: "1.{n}"\n' + textwrap.indent(kind.example, "    ")
                 for n, kind in enumerate(KINDS.values(), 1)]
-    return TEMPLATE_HEADER + "exercises:\n" + "\n".join(examples)
+    more = TEMPLATE_MORE.read_text(encoding="utf-8")
+    return TEMPLATE_HEADER + "exercises:\n" + "\n".join(examples) + more
 
 
 def content_schema() -> int:
