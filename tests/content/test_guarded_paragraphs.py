@@ -45,17 +45,18 @@ def test_a_guarded_paragraph_is_taken_out_with_its_blank_line():
     assert render(text, {"x": -1}) == "Before -1.\n\nAfter.\n"     # both conditions of a list must hold
 
 
-@pytest.mark.parametrize(("guard", "message"), [
+@pytest.mark.parametrize(("guard", "message", "at", "below"), [
     ("100*sqrt(2*C/M) < 1", "explanation: the paragraph guarded by `when 100*sqrt(2*C/M) < 1` is shown in none of the "
-                            "variants checked (seeds 0-200): its `when` never holds"),
-    ("100*sqrt(2*C/MTBF) < 10", "explanation: when '100*sqrt(2*C/MTBF) < 10': Unknown name 'MTBF'."),
+                            "variants checked (seeds 0-200): its `when` never holds", "      - |", 0),
+    ("100*sqrt(2*C/MTBF) < 10", "explanation: when '100*sqrt(2*C/MTBF) < 10': Unknown name 'MTBF'.",
+     'when: "100*sqrt(2*C/MTBF)', 1),                     # the guarded paragraph's own text, under its `when`
 ])
-def test_a_guard_never_met_or_not_evaluating_is_reported(chapters_copy, capsys, guard, message):
+def test_a_guard_never_met_or_not_evaluating_is_reported(chapters_copy, capsys, guard, message, at, below):
     book = chapters_copy("15-failures-at-scale")
     path = edit(book, "15-failures-at-scale", 'when: "100*sqrt(2*C/M) < 10"', f'when: "{guard}"')
     code, out = run_check(book, capsys)
     assert code == 1
-    assert reported(out, path, line_of(path, "      - |", after='id: "15.4"')) == [message]   # the explanation's line
+    assert reported(out, path, line_of(path, at, after='id: "15.4"') + below) == [message]
 
 
 def test_a_guard_in_an_exercise_without_numbers_is_reported(chapters_copy, capsys):

@@ -90,7 +90,7 @@ def test_a_placeholder_that_names_no_param_is_reported_at_its_text(book_copy, ca
     path = edit(book_copy, "and run a ring\n", "and run a {{R}} ring\n")
     code, out = run_check(book_copy, capsys)
     assert code == 1
-    line = line_of(path, "prompt: |", after=line_of(path, 'id: "0.1"'))
+    line = line_of(path, "and run a {{R}} ring")   # the placeholder's own line, not the prompt's (issue 47)
     assert f"{CHAPTER0}:{line}: prompt: placeholder '{{{{R}}}}'" in out
 
 
