@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Markdown
+
 from grader.book.load import load_book
 from grader.book.model import Book
 from tests.helpers import chapter_filled_in, home_ready, open_exercise, text_of, wait_until
@@ -162,3 +164,31 @@ async def test_renaming_the_open_exercise_says_it_is_gone(tmp_path, store, capsy
         await wait_until(pilot, lambda: any("Exercise 1.3 is gone from the book" in n for n in notices(app)),
                          "a notice that the open exercise is gone")
         assert isinstance(app.screen, ChapterScreen)
+
+
+async def test_a_solved_exercise_read_again_keeps_its_verdict_and_explanation_and_keeps_no_new_attempt(
+        chapters_copy, store):
+    """An author who solved 0.1 to see its explanation, then fixed a word in it, met an exercise with no verdict
+    and no explanation after the save (issue 47): both show again, the explanation as edited, and the answer
+    judged again is not a new attempt."""
+    root = chapters_copy(CHAPTER)
+    exercises = root / CHAPTER / "exercises.yaml"
+    app = live_app(root, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        first = await open_exercise(app, pilot, "0.1")
+        await pilot.press(*"1.75", "enter")
+        await wait_until(pilot, lambda: first.query_one("#explanation").display, "the explanation of a right answer")
+        assert len(store.attempts("0.1")) == 1
+        exercises.write_text(exercises.read_text().replace("What does grow with N is the number of",
+                                                           "What grows with N is the number of", 1))
+
+        def shown_again() -> bool:
+            screen = app.screen
+            return (isinstance(screen, ExerciseScreen) and screen is not first
+                    and "Correct" in text_of(screen.query_one("#verdict"))
+                    and screen.query_one("#explanation").display
+                    and "What grows with N" in screen.query_one("#explanation", Markdown).source)
+
+        await wait_until(pilot, shown_again, "the verdict and the edited explanation shown again")
+        assert len(store.attempts("0.1")) == 1

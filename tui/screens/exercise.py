@@ -95,16 +95,21 @@ class ExerciseScreen(Screen):
     ]
 
     def __init__(self, exercise: Exercise, session: StudySession, nav: Navigator, *, seed: int = 0,
-                 purpose: str = "learn", card: bool = False, scroll_y: float = 0):
+                 purpose: str = "learn", card: bool = False, scroll_y: float = 0, judged_text: str | None = None,
+                 explanation_open: bool = False):
         """`exercise` as the book has it, posed with the numbers (and options or items dealt) of `seed`
         (0: the book's own) for `purpose`: "learn" in a chapter, "review" when the schedule brings it
         back, "practice" when the learner asks for new numbers or cards early (kept, but it does not move
         the schedule). `card`: one card of the app's review or practice session, so n and p move through
-        the session. `scroll_y`: where the page starts (a live book read again)."""
+        the session. `scroll_y`: where the page starts (a live book read again); `judged_text` and
+        `explanation_open`: the answer whose verdict showed, judged again against the book as it now is, and
+        whether the explanation showed (a live book read again: an author checking an edit sees them still)."""
         super().__init__()
         self.session = session
         self.nav = nav
         self.initial_scroll = scroll_y
+        self.judged_again = judged_text
+        self.explanation_again = explanation_open
         self.book_exercise = exercise
         self.exercise = pose(exercise, seed)
         self.seed = seed
@@ -190,6 +195,10 @@ class ExerciseScreen(Screen):
             self.panel.focus_answer(scroll_visible=False)   # the page opens at its top, where the task is
         else:
             self.panel.focus(scroll_visible=False)
+        if self.explanation_again:
+            self.reveal_explanation(record=False, scroll=False)
+        if self.judged_again is not None:
+            self.grade_again(self.judged_again)
         if self.initial_scroll:
             self.query_one("#exercise", Page).scroll_back(self.initial_scroll)
 
@@ -201,7 +210,8 @@ class ExerciseScreen(Screen):
         self.save_draft()
         try:
             return ExerciseScreen(exercise, self.session, self.nav, seed=self.seed, purpose=self.purpose,
-                                  card=self.card, scroll_y=self.query_one("#exercise", Page).scroll_y)
+                                  card=self.card, scroll_y=self.query_one("#exercise", Page).scroll_y,
+                                  judged_text=self.submitted_text, explanation_open=self.explanation_open)
         except VariantError:
             return None
 
@@ -262,6 +272,27 @@ class ExerciseScreen(Screen):
     def grade_answer(self, text: str) -> None:
         verdict = grade(self.exercise, text)
         self.app.call_from_thread(self.show_verdict, text, verdict)
+
+    @work(thread=True, exclusive=True, group="grade")
+    def grade_again(self, text: str) -> None:
+        verdict = grade(self.exercise, text)
+        self.app.call_from_thread(self.show_again, text, verdict)
+
+    def show_again(self, text: str, verdict: Verdict) -> None:
+        """The verdict of an answer already kept, judged again after the book was read again: shown where it
+        was, and kept nowhere (it is not a new attempt); the page stays where the author had it."""
+        if not self.is_attached:
+            return
+        self.submitted_text = text
+        self.query_one("#verdict", VerdictPanel).show(verdict)
+        details, shown = self.query_one("#verdict-details", Static), self.panel.show_verdict(verdict)
+        details.update(Text(shown))
+        details.display = bool(shown)
+        if verdict.status == "correct":
+            self.done = True
+            self.reveal_explanation(record=False, scroll=False)
+        self.refresh_state()
+        self.refresh_bindings()
 
     def show_verdict(self, text: str, verdict: Verdict) -> None:
         if self._pending_timer is not None:
