@@ -124,14 +124,19 @@ def notices(app: RingbookApp) -> list[str]:
     return [str(notice.message) for notice in app._notifications]
 
 
-async def test_what_only_content_check_finds_shows_in_a_notice_after_a_save(tmp_path, store, capsys):
-    """A variant a mistake equals the answer in does not stop the book loading, so before, the live book
-    never said; content check ran in a child after each good read names it now, with its count."""
+def new_book(tmp_path: Path, capsys) -> tuple[Path, Path]:
+    """A book made by `ringbook content new`, as an author starts one: its folder and its exercises file."""
     from tests.helpers import ringbook_in_process
 
     root = tmp_path / "book"
     assert ringbook_in_process(capsys, "content", "new", root)[0] == 0
-    exercises = root / "01-first-steps" / "exercises.yaml"
+    return root, root / "01-first-steps" / "exercises.yaml"
+
+
+async def test_what_only_content_check_finds_shows_in_a_notice_after_a_save(tmp_path, store, capsys):
+    """A variant a mistake equals the answer in does not stop the book loading, so before, the live book
+    never said; content check ran in a child after each good read names it now, with its count."""
+    root, exercises = new_book(tmp_path, capsys)
     app = live_app(root, store)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await home_ready(app, pilot)
@@ -149,11 +154,7 @@ async def test_what_only_content_check_finds_shows_in_a_notice_after_a_save(tmp_
 
 
 async def test_renaming_the_open_exercise_says_it_is_gone(tmp_path, store, capsys):
-    from tests.helpers import ringbook_in_process
-
-    root = tmp_path / "book"
-    assert ringbook_in_process(capsys, "content", "new", root)[0] == 0
-    exercises = root / "01-first-steps" / "exercises.yaml"
+    root, exercises = new_book(tmp_path, capsys)
     app = live_app(root, store)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await home_ready(app, pilot)
