@@ -285,9 +285,7 @@ class ExerciseScreen(Screen):
             return
         self.submitted_text = text
         self.query_one("#verdict", VerdictPanel).show(verdict)
-        details, shown = self.query_one("#verdict-details", Static), self.panel.show_verdict(verdict)
-        details.update(Text(shown))
-        details.display = bool(shown)
+        self.show_details(verdict)
         if verdict.status == "correct":
             self.done = True
             self.reveal_explanation(record=False, scroll=False)
@@ -314,10 +312,7 @@ class ExerciseScreen(Screen):
         else:
             self.keep_draft_soon()   # not an attempt: what was sent is still the learner's draft
         self.query_one("#verdict", VerdictPanel).show(verdict, not_saved=not_saved, in_place=True)
-        details, shown = self.query_one("#verdict-details", Static), self.panel.show_verdict(verdict)
-        if str(details.content) != shown:   # an update lays the page out, whether or not it changed
-            details.update(Text(shown))
-            details.display = bool(shown)   # empty, it was a blank row between the verdict and what follows
+        self.show_details(verdict)
         if verdict.status == "correct":
             self.done = True
         self.judged = self.box_sent
@@ -328,6 +323,13 @@ class ExerciseScreen(Screen):
         # learner's verdict to the terminal.
         self.call_after_refresh(self.rest_when_a_core_is_free)
         self.app.call_after_refresh(self.nav.pacing.resume_gc)   # the app's: this screen may be gone by then
+
+    def show_details(self, verdict: Verdict) -> None:
+        """What the panel adds under the verdict (a build's tests), the panel marked as judged."""
+        details, shown = self.query_one("#verdict-details", Static), self.panel.show_verdict(verdict)
+        if str(details.content) != shown:   # an update lays the page out, whether or not it changed
+            details.update(Text(shown))
+            details.display = bool(shown)   # empty, it was a blank row between the verdict and what follows
 
     def rest_when_a_core_is_free(self) -> None:
         self.nav.pacing.when_a_core_is_free(self.catch_up, HOST_LOOKED_AT_EVERY, time.monotonic() + REST_WAITS_AT_MOST)
