@@ -42,15 +42,21 @@ def saved_build_draft(book, data_dir: Path, *body: str) -> tuple[int, ProgressSt
     return placeholder, store
 
 
+async def build_editor_placed(app, pilot) -> TextArea:
+    """The build exercise opened, its editor with the keyboard and its cursor placed from the draft."""
+    await open_exercise(app, pilot, BUILD)
+    editor = app.screen.query_one("#editor", TextArea)
+    await wait_until(pilot, lambda: app.focused is editor and editor.selection != Selection(),
+                     "the editor's cursor placed")
+    return editor
+
+
 async def test_a_restored_build_draft_reopens_with_the_cursor_after_the_learners_last_change(book, data_dir: Path):
     """It reopened before the docstring, where a fresh starter's cursor goes, far from the learner's work."""
     placeholder, store = saved_build_draft(book, data_dir, "    total = 0", "    return total")
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_exercise(app, pilot, BUILD)
-        editor = app.screen.query_one("#editor", TextArea)
-        await wait_until(pilot, lambda: app.focused is editor and editor.selection != Selection(),
-                         "the editor's cursor placed")
+        editor = await build_editor_placed(app, pilot)
         assert editor.selection == Selection.cursor((placeholder + 1, len("    return total")))
 
 
@@ -59,10 +65,7 @@ async def test_ctrl_e_goes_to_the_end_of_the_line_not_of_its_wrapped_row(book, d
     placeholder, store = saved_build_draft(book, data_dir, long_line)
     app = ringbook_app(book, store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_exercise(app, pilot, BUILD)
-        editor = app.screen.query_one("#editor", TextArea)
-        await wait_until(pilot, lambda: app.focused is editor and editor.selection != Selection(),
-                         "the editor's cursor placed")
+        editor = await build_editor_placed(app, pilot)
         assert len(long_line) > editor.content_size.width
         editor.move_cursor((placeholder, 0))
         await pilot.press("ctrl+e", "X")
