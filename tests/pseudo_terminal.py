@@ -69,6 +69,20 @@ class PseudoTerminal:
                 raise AssertionError(f"{what} within {timeout:g} s; the last of what was written:\n"
                                      f"{self.text()[-600:]}")
 
+    def wait_for_quiet(self, seconds: float = 1.0, timeout: float = WAIT_SECONDS) -> None:
+        """Return once nothing has been written for `seconds`: the app has drawn all it had to, and is idle."""
+        deadline = time.monotonic() + timeout
+        while True:
+            written = len(self.output)
+            quiet_until = time.monotonic() + seconds
+            while len(self.output) == written and time.monotonic() < quiet_until:
+                if not self._read(quiet_until - time.monotonic()):
+                    return
+            if len(self.output) == written:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still writing {timeout:g} s later; the last of it:\n{self.text()[-600:]}")
+
     def _read(self, seconds: float) -> bool:
         """Read what is there within `seconds`; False once the program has closed the terminal or ended."""
         assert self.master is not None, "the terminal is closed"

@@ -100,6 +100,7 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self.keep_theme)
+        self.app_resume_signal.subscribe(self, self.redraw_after_fg)
         if not self.is_headless:   # a test's app runs in the test's process, whose signals are not its own
             loop = asyncio.get_running_loop()
             for number in ENDING_SIGNALS:
@@ -139,6 +140,11 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
                         "here it would stay stopped.", title="Not suspended")
             return
         super().action_suspend_process()
+
+    def redraw_after_fg(self, _app: App) -> None:
+        """Back from Ctrl+Z (`fg`): the terminal's screen was the shell's, and Textual redraws only what changed
+        since, so an app idle when stopped came back to a blank screen."""
+        self.refresh(layout=True)
 
     async def on_event(self, event: events.Event) -> None:
         if (isinstance(event, (events.Key, events.MouseDown, events.Paste)) and not event.is_forwarded

@@ -41,6 +41,7 @@ def test_ctrl_z_in_a_shell_suspends_and_fg_brings_the_app_back(tmp_path: Path):
     terminal = PseudoTerminal([sys.executable, "-c", SHELL, *RINGBOOK, "--data-dir", str(tmp_path / "data")])
     try:
         terminal.wait_for(HOME_SHOWN)
+        terminal.wait_for_quiet()   # an idle app: nothing it had still to draw may stand in for the redraw
         terminal.forget()
         terminal.type("\x1a")
         terminal.wait_for(STOPPED)
