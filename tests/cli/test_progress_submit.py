@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import ringbook_in_process as run
-from tui.cli.progress import login
 from tui.progress.store import ProgressStore
+from tui.progress.submission import login
 
 STAMPED = re.compile(r"^(?P<name>.+)-(?P<stamp>\d{8}T\d{6}Z)-(?P<token>[0-9a-f]{20})\.json$")
 

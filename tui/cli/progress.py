@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 import secrets
 import shlex
 import sys
@@ -28,7 +27,12 @@ from tui.progress.export_file import (
 )
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
 from tui.progress.store import ProgressStore, StoreError
-from tui.progress.store_schema import IN_PROGRESS_SECTIONS
+from tui.progress.submission import (
+    SUBMISSION_MODE,
+    export_with_identity,
+    file_safe,
+    for_the_inbox,
+)
 from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:
@@ -39,17 +43,13 @@ if TYPE_CHECKING:
     from tui.progress.review import ReviewSummary
     from tui.progress.streak import Streak
 
-# A submission is read by its student and by the inbox's group, which only the instructor is in (the
-# inbox is setgid, so files take its group); nobody else, whatever the student's umask.
-SUBMISSION_MODE = 0o640
-
-
 # The actions that read the learner's progress, which fail when the store cannot be read; reset and restore
 # are how a damaged store is set aside or replaced, so they open it as the app does.
 READING = (None, "export", "submit", "import")
 
 
-def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None) -> int:
+def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None,
+                 class_dir: Path | None = None) -> int:
     store = open_store_or_report(data_dir, session=args.progress_command not in READING)
     if store is None:
         return 1
@@ -67,15 +67,21 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
             return reset(store, args.yes, data_dir)
         if action == "restore":
             return restore(store, args.file, data_dir)
-        return summary(store, content, as_json=getattr(args, "json", False))
+        return summary(store, content, as_json=getattr(args, "json", False), class_dir=class_dir)
     finally:
         store.close()
 
 
-def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -> int:
+def summary(store: ProgressStore, content: Path | None, as_json: bool = False, class_dir: Path | None = None) -> int:
+    """`class_dir`: the class inbox the learner's apps share their progress with, said in the summary."""
     book = load_or_report(content)
     if book is None:
         return 1
+    sharing = ""
+    if class_dir is not None and store.path is not None:
+        from tui.progress.class_share import ClassShare
+
+        sharing = ClassShare(class_dir, store.path.parent).status()
     from tui.progress.review import kinds_of, review_summary
 
     moment = now()
@@ -84,7 +90,7 @@ def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -
     streak = store.streak(moment)
     review = review_summary(store, moment, kinds_of(book))
     if as_json:
-        print(json.dumps(summary_json(book, overall, streak, review, store)))
+        print(json.dumps({**summary_json(book, overall, streak, review, store), "class": sharing or None}))
         return 0
     print(book.title)
     reveal_note = f"   ({overall.after_reveal} solved after reveal)" if overall.after_reveal else ""
@@ -106,6 +112,8 @@ def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -
         print(f"\nRetired: {overall.retired_attempts} attempt(s) on {len(overall.retired)} exercise(s) no longer "
               f"in the book ({retired}); they are kept.")
     print(f"\nStore: {store.path or 'not saved (see above)'}")
+    if sharing:
+        print(printable(f"Class: {sharing}", one_line=True))
     return 0
 
 
@@ -156,36 +164,6 @@ def courseware_lines(store: ProgressStore, book: Book) -> list[str]:
     return lines
 
 
-def student_identity(name: str | None) -> dict[str, str]:
-    """Whose export this is, so a class report can tell students apart: the login and machine, and the
-    name the learner gives (their login by default)."""
-    import socket
-
-    user = login()
-    return {"name": (name or "").strip() or user, "user": user, "host": socket.gethostname()}
-
-
-def login() -> str:
-    """The account this process runs as, by its user id: the owner the file system gives a submission,
-    which the class report compares with the user the submission names."""
-    import getpass
-
-    try:
-        import pwd
-
-        return pwd.getpwuid(os.getuid()).pw_name
-    except (ImportError, KeyError):  # no password database (Windows), or a uid without an account
-        pass
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):  # no login name in the environment either
-        return "unknown"
-
-
-def export_with_identity(store: ProgressStore, name: str | None) -> dict:
-    return {**store.export_data(), "student": student_identity(name)}
-
-
 def export(store: ProgressStore, target: Path | None, form: str, name: str | None = None) -> int:
     data = export_with_identity(store, name)
     text = export_csv(data) if form == "csv" else inert_json(data)
@@ -230,11 +208,10 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     if not folder.is_dir():
         print(f"ringbook: {folder} is not a folder; give the drop folder's path.", file=sys.stderr)
         return 1
-    data = {part: records for part, records in export_with_identity(store, name).items()
-            if part not in IN_PROGRESS_SECTIONS}   # an instructor's inbox holds no unfinished code
+    data = for_the_inbox(export_with_identity(store, name))
     text = inert_json(data)
     stamp = now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-    stem = f"{_file_safe(data['student']['name'])}-{stamp}"
+    stem = f"{file_safe(data['student']['name'])}-{stamp}"
     try:
         target = _create_new(folder, stem, text)
     except OSError as exc:
@@ -242,11 +219,6 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
         return 1
     print(f"Submitted {described(export_counts(data))} as {target}.")
     return 0
-
-
-def _file_safe(name: str) -> str:
-    """A student name as a file-name part: letters, digits, dot, dash and underscore only."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "student"
 
 
 def _create_new(folder: Path, stem: str, text: str) -> Path:

@@ -76,6 +76,23 @@ def data_option(parser: argparse.ArgumentParser) -> None:
                         help="where progress is kept (default: $RINGBOOK_DATA_DIR, else your per-user data folder)")
 
 
+def class_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--class", dest="class_dir", metavar="DIR", type=Path, default=argparse.SUPPRESS,
+                        help="share your progress with your class as you answer: your export is kept up to date in "
+                             "the instructor's inbox DIR (default: $RINGBOOK_CLASS; unset it to stop)")
+
+
+def class_of(args: argparse.Namespace) -> Path | None:
+    """--class, else RINGBOOK_CLASS: the class inbox progress is shared with, or None."""
+    import os
+
+    given = getattr(args, "class_dir", None)
+    if given is not None:
+        return Path(given)
+    configured = os.environ.get("RINGBOOK_CLASS", "").strip()
+    return Path(configured) if configured else None
+
+
 def seed_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", type=seed, default=None,
                         help="the variant: other numbers for a numeric exercise (0, the default, is the book's own)")

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.cli.parsers.options import content_of, content_option, data_dir_of, data_option
+from tui.cli.parsers.options import class_of, class_option, content_of, content_option, data_dir_of, data_option
 
 if TYPE_CHECKING:
     from tui.cli.parsers.options import Commands
@@ -18,6 +18,7 @@ def add_progress(commands: Commands) -> None:
     data_option(progress)
     progress.add_argument("--json", action="store_true",
                           help="print the summary as one JSON object (with review: due, next_due, retention)")
+    class_option(progress)
     progress.set_defaults(run=run)
     actions = progress.add_subparsers(dest="progress_command", metavar="ACTION")
     export = actions.add_parser("export", help="write all attempts to FILE (default: standard output)")
@@ -45,4 +46,4 @@ def add_progress(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     from tui.cli.progress import run_progress
 
-    return run_progress(args, content_of(args), data_dir_of(args))
+    return run_progress(args, content_of(args), data_dir_of(args), class_of(args))
