@@ -108,8 +108,8 @@ def test_progress_says_it_is_shared_with_whom_and_how_to_stop(tmp_path, capsys, 
     data = tmp_path / "data"
     code, out, _ = run(capsys, "progress", "--data-dir", data, "--class", inbox)
     assert code == 0
-    assert out.splitlines()[-1] == (f"Class: Shared with {login()} after each answer, in {inbox}. To stop: unset "
-                                    "RINGBOOK_CLASS (or leave out --class).")
+    assert out.splitlines()[-1] == (f"Class: Shared with {login()} as you answer. Stop: unset RINGBOOK_CLASS or "
+                                    f"drop --class. Inbox: {inbox}.")
     monkeypatch.setenv("RINGBOOK_CLASS", str(tmp_path / "gone"))
     code, out, _ = run(capsys, "progress", "--data-dir", data)
     assert out.splitlines()[-1] == (f"Class: Not shared with your class: the class inbox {tmp_path / 'gone'} does "

@@ -101,5 +101,5 @@ async def test_home_says_progress_is_shared_with_whom_and_how_to_stop(book, stor
         await home_ready(app, pilot)
         line = " ".join(text_of(app.screen.query_one("#sharing")).split())
     owner = __import__("pwd").getpwuid(os.geteuid()).pw_name
-    assert line == (f"⇄ Shared with {owner} after each answer, in {inbox}. "
-                    "To stop: unset RINGBOOK_CLASS (or leave out --class).")
+    assert line == (f"⇄ Shared with {owner} as you answer. Stop: unset RINGBOOK_CLASS or drop --class. "
+                    f"Inbox: {inbox}.")

@@ -56,12 +56,16 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
 
 
 def shared_with(class_dir: Path | None, store: ProgressStore) -> ClassShare | None:
-    """The class progress is shared with; none without a class, or for a store that keeps nothing on disk."""
-    if class_dir is None or store.path is None:
+    """The class progress is shared with (--class, else RINGBOOK_CLASS); none without a class, or for a store that
+    keeps nothing on disk."""
+    from tui.cli.common import class_inbox
+
+    inbox = class_inbox(class_dir)
+    if inbox is None or store.path is None:
         return None
     from tui.progress.class_share import ClassShare
 
-    return ClassShare(class_dir, store.path.parent)
+    return ClassShare(inbox, store.path.parent)
 
 
 def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem], content: Path | None, *,

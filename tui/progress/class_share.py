@@ -71,8 +71,8 @@ class ClassShare:
         """One line for home and `ringbook progress`: that progress is shared, with whom, and how to stop."""
         if self.problem:
             return f"Not shared with your class: {self.problem}"
-        return (f"Shared with {self.instructor()} after each answer, in {self.inbox}. "
-                f"To stop: unset {CLASS_VARIABLE} (or leave out --class).")
+        return (f"Shared with {self.instructor()} as you answer. Stop: unset {CLASS_VARIABLE} or drop --class. "
+                f"Inbox: {self.inbox}.")
 
     def inbox_problem(self) -> str:
         """Why nothing can be written into the inbox now, or ""."""

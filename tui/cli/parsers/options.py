@@ -83,14 +83,8 @@ def class_option(parser: argparse.ArgumentParser) -> None:
 
 
 def class_of(args: argparse.Namespace) -> Path | None:
-    """--class, else RINGBOOK_CLASS: the class inbox progress is shared with, or None."""
-    import os
-
-    given = getattr(args, "class_dir", None)
-    if given is not None:
-        return Path(given)
-    configured = os.environ.get("RINGBOOK_CLASS", "").strip()
-    return Path(configured) if configured else None
+    """--class, where it was given (RINGBOOK_CLASS is read where it is used: tui.cli.common.class_inbox)."""
+    return getattr(args, "class_dir", None)
 
 
 def seed_option(parser: argparse.ArgumentParser) -> None:
