@@ -11,13 +11,15 @@ import sys
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from grader.safe_text import printable
 from tui.cli.common import class_inbox, load_or_report, open_store_or_report
 from tui.progress.clock import now
 from tui.progress.export_file import (
+    MAX_EXPORT_BYTES,
     UnreadableExport,
+    checked_export,
     export_counts,
     export_csv,
     inert_json,
@@ -32,6 +34,7 @@ from tui.progress.submission import (
     export_with_identity,
     file_safe,
     for_the_inbox,
+    identity_problem,
 )
 from tui.widgets.progress_bar import bar
 
@@ -50,6 +53,12 @@ READING = (None, "export", "submit", "import")
 
 def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None,
                  class_dir: Path | None = None) -> int:
+    if args.progress_command == "submit" and args.source == "-":   # an export made elsewhere: no store is read
+        if args.name is not None:
+            print("ringbook: --name does not go with -: an export on standard input names its student itself.",
+                  file=sys.stderr)
+            return 1
+        return submit_from(sys.stdin.buffer, args.folder)
     store = open_store_or_report(data_dir, session=args.progress_command not in READING)
     if store is None:
         return 1
@@ -167,7 +176,7 @@ def courseware_lines(store: ProgressStore, book: Book) -> list[str]:
 def export(store: ProgressStore, target: Path | None, form: str, name: str | None = None) -> int:
     data = export_with_identity(store, name)
     text = export_csv(data) if form == "csv" else inert_json(data)
-    if target is None:
+    if target is None or str(target) == "-":
         sys.stdout.write(text)
         return 0
     try:
@@ -201,14 +210,41 @@ def described(counts: Counter[str]) -> str:
 def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     """Drop a JSON export into an instructor's folder, readable by the instructor and not by classmates,
     under a name nobody can guess; never replaces an earlier submission."""
+    if not drop_folder_ready(folder):
+        return 1
+    return drop(folder, for_the_inbox(export_with_identity(store, name)))
+
+
+def submit_from(stream: BinaryIO, folder: Path) -> int:
+    """`progress submit DIR -`: an export made elsewhere (another host, over ssh) taken from `stream` into the
+    drop folder, checked first as the class report checks a file, and refused whole with one line saying why."""
+    if not drop_folder_ready(folder):
+        return 1
+    try:
+        data, _, _ = checked_export(stream.read(MAX_EXPORT_BYTES + 1))
+        problem = identity_problem(data)
+    except UnreadableExport as exc:
+        problem = str(exc)
+    except OSError as exc:
+        problem = f"cannot be read ({exc.strerror})"
+    if problem:   # as the class report names a file it skips: "NAME: reason" (the store's own words for rows)
+        _say(f"ringbook: nothing was submitted; standard input: {problem.removesuffix(' Nothing was imported.')}")
+        return 1
+    return drop(folder, for_the_inbox(data))
+
+
+def drop_folder_ready(folder: Path) -> bool:
     if not folder.exists():
         print(f"ringbook: the drop folder {folder} does not exist; check the path your instructor gave.",
               file=sys.stderr)
-        return 1
+        return False
     if not folder.is_dir():
         print(f"ringbook: {folder} is not a folder; give the drop folder's path.", file=sys.stderr)
-        return 1
-    data = for_the_inbox(export_with_identity(store, name))
+        return False
+    return True
+
+
+def drop(folder: Path, data: dict[str, Any]) -> int:
     text = inert_json(data)
     stamp = now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     stem = f"{file_safe(data['student']['name'])}-{stamp}"

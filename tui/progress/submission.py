@@ -12,6 +12,7 @@ import os
 import re
 from typing import Any
 
+from grader.safe_text import printable
 from tui.progress.store import ProgressStore
 from tui.progress.store_schema import IN_PROGRESS_SECTIONS
 
@@ -53,6 +54,25 @@ def export_with_identity(store: ProgressStore, name: str | None) -> dict[str, An
 def for_the_inbox(data: dict[str, Any]) -> dict[str, Any]:
     """An export as an inbox keeps it: an instructor's inbox holds no unfinished code (drafts, runs under way)."""
     return {part: records for part, records in data.items() if part not in IN_PROGRESS_SECTIONS}
+
+
+NAME_LIMIT = 200   # characters of a name, login or host an export may give: far more than any real one
+
+
+def identity_problem(data: dict[str, Any]) -> str:
+    """Why the `student` an export names cannot be taken into an inbox (a clause), or "": an export made
+    elsewhere and sent in (`progress submit DIR -`) names its student itself."""
+    student = data.get("student")
+    if not isinstance(student, dict):
+        return "names no student (`ringbook progress export` writes one)"
+    for field in ("name", "user", "host"):
+        value = student.get(field)
+        if not isinstance(value, str) or not value.strip():
+            return f"gives no student {field}"
+        if len(value) > NAME_LIMIT or printable(value, one_line=True) != value:
+            return (f"gives a student {field} with control or invisible characters, or over {NAME_LIMIT} "
+                    "characters, which ringbook never writes")
+    return ""
 
 
 def file_safe(name: str) -> str:

@@ -21,16 +21,21 @@ def add_progress(commands: Commands) -> None:
     class_option(progress)
     progress.set_defaults(run=run)
     actions = progress.add_subparsers(dest="progress_command", metavar="ACTION")
-    export = actions.add_parser("export", help="write all attempts to FILE (default: standard output)")
+    export = actions.add_parser("export", help="write all attempts to FILE (default, or -: standard output)")
     export.add_argument("file", nargs="?", type=Path, metavar="FILE")
     export.add_argument("--format", choices=("json", "csv"), default="json")
     export.add_argument("--name", help="the student name the JSON export carries (default: your login)")
     submit = actions.add_parser(
         "submit", help="drop a timestamped JSON export into an instructor's folder DIR",
         description="Write NAME-YYYYmmddTHHMMSSZ-<random>.json into DIR, mode 0640 (you and DIR's group), "
-                    "never replacing an earlier file. "
-                    "Exit status: 0 submitted, 1 DIR is missing, not a folder, or not writable.")
+                    "never replacing an earlier file. With -, the export comes on standard input instead (from "
+                    "another host: `ringbook progress export | ssh HOST ringbook progress submit DIR -`), checked "
+                    "as the class report checks a file, and refused whole if it is not a sound export. "
+                    "Exit status: 0 submitted, 1 DIR is missing, not a folder, or not writable, or the export "
+                    "on standard input was refused.")
     submit.add_argument("folder", type=Path, metavar="DIR")
+    submit.add_argument("source", nargs="?", choices=("-",), metavar="-",
+                        help="read the export from standard input, not from your own progress")
     submit.add_argument("--name", help="the student name to submit under (default: your login)")
     importing = actions.add_parser("import", help="merge an export into this store (idempotent)")
     importing.add_argument("file", type=Path, metavar="FILE")
