@@ -114,3 +114,22 @@ def test_an_inbox_that_is_not_a_folder_is_a_problem_said_once(tmp_path, store):
     if os.geteuid() != 0:   # root writes into a read-only folder all the same
         assert said == [f"Not shared with your class: you may not write into the class inbox {inbox}; your "
                         "answers are kept here as always."]
+
+
+def test_the_class_report_counts_an_attempt_in_the_live_file_and_a_hand_in_once(inbox, store, book, capsys):
+    from tests.helpers import ringbook_in_process
+    from tui.progress.class_report import build_report
+
+    answered(store, "0.875", "1.75")
+    assert store.path is not None
+    assert ringbook_in_process(capsys, "--data-dir", store.path.parent, "progress", "submit", inbox)[0] == 0
+    answered(store, "9")
+    share = share_of(inbox, store, [])
+    share.share_now()
+    share.close()
+    assert len(list(inbox.iterdir())) == 2   # the hand-in (two attempts) and the live file (all three)
+    report = build_report(book, [inbox])
+    [student] = report.students
+    assert report.skipped == [] and len(student.files) == 2
+    assert student.attempts == 3 and student.verification.conflicts == 0
+    assert not student.verification.needs_attention
