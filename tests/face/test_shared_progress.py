@@ -12,7 +12,8 @@ from pathlib import Path
 from textual.widgets import Input
 from textual.widgets._toast import Toast
 
-from tests.helpers import home_ready, open_exercise, settle, text_of, wait_until
+from tests.helpers import RINGBOOK, home_ready, open_exercise, settle, text_of, wait_until
+from tests.pseudo_terminal import PseudoTerminal, seeded_data_dir
 from tui.app import RingbookApp
 from tui.progress.class_report import build_report
 from tui.progress.class_share import ClassShare
@@ -103,3 +104,25 @@ async def test_home_says_progress_is_shared_with_whom_and_how_to_stop(book, stor
     owner = __import__("pwd").getpwuid(os.geteuid()).pw_name
     assert line == (f"⇄ Shared with {owner} as you answer. Stop: unset RINGBOOK_CLASS or drop --class. "
                     f"Inbox: {inbox}.")
+
+
+def test_plain_ringbook_with_the_class_variable_shares_and_quitting_writes_the_last_answer(tmp_path):
+    """The whole path: `ringbook` as sshd's wrapper starts it (no options: its quick start, which read no
+    class at first), RINGBOOK_CLASS set, an answer typed and the app quit at once, well inside the quiet time
+    after an answer: the inbox has the answer, written as the app closed."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir(mode=0o3733)
+    data = seeded_data_dir(tmp_path / "data", "0", "0.1")
+    terminal = PseudoTerminal(RINGBOOK, env={"RINGBOOK_DATA_DIR": str(data), "RINGBOOK_CLASS": str(inbox)})
+    try:
+        terminal.wait_for("Shared with")
+        terminal.wait_for("palette")
+        terminal.type("c")
+        terminal.wait_for("a number, e.g.")
+        terminal.type("1.75\r")
+        terminal.wait_for("✓")
+        terminal.type("\x11")   # Ctrl+Q
+        assert terminal.wait() == 0
+    finally:
+        terminal.close()
+    assert attempts_shared(inbox) == ["1.75"]

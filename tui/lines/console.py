@@ -84,6 +84,11 @@ class Console:
         """From another thread: `label: text`, said before the next prompt, never in the middle of a line."""
         self.news.put((label, text))
 
+    def say_news(self) -> None:
+        """What other threads told (tell), in the order told."""
+        while not self.news.empty():
+            self.say(*self.news.get())
+
     def page(self, lines: Iterable[str]) -> None:
         """Lines as given (book text already indented, tui.lines.reader), paged: after `page_lines` lines
         (screen rows, in a terminal) a `more` prompt: Enter goes on, a reads the rest without stopping, q
@@ -136,8 +141,7 @@ class Console:
         are not UTF-8 (kept as surrogates, see __init__) is said, naming `what` and the byte, and asked again:
         nothing the store or a terminal cannot take gets further, and what was typed before stays."""
         while True:
-            while not self.news.empty():
-                self.say(*self.news.get())
+            self.say_news()
             self.prompts.append(prompt)
             self.stdout.write(clean(self.spoken(prompt)))
             self.stdout.flush()

@@ -47,6 +47,7 @@ def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO,
         console.write()
     finally:
         ctx.session.close()
+        console.say_news()   # a problem the last share met
     console.say("bye", "your progress is kept" if not store.read_only else "progress was not saved (read-only)")
     return 0
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 import stat
 import threading
 import time
@@ -102,8 +103,11 @@ class ClassShare:
             self._wake.notify()
 
     def close(self) -> None:
-        """Share what is still waiting now, and stop; the session's store may then be closed."""
+        """Share once more now, if anything was answered this session (what came after the last answer, such as
+        an explanation opened, goes with it), and stop; the session's store may then be closed."""
         with self._wake:
+            if self._thread is not None:
+                self._due = time.monotonic()
             self._closing = True
             self._wake.notify()
             thread = self._thread
@@ -127,7 +131,10 @@ class ClassShare:
 
     def share_now(self) -> None:
         """Write the export into the inbox now; a problem is said, once."""
-        problem = self.inbox_problem() or self._write()
+        try:
+            problem = self.inbox_problem() or self._write()
+        except Exception as exc:   # on the sharing thread, a traceback would be drawn over the learner's screen
+            problem = f"sharing failed ({type(exc).__name__}: {exc}); your answers are kept here as always."
         if problem and problem != self.problem:
             self.said(f"Not shared with your class: {problem}")
         self.problem = problem
@@ -147,7 +154,7 @@ class ClassShare:
                 self.said(f"Another account's file was in the way of {self.inbox / name}: your progress is "
                           f"now shared as {self.inbox / self._name()}.")
             return "the class inbox has files of other accounts in the way of every name tried."
-        except StoreError as exc:
+        except (StoreError, sqlite3.Error) as exc:
             return f"your progress could not be read to share it ({exc})."
         except OSError as exc:
             return f"cannot write into the class inbox {self.inbox} ({exc.strerror or exc})."
