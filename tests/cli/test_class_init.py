@@ -6,6 +6,7 @@ and reported, changed only when it is the instructor's own; bad input gets a sen
 from __future__ import annotations
 
 import grp
+import json
 import os
 import pwd
 import stat
@@ -110,6 +111,8 @@ def test_progress_says_it_is_shared_with_whom_and_how_to_stop(tmp_path, capsys, 
     assert code == 0
     assert out.splitlines()[-1] == (f"Class: Shared with {login()} as you answer. Stop: unset RINGBOOK_CLASS or "
                                     f"drop --class. Inbox: {inbox}.")
+    code, out, _ = run(capsys, "progress", "--data-dir", data, "--class", inbox, "--json")
+    assert json.loads(out)["class"].startswith(f"Shared with {login()} as you answer.")
     monkeypatch.setenv("RINGBOOK_CLASS", str(tmp_path / "gone"))
     code, out, _ = run(capsys, "progress", "--data-dir", data)
     assert out.splitlines()[-1] == (f"Class: Not shared with your class: the class inbox {tmp_path / 'gone'} does "

@@ -90,6 +90,17 @@ def test_a_link_planted_at_the_learners_name_is_never_written_through(inbox, sto
     assert mine.is_file() and not mine.is_symlink() and len(said) == 1 and str(mine) in said[0]
 
 
+def test_a_kept_name_that_is_not_a_plain_file_name_is_replaced_by_a_new_one(inbox, store, tmp_path):
+    store.set_state(NAME_KEY + str(inbox), "../escaped-live-0123456789abcdef0123.json")
+    answered(store, "1.75")
+    share = share_of(inbox, store, [])
+    share.share_now()
+    share.close()
+    assert not (tmp_path / "escaped-live-0123456789abcdef0123.json").exists()
+    [mine] = list(inbox.iterdir())
+    assert store.state(NAME_KEY + str(inbox)) == mine.name and mine.name.endswith(".json")
+
+
 def test_an_inbox_that_is_not_a_folder_is_a_problem_said_once(tmp_path, store):
     inbox = tmp_path / "inbox"
     inbox.write_text("")

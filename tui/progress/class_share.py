@@ -16,6 +16,7 @@ taken by someone else's file is given up for a new one, with a notice.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sqlite3
 import stat
@@ -33,6 +34,7 @@ CLASS_VARIABLE = "RINGBOOK_CLASS"
 QUIET_SECONDS = 2.0      # after an attempt, how long no other comes before the burst is shared
 CLOSE_WAITS_AT_MOST = 10.0   # quitting waits this long for the last write (a hung network file system)
 NAME_KEY = "class_share_file:"   # + the inbox's path: the file name chosen for that inbox
+LIVE_NAME = re.compile(r"[A-Za-z0-9._-]+-live-[0-9a-f]{20}\.json")
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -162,7 +164,8 @@ class ClassShare:
     def _name(self) -> str:
         """This learner's file in this inbox: chosen once, with random bits, and kept in their store."""
         assert self._store is not None
-        return self._store.state(NAME_KEY + str(self.inbox)) or self._unkept_name or self._new_name()
+        kept = self._store.state(NAME_KEY + str(self.inbox)) or self._unkept_name
+        return kept if LIVE_NAME.fullmatch(kept) else self._new_name()   # a hand edit's "../x" is never a path
 
     def _new_name(self) -> str:
         assert self._store is not None
