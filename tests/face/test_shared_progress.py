@@ -94,13 +94,15 @@ async def test_a_missing_inbox_is_one_notice_and_every_attempt_is_kept(book, sto
     assert not inbox.exists()
 
 
-async def test_home_says_progress_is_shared_with_whom_and_how_to_stop(book, store, tmp_path):
+async def test_home_says_progress_is_shared_with_whom_and_how_to_stop_and_quitting_shares(book, store, tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir(mode=0o3733)
     app = class_app(book, store, inbox)
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         line = " ".join(text_of(app.screen.query_one("#sharing")).split())
+    [quitting] = shared_files(inbox)   # written as the app closed, with no answer: the learner was there
+    assert json.loads(quitting.read_text())["attempts"] == []
     owner = __import__("pwd").getpwuid(os.geteuid()).pw_name
     assert line == (f"⇄ Shared with {owner} as you answer. Stop: unset RINGBOOK_CLASS or drop --class. "
                     f"Inbox: {inbox}.")

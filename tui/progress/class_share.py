@@ -105,11 +105,10 @@ class ClassShare:
             self._wake.notify()
 
     def close(self) -> None:
-        """Share once more now, if anything was answered this session (what came after the last answer, such as
-        an explanation opened, goes with it), and stop; the session's store may then be closed."""
+        """Share once more now (what came since the last answer goes with it: a quiz run, an explanation opened;
+        a session without an answer is shared too), and stop; the session's store may then be closed."""
+        self.attempted()
         with self._wake:
-            if self._thread is not None:
-                self._due = time.monotonic()
             self._closing = True
             self._wake.notify()
             thread = self._thread
