@@ -53,7 +53,6 @@ class ClassShare:
         self.quiet = quiet
         self.said = said
         self.problem = self.inbox_problem()   # the last problem said; a notice is said once, not per attempt
-        self.shared_as: Path | None = None
         self._due: float | None = None       # when the burst under way is shared (monotonic)
         self._closing = False
         self._wake = threading.Condition()
@@ -149,7 +148,6 @@ class ClassShare:
                 name = self._name()
                 taken = self._put(name, text)
                 if not taken:
-                    self.shared_as = self.inbox / name
                     return ""
                 self._new_name()
                 self.said(f"Another account's file was in the way of {self.inbox / name}: your progress is "
