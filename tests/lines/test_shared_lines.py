@@ -17,13 +17,14 @@ def test_an_answer_in_the_lines_is_shared_and_the_sharing_is_said(book, store, t
     inbox = tmp_path / "inbox"
     inbox.mkdir(mode=0o3733)
     share = ClassShare(inbox, store.path.parent, quiet=60.0)   # shared as the session ends, if not before
-    replies = ["2", "0", "1", ch0.NUMERIC["0.1"], "back", "b", "b", "quit"]
+    replies = ["2", "0", "1", ch0.NUMERIC["0.1"], "back", "b", "b", "6", "quit"]   # 6: progress and streak
     stdout = io.StringIO()
     run_session(book, store, io.StringIO("".join(f"{reply}\n" for reply in replies)), stdout,
                 why="a test asked for it", clock=now, echo=True, share=share)
     transcript = stdout.getvalue()
     assert_plain(transcript)
-    assert f"class: {share.status()}" in transcript.splitlines()
+    said = [line for line in transcript.splitlines() if line.startswith("class: ")]
+    assert said == [f"class: {share.status()}"] * 2   # as the session starts, and with the progress
     [shared] = list(inbox.iterdir())
     assert [a["answer"] for a in json.loads(shared.read_text())["attempts"]] == [str(ch0.NUMERIC["0.1"])]
 
