@@ -94,6 +94,24 @@ async def test_a_missing_inbox_is_one_notice_and_every_attempt_is_kept(book, sto
     assert not inbox.exists()
 
 
+async def test_an_inbox_gone_during_the_lesson_is_one_notice_from_the_sharing_thread(book, store, tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir(mode=0o3733)
+    app = class_app(book, store, inbox)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_exercise(app, pilot, "0.1")
+        inbox.rmdir()   # a network file system gone, say
+        for text in ("0.875", "9"):
+            await answer(app, pilot, text)
+        await wait_until(pilot, lambda: app.screen.query(Toast), "the notice from the sharing thread")
+        await answer(app, pilot, "1.75")
+        app.session.close()
+        await settle(app, pilot)
+        notices = [text_of(toast) for toast in app.screen.query(Toast)]
+    assert len(notices) == 1 and f"the class inbox {inbox} does not exist" in notices[0], notices
+    assert [a.answer for a in store.attempts()] == ["0.875", "9", "1.75"]
+
+
 async def test_home_says_progress_is_shared_with_whom_and_how_to_stop_and_quitting_shares(book, store, tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir(mode=0o3733)
