@@ -9,6 +9,7 @@ import asyncio
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 
     from grader.book.quiz import Quiz
     from grader.problems import Problem
+    from tui.progress.class_share import ClassShare
     from tui.progress.review import Card
 
 THEME_KEY = "theme"
@@ -76,11 +78,13 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
     ]
 
     def __init__(self, book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None,
-                 quiet_host: bool = False, watch: Path | None = None, problems: Sequence[Problem] = ()):
+                 quiet_host: bool = False, watch: Path | None = None, problems: Sequence[Problem] = (),
+                 share: ClassShare | None = None):
         """`watch`: the book's folder, read again at each save (`--watch`); `problems`: why it did not load
-        (then `book` is an empty stand-in until a save fixes it); `quiet_host`: a test's app (tui.pacing)."""
+        (then `book` is an empty stand-in until a save fixes it); `quiet_host`: a test's app (tui.pacing);
+        `share`: the class the learner's progress is shared with as they answer (`--class`)."""
         super().__init__()
-        self.session = StudySession(book, store, clock or now)
+        self.session = StudySession(book, store, clock or now, share=share)
         self.pacing = Pacing(self, quiet_host=quiet_host)
         self.live_book = LiveBook(self, watch, list(problems))
         self._start_blur_ignored = False   # see on_app_blur
@@ -107,10 +111,19 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
                 loop.add_signal_handler(number, self.exit)
         if self.session.store.notice:
             self.notify(self.session.store.notice, title="Progress", severity="warning", timeout=15)
+        if (share := self.session.share) is not None:
+            share.said = partial(said_soon, asyncio.get_running_loop(), self.notify_sharing)
+            if share.problem:
+                self.notify_sharing(share.status())
         self.live_book.start()
 
     def on_unmount(self) -> None:
         self.live_book.stop()
+        self.session.close()   # the last answers shared before the store closes
+
+    def notify_sharing(self, problem: str) -> None:
+        """A problem sharing progress with the class, said once (tui.progress.class_share): the answer is kept."""
+        self.notify(problem, title="Class", severity="warning", timeout=15)
 
     def exit(self, result: object = None, return_code: int = 0, message: RenderableType | None = None) -> None:
         """Every way out keeps what the learner typed first: q, Ctrl+Q, the palette's Quit, a closed terminal
@@ -306,3 +319,12 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
                 store.set_state(THEME_KEY, theme.name)
             except StoreError:
                 pass  # a preference: the store has said it cannot write
+
+
+def said_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[str], None], text: str) -> None:
+    """`callback(text)` on the app's own thread, from another; never waiting (call_from_thread would, and the
+    app may be waiting for that thread as it closes), and nothing once the app's loop is gone."""
+    try:
+        loop.call_soon_threadsafe(callback, text)
+    except RuntimeError:   # the loop is closed: the app has ended
+        pass

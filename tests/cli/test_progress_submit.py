@@ -4,6 +4,7 @@ folder is wrong; and exports that say whose they are."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -15,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import ringbook_in_process as run
-from tui.cli.progress import login
+from tui.progress.export_file import MAX_EXPORT_BYTES
 from tui.progress.store import ProgressStore
+from tui.progress.submission import login
 
 STAMPED = re.compile(r"^(?P<name>.+)-(?P<stamp>\d{8}T\d{6}Z)-(?P<token>[0-9a-f]{20})\.json$")
 
@@ -173,3 +175,50 @@ def test_an_export_edited_into_the_wrong_types_is_refused_whole(learner, tmp_pat
     store = ProgressStore.open(other)
     assert store.attempts() == [] and store.entries() == []   # nothing half-imported
     store.close()
+
+
+# --- an export sent in from another host: `progress submit DIR -` (issue 48) ---------------------------
+
+def submitted_from_stdin(capsys, monkeypatch, drop: Path, raw: bytes) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    return run(capsys, "progress", "--data-dir", drop.parent / "instructor-host-data", "submit", drop, "-")
+
+
+def test_an_export_on_standard_input_lands_in_the_drop_folder(learner, tmp_path, capsys, monkeypatch):
+    code, exported, _ = run(capsys, "--data-dir", learner, "progress", "export", "-")
+    assert code == 0
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    code, out, err = submitted_from_stdin(capsys, monkeypatch, drop, exported.encode())
+    assert code == 0, err
+    [written] = drop.iterdir()
+    assert STAMPED.match(written.name)
+    assert stat.S_IMODE(written.stat().st_mode) == 0o640
+    assert out.strip() == f"Submitted 2 attempts and 1 quiz run as {written}."
+    sent, kept = json.loads(exported), json.loads(written.read_text())
+    assert kept["attempts"] == sent["attempts"] and kept["student"] == sent["student"]
+    assert "drafts" not in kept and "runs" not in kept
+    assert not (tmp_path / "instructor-host-data").exists()   # the receiving account's own store is not touched
+
+
+def test_hostile_standard_input_is_refused_whole_with_one_line(learner, tmp_path, capsys, monkeypatch):
+    code, exported, _ = run(capsys, "--data-dir", learner, "progress", "export")
+    good = json.loads(exported)
+    named = {**good, "student": {**good["student"], "name": "alice\x1b]0;owned\x07"}}
+    forged = {**good, "attempts": [{**good["attempts"][0], "hints_used": -1}]}
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    refusals = {
+        b"x" * (MAX_EXPORT_BYTES + 1): "is larger than 32 MB",
+        b"not json at all": "is not JSON, so not a ringbook progress export",
+        b"": "is not JSON, so not a ringbook progress export",
+        json.dumps({**good, "student": "alice"}).encode(): "names no student",
+        json.dumps(named).encode(): "gives a student name with control or invisible characters",
+        json.dumps(forged).encode(): "That export is damaged: attempts row 1: 'hints_used' is not a count",
+    }
+    for raw, reason in refusals.items():
+        code, out, err = submitted_from_stdin(capsys, monkeypatch, drop, raw)
+        assert code == 1 and out == "" and len(err.splitlines()) == 1, err
+        assert err.startswith("ringbook: nothing was submitted; standard input: ") and reason in err, err
+        assert "imported" not in err and "\x1b" not in err and "\x07" not in err
+    assert list(drop.iterdir()) == []

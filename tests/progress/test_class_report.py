@@ -21,9 +21,9 @@ from grader.book.load import load_book
 from grader.safe_text import clipped
 from tests.helpers import ringbook_in_process as run
 from tests.hostile_exports import ROOT, make_attacks, ringbook_child
-from tui.cli.progress import login
 from tui.progress.class_report import GradingTime, Regrader, build_report
 from tui.progress.store import ProgressStore
+from tui.progress.submission import login
 
 NOON = datetime.now().astimezone().replace(hour=12, minute=0, second=0, microsecond=0)  # far from midnight
 

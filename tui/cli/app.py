@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from grader.book.model import Book
     from grader.problems import Problem
+    from tui.progress.class_share import ClassShare
     from tui.progress.store import ProgressStore
 
 
 def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool = False, watch: bool = False,
-            speech: bool = False) -> int:
+            speech: bool = False, class_dir: Path | None = None) -> int:
     """`watch`: read the book again at each save of its files, and show its problems in the app instead of
     refusing to start (tui.app, "a live book"); the plain-line face reads the book once. `speech`: the plain
-    lines said in words (--speech)."""
+    lines said in words (--speech). `class_dir`: the class inbox progress is shared with as the learner answers."""
     # What start-up allocates lives as long as the app, so collecting garbage before the first frame only
     # costs time (3% of the start). RingbookApp turns it back on once the home screen has been painted.
     gc.disable()
@@ -39,13 +40,14 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
 
         why = lines_reason(flag=screen_reader, environ=os.environ, setting=store.state(SETTING_KEY),
                            terminal=sys.stdin.isatty() and sys.stdout.isatty())
+        share = shared_with(class_dir, store)
         try:
             if why is not None:
                 gc.enable()
-                return run_lines(book, store, why, problems, content, speech=speech)
+                return run_lines(book, store, why, problems, content, speech=speech, share=share)
             from tui.app import RingbookApp  # Textual loads only when the app really starts
 
-            RingbookApp(book, store, watch=book.root if watch else None, problems=problems).run()
+            RingbookApp(book, store, watch=book.root if watch else None, problems=problems, share=share).run()
         finally:
             store.close()
         return 0
@@ -53,8 +55,21 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         gc.enable()
 
 
+def shared_with(class_dir: Path | None, store: ProgressStore) -> ClassShare | None:
+    """The class progress is shared with (--class, else RINGBOOK_CLASS); none without a class, or for a store that
+    keeps nothing on disk."""
+    from tui.cli.common import class_inbox
+
+    inbox = class_inbox(class_dir)
+    if inbox is None or store.path is None:
+        return None
+    from tui.progress.class_share import ClassShare
+
+    return ClassShare(inbox, store.path.parent)
+
+
 def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem], content: Path | None, *,
-              speech: bool) -> int:
+              speech: bool, share: ClassShare | None = None) -> int:
     import shutil
 
     from tui.cli.common import report_problems
@@ -68,7 +83,8 @@ def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem
     size = shutil.get_terminal_size()
     return run_session(book, store, sys.stdin, sys.stdout, why=why, clock=now, echo=not sys.stdin.isatty(),
                        screen=(size.columns, size.lines) if sys.stdout.isatty() else None,
-                       speech=speech_wanted(flag=speech, environ=os.environ, setting=store.state(SPEECH_KEY)))
+                       speech=speech_wanted(flag=speech, environ=os.environ, setting=store.state(SPEECH_KEY)),
+                       share=share)
 
 
 def book_to_watch(content: Path | None) -> tuple[Book | None, list[Problem]]:

@@ -28,6 +28,12 @@ def relative(path: Path) -> str:
         return str(path)
 
 
+def class_inbox(given: Path | None) -> Path | None:
+    """The class inbox progress is shared with: --class, else RINGBOOK_CLASS (tui.progress.class_share), else none."""
+    configured = os.environ.get("RINGBOOK_CLASS", "").strip()
+    return given if given is not None else Path(configured) if configured else None
+
+
 def kind_parts_missing() -> bool:
     """Say, naming each file to add, what a kind lacks in either face (tui.kind_parts): checked as the app, the
     plain-line face and `content check` start, before any exercise of the kind is opened."""

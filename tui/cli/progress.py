@@ -5,20 +5,21 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 import secrets
 import shlex
 import sys
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from grader.safe_text import printable
-from tui.cli.common import load_or_report, open_store_or_report
+from tui.cli.common import class_inbox, load_or_report, open_store_or_report
 from tui.progress.clock import now
 from tui.progress.export_file import (
+    MAX_EXPORT_BYTES,
     UnreadableExport,
+    checked_export,
     export_counts,
     export_csv,
     inert_json,
@@ -28,7 +29,13 @@ from tui.progress.export_file import (
 )
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
 from tui.progress.store import ProgressStore, StoreError
-from tui.progress.store_schema import IN_PROGRESS_SECTIONS
+from tui.progress.submission import (
+    SUBMISSION_MODE,
+    export_with_identity,
+    file_safe,
+    for_the_inbox,
+    identity_problem,
+)
 from tui.widgets.progress_bar import bar
 
 if TYPE_CHECKING:
@@ -39,17 +46,19 @@ if TYPE_CHECKING:
     from tui.progress.review import ReviewSummary
     from tui.progress.streak import Streak
 
-# A submission is read by its student and by the inbox's group, which only the instructor is in (the
-# inbox is setgid, so files take its group); nobody else, whatever the student's umask.
-SUBMISSION_MODE = 0o640
-
-
 # The actions that read the learner's progress, which fail when the store cannot be read; reset and restore
 # are how a damaged store is set aside or replaced, so they open it as the app does.
 READING = (None, "export", "submit", "import")
 
 
-def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None) -> int:
+def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path | None,
+                 class_dir: Path | None = None) -> int:
+    if args.progress_command == "submit" and args.source == "-":   # an export made elsewhere: no store is read
+        if args.name is not None:
+            print("ringbook: --name does not go with -: an export on standard input names its student itself.",
+                  file=sys.stderr)
+            return 1
+        return submit_from(sys.stdin.buffer, args.folder)
     store = open_store_or_report(data_dir, session=args.progress_command not in READING)
     if store is None:
         return 1
@@ -67,15 +76,21 @@ def run_progress(args: argparse.Namespace, content: Path | None, data_dir: Path 
             return reset(store, args.yes, data_dir)
         if action == "restore":
             return restore(store, args.file, data_dir)
-        return summary(store, content, as_json=getattr(args, "json", False))
+        return summary(store, content, as_json=getattr(args, "json", False), class_dir=class_dir)
     finally:
         store.close()
 
 
-def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -> int:
+def summary(store: ProgressStore, content: Path | None, as_json: bool = False, class_dir: Path | None = None) -> int:
+    """`class_dir`: the class inbox the learner's apps share their progress with, said in the summary."""
     book = load_or_report(content)
     if book is None:
         return 1
+    sharing, inbox = "", class_inbox(class_dir)
+    if inbox is not None and store.path is not None:
+        from tui.progress.class_share import ClassShare
+
+        sharing = ClassShare(inbox, store.path.parent).status()
     from tui.progress.review import kinds_of, review_summary
 
     moment = now()
@@ -84,7 +99,7 @@ def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -
     streak = store.streak(moment)
     review = review_summary(store, moment, kinds_of(book))
     if as_json:
-        print(json.dumps(summary_json(book, overall, streak, review, store)))
+        print(json.dumps({**summary_json(book, overall, streak, review, store), "class": sharing or None}))
         return 0
     print(book.title)
     reveal_note = f"   ({overall.after_reveal} solved after reveal)" if overall.after_reveal else ""
@@ -106,6 +121,8 @@ def summary(store: ProgressStore, content: Path | None, as_json: bool = False) -
         print(f"\nRetired: {overall.retired_attempts} attempt(s) on {len(overall.retired)} exercise(s) no longer "
               f"in the book ({retired}); they are kept.")
     print(f"\nStore: {store.path or 'not saved (see above)'}")
+    if sharing:
+        print(printable(f"Class: {sharing}", one_line=True))
     return 0
 
 
@@ -156,40 +173,10 @@ def courseware_lines(store: ProgressStore, book: Book) -> list[str]:
     return lines
 
 
-def student_identity(name: str | None) -> dict[str, str]:
-    """Whose export this is, so a class report can tell students apart: the login and machine, and the
-    name the learner gives (their login by default)."""
-    import socket
-
-    user = login()
-    return {"name": (name or "").strip() or user, "user": user, "host": socket.gethostname()}
-
-
-def login() -> str:
-    """The account this process runs as, by its user id: the owner the file system gives a submission,
-    which the class report compares with the user the submission names."""
-    import getpass
-
-    try:
-        import pwd
-
-        return pwd.getpwuid(os.getuid()).pw_name
-    except (ImportError, KeyError):  # no password database (Windows), or a uid without an account
-        pass
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):  # no login name in the environment either
-        return "unknown"
-
-
-def export_with_identity(store: ProgressStore, name: str | None) -> dict:
-    return {**store.export_data(), "student": student_identity(name)}
-
-
 def export(store: ProgressStore, target: Path | None, form: str, name: str | None = None) -> int:
     data = export_with_identity(store, name)
     text = export_csv(data) if form == "csv" else inert_json(data)
-    if target is None:
+    if target is None or str(target) == "-":
         sys.stdout.write(text)
         return 0
     try:
@@ -223,18 +210,44 @@ def described(counts: Counter[str]) -> str:
 def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
     """Drop a JSON export into an instructor's folder, readable by the instructor and not by classmates,
     under a name nobody can guess; never replaces an earlier submission."""
+    if not drop_folder_ready(folder):
+        return 1
+    return drop(folder, for_the_inbox(export_with_identity(store, name)))
+
+
+def submit_from(stream: BinaryIO, folder: Path) -> int:
+    """`progress submit DIR -`: an export made elsewhere (another host, over ssh) taken from `stream` into the
+    drop folder, checked first as the class report checks a file, and refused whole with one line saying why."""
+    if not drop_folder_ready(folder):
+        return 1
+    try:
+        data, _, _ = checked_export(stream.read(MAX_EXPORT_BYTES + 1))
+        problem = identity_problem(data)
+    except UnreadableExport as exc:
+        problem = str(exc)
+    except OSError as exc:
+        problem = f"cannot be read ({exc.strerror})"
+    if problem:   # as the class report names a file it skips: "NAME: reason" (the store's own words for rows)
+        _say(f"ringbook: nothing was submitted; standard input: {problem.removesuffix(' Nothing was imported.')}")
+        return 1
+    return drop(folder, for_the_inbox(data))
+
+
+def drop_folder_ready(folder: Path) -> bool:
     if not folder.exists():
         print(f"ringbook: the drop folder {folder} does not exist; check the path your instructor gave.",
               file=sys.stderr)
-        return 1
+        return False
     if not folder.is_dir():
         print(f"ringbook: {folder} is not a folder; give the drop folder's path.", file=sys.stderr)
-        return 1
-    data = {part: records for part, records in export_with_identity(store, name).items()
-            if part not in IN_PROGRESS_SECTIONS}   # an instructor's inbox holds no unfinished code
+        return False
+    return True
+
+
+def drop(folder: Path, data: dict[str, Any]) -> int:
     text = inert_json(data)
     stamp = now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-    stem = f"{_file_safe(data['student']['name'])}-{stamp}"
+    stem = f"{file_safe(data['student']['name'])}-{stamp}"
     try:
         target = _create_new(folder, stem, text)
     except OSError as exc:
@@ -242,11 +255,6 @@ def submit(store: ProgressStore, folder: Path, name: str | None) -> int:
         return 1
     print(f"Submitted {described(export_counts(data))} as {target}.")
     return 0
-
-
-def _file_safe(name: str) -> str:
-    """A student name as a file-name part: letters, digits, dot, dash and underscore only."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "student"
 
 
 def _create_new(folder: Path, stem: str, text: str) -> Path:

@@ -14,6 +14,7 @@ terminal (a pipe, a test) the reply is echoed, so a transcript reads as the sess
 from __future__ import annotations
 
 import io
+import queue
 import re
 from collections.abc import Iterable
 from typing import TextIO
@@ -55,6 +56,7 @@ class Console:
         self.page_lines = page_lines
         self.width = width
         self.prompts: list[str] = []   # every prompt asked, in order: what a transcript's labels are checked against
+        self.news: queue.SimpleQueue[tuple[str, str]] = queue.SimpleQueue()   # told by other threads (tell)
         self.speech = Speech() if speech else None
 
     # --- output ---------------------------------------------------------------------------------
@@ -77,6 +79,15 @@ class Console:
         lines = text.splitlines() or [""]
         for line in lines:
             self.write(f"{label}: {line}".rstrip())
+
+    def tell(self, label: str, text: str) -> None:
+        """From another thread: `label: text`, said before the next prompt, never in the middle of a line."""
+        self.news.put((label, text))
+
+    def say_news(self) -> None:
+        """What other threads told (tell), in the order told."""
+        while not self.news.empty():
+            self.say(*self.news.get())
 
     def page(self, lines: Iterable[str]) -> None:
         """Lines as given (book text already indented, tui.lines.reader), paged: after `page_lines` lines
@@ -130,6 +141,7 @@ class Console:
         are not UTF-8 (kept as surrogates, see __init__) is said, naming `what` and the byte, and asked again:
         nothing the store or a terminal cannot take gets further, and what was typed before stays."""
         while True:
+            self.say_news()
             self.prompts.append(prompt)
             self.stdout.write(clean(self.spoken(prompt)))
             self.stdout.flush()

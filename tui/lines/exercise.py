@@ -20,7 +20,7 @@ from tui.lines.answers import way_for
 from tui.lines.answers.base import Command
 from tui.lines.context import Context
 from tui.lines.verdicts import said_once
-from tui.progress.answering import draft_key, record_answer, record_explanation_opened
+from tui.progress.answering import draft_key, record_explanation_opened
 from tui.progress.store import StoreError
 
 
@@ -158,9 +158,9 @@ def answer(ctx: Context, run: Attempting, text: str) -> Verdict:
         ctx.console.say("running", "the tests")
     verdict = grade(exercise, text)
     try:
-        record_answer(ctx.session.store, exercise.id, text, verdict, hints_used=run.hints_shown,
-                      seconds_taken=time.monotonic() - run.started, seed=run.seed, purpose=run.purpose,
-                      explanation_shown=run.explanation_shown, now=ctx.session.clock(), draft_key=run.draft_key)
+        ctx.session.record_answer(exercise.id, text, verdict, hints_used=run.hints_shown,
+                                  seconds_taken=time.monotonic() - run.started, seed=run.seed, purpose=run.purpose,
+                                  explanation_shown=run.explanation_shown, draft_key=run.draft_key)
     except StoreError as exc:
         ctx.console.say("not saved", str(exc))
     if verdict.counts_as_attempt:

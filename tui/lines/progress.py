@@ -31,3 +31,5 @@ def show_progress(ctx: Context) -> None:
     for lab in ctx.session.book.labs:
         saved = designs_saved(ctx.session.store, lab.id)
         console.say("lab", f"{lab.title}, {saved} design{'s' if saved != 1 else ''} saved")
+    if ctx.session.share is not None:   # that progress is shared, with whom and how to stop, as home says it
+        console.say("class", ctx.session.share.status())

@@ -19,6 +19,7 @@ from tui.progress.store import ProgressStore, StoreError
 
 if TYPE_CHECKING:
     from grader.book.quiz import Quiz
+    from tui.progress.class_share import ClassShare
 
 HELP = ("Type the number of what you want. Every prompt takes help, which says what it takes, and quit, which "
         "leaves; your progress is kept as you go.")
@@ -26,20 +27,27 @@ HELP = ("Type the number of what you want. Every prompt takes help, which says w
 
 def run_session(book: Book, store: ProgressStore, stdin: TextIO, stdout: TextIO, *, why: str,
                 clock: Callable[[], datetime], echo: bool = False, screen: tuple[int, int] | None = None,
-                speech: bool = False) -> int:
+                speech: bool = False, share: ClassShare | None = None) -> int:
     """Run until quit or the end of input; the exit status (0). `screen`: a terminal's (columns, rows), for
-    pages that fill it. `speech`: formulas, units and symbols said in words (tui.lines.speech)."""
+    pages that fill it. `speech`: formulas, units and symbols said in words (tui.lines.speech). `share`: the
+    class the learner's progress is shared with as they answer (tui.progress.class_share)."""
     console = Console(stdin, stdout, echo=echo, speech=speech) if screen is None else \
         Console(stdin, stdout, echo=echo, page_lines=max(4, screen[1] - 2), width=max(20, screen[0]), speech=speech)
-    ctx = Context(StudySession(book, store, clock), console)
+    ctx = Context(StudySession(book, store, clock, share=share), console)
     console.say("ringbook", f"screen-reader mode is on: {why}. Plain lines, no colour; help at any prompt.")
     console.say("book", f"{book.title}" + (f", {book.subtitle}" if book.subtitle else ""))
     if store.notice:
         console.say("progress", store.notice)
+    if share is not None:
+        console.say("class", share.status())
+        share.said = partial(console.tell, "class")   # said before the next prompt, not over the learner's typing
     try:
         main_menu(ctx)
     except (Quit, KeyboardInterrupt):   # quit, the end of input, or Ctrl+C: what was answered is kept already
         console.write()
+    finally:
+        ctx.session.close()
+        console.say_news()   # a problem the last share met
     console.say("bye", "your progress is kept" if not store.read_only else "progress was not saved (read-only)")
     return 0
 

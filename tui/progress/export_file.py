@@ -79,7 +79,14 @@ def read_export(path: Path) -> ExportFile:
         raise UnreadableExport(f"cannot be read ({exc.strerror})") from None
     finally:
         os.close(descriptor)
-    if len(raw) > MAX_EXPORT_BYTES:   # it grew after we looked
+    data, rows, hour = checked_export(raw)
+    return ExportFile(path, data, rows, file_owner(info.st_uid), hour)
+
+
+def checked_export(raw: bytes) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]], int | None]:
+    """The bytes of an export (a file's, or what came on standard input) as its data, its checked rows and
+    its day boundary hour; raises UnreadableExport with a one-line reason for anything else."""
+    if len(raw) > MAX_EXPORT_BYTES:   # a file that grew after we looked, or a stream
         raise UnreadableExport(_too_big())
     data = parse_export(raw)
     hour = data.get("day_boundary_hour")
@@ -90,7 +97,7 @@ def read_export(path: Path) -> ExportFile:
         raise UnreadableExport(str(exc)) from None
     except Exception as exc:  # one file nobody foresaw must not cost the class its report
         raise UnreadableExport(reason_for(exc)) from None
-    return ExportFile(path, data, rows, file_owner(info.st_uid), hour)
+    return data, rows, hour
 
 
 def parse_export(raw: bytes) -> dict[str, Any]:

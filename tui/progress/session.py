@@ -19,6 +19,9 @@ from tui.progress.store import ProgressStore
 from tui.progress.streak import Streak
 
 if TYPE_CHECKING:
+    from grader.verdict import Verdict
+    from tui.progress.class_share import ClassShare
+    from tui.progress.records import Attempt
     from tui.progress.review import Card, SessionResult
 
 Moved = Literal["card", "first", "done"]   # where a step through the review left it (StudySession.move)
@@ -40,11 +43,13 @@ class ReviewEnd:
 class StudySession:
     """The book (a live book replaces it), the learner's store and the clock, with the review session under
     way: its cards, the one shown (`review_at`) and its purpose ("review", or "practice": cards practised
-    early, which move no schedule). Leaving a card pauses the session; starting a review again resumes it."""
+    early, which move no schedule). Leaving a card pauses the session; starting a review again resumes it.
+    `share`: the class the learner's progress is shared with as they work (tui.progress.class_share)."""
 
     book: Book
     store: ProgressStore
     clock: Callable[[], datetime]
+    share: ClassShare | None = None
     review_cards: list[Card] = field(default_factory=list)
     review_at: int = 0
     review_purpose: str = "review"
@@ -55,6 +60,24 @@ class StudySession:
         """Where the learner is, for Continue (nothing is written to a read-only store)."""
         if not self.store.read_only:
             self.store.set_last_opened(chapter_id, exercise_id, at_opening=at_opening)
+
+    def record_answer(self, exercise_id: str, text: str, verdict: Verdict, *, hints_used: int, seconds_taken: float,
+                      seed: int, purpose: str, explanation_shown: bool, draft_key: str) -> Attempt | None:
+        """Keep a counted answer (tui.progress.answering.record_answer, at the session's clock), then share it
+        with the class, if there is one. Raises StoreError when it cannot be kept: then nothing is shared."""
+        from tui.progress.answering import record_answer
+
+        attempt = record_answer(self.store, exercise_id, text, verdict, hints_used=hints_used,
+                                seconds_taken=seconds_taken, seed=seed, purpose=purpose,
+                                explanation_shown=explanation_shown, now=self.clock(), draft_key=draft_key)
+        if attempt is not None and self.share is not None:
+            self.share.attempted()
+        return attempt
+
+    def close(self) -> None:
+        """The session ends: what waits to be shared is shared (the store is still open)."""
+        if self.share is not None:
+            self.share.close()
 
     def next_exercise(self, exercise: Exercise, step: int = 1) -> Exercise | None:
         """The exercise `step` after this one in the book (-1: before it); None past either end."""

@@ -43,7 +43,7 @@ from grader.grade import grade
 from grader.kinds.derive import needs_proof
 from grader.verdict import Verdict
 from tui.answers import AnswerPanel, panel_for
-from tui.progress.answering import draft_key, record_answer, record_explanation_opened
+from tui.progress.answering import draft_key, record_explanation_opened
 from tui.progress.session import StudySession
 from tui.progress.store import StoreError
 from tui.screens.navigator import Navigator
@@ -343,9 +343,10 @@ class ExerciseScreen(Screen):
             self.notify(store.notice or NOT_SAVED_READ_ONLY, title="Not saved", severity="error")
             return NOT_SAVED_READ_ONLY
         try:
-            record_answer(store, self.exercise.id, text, verdict, hints_used=self.hints_shown,
-                          seconds_taken=time.monotonic() - self.started, seed=self.seed, purpose=self.purpose,
-                          explanation_shown=self.explanation_shown, now=self.session.clock(), draft_key=self.draft_key)
+            self.session.record_answer(self.exercise.id, text, verdict, hints_used=self.hints_shown,
+                                       seconds_taken=time.monotonic() - self.started, seed=self.seed,
+                                       purpose=self.purpose, explanation_shown=self.explanation_shown,
+                                       draft_key=self.draft_key)
             if draft is not None:
                 store.save_draft(self.draft_key, draft)
         except StoreError as exc:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from grader.exercise import Exercise
 
 FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer
+SHARING_ROWS = 2  # the line that says progress is shared with a class, wrapped at 80 columns
 
 
 class HomeScreen(Screen):
@@ -63,6 +64,8 @@ class HomeScreen(Screen):
             if book.subtitle:
                 yield Static(plain(book.subtitle), id="book-subtitle")
             yield Static(stats, id="stats")
+            if self.session.share is not None:
+                yield Static(plain("⇄ " + self.session.share.status()), id="sharing")
             yield Static(continue_line, id="continue")
             yield Static(id="review")
             yield OptionList(*rows, id="chapters")
@@ -132,7 +135,8 @@ class HomeScreen(Screen):
         parts = ({c.part or "Chapters" for c in book.chapters} | ({"Quiz"} if book.quizzes else set())
                  | ({"Lab"} if book.labs else set()))
         headings = len(parts) if len(parts) > 1 else 0
-        return FRAME_ROWS + len(book.chapters) + len(book.quizzes) + len(book.labs) + headings
+        sharing = SHARING_ROWS if self.session.share is not None else 0
+        return FRAME_ROWS + sharing + len(book.chapters) + len(book.quizzes) + len(book.labs) + headings
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """r is shown as Review while cards are due, as Practise while none is, and not at all before the
@@ -160,6 +164,8 @@ class HomeScreen(Screen):
         stats, continue_line, rows = self.progress()
         self.query_one("#stats", Static).update(stats)
         self.query_one("#continue", Static).update(continue_line)
+        if self.session.share is not None:   # a problem sharing since, said once as it came
+            self.query_one("#sharing", Static).update(plain("⇄ " + self.session.share.status()))
         self.refresh_rows(rows)
         self.refresh_review()
 

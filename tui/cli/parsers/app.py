@@ -1,11 +1,20 @@
-"""`ringbook [--content DIR] [--data-dir DIR] [--screen-reader] [--speech]`: the command itself, which opens the app."""
+"""`ringbook [--content DIR] [--data-dir DIR] [--screen-reader] [--speech] [--class DIR]`: the command itself,
+which opens the app."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from tui.cli.parsers.options import CommandParser, content_of, content_option, data_dir_of, data_option
+from tui.cli.parsers.options import (
+    CommandParser,
+    class_of,
+    class_option,
+    content_of,
+    content_option,
+    data_dir_of,
+    data_option,
+)
 
 
 def app_parser() -> CommandParser:
@@ -22,6 +31,7 @@ def app_parser() -> CommandParser:
     parser.add_argument("--watch", action="store_true",
                         help="for authors: read the book again at each save, keeping your place, and show its "
                              "problems in the app (path:line: message) instead of refusing to start")
+    class_option(parser)
     parser.add_argument("--version", action=PrintVersion)
     parser.set_defaults(run=run)
     return parser
@@ -47,4 +57,4 @@ def run(args: argparse.Namespace) -> int:
     from tui.cli.app import run_app
 
     return run_app(content_of(args), data_dir_of(args), screen_reader=args.screen_reader, watch=args.watch,
-                   speech=args.speech)
+                   speech=args.speech, class_dir=class_of(args))

@@ -1,4 +1,4 @@
-"""`ringbook class report`: the instructor's report over students' exports."""
+"""`ringbook class init` and `ringbook class report`: the instructor's inbox, and the report over students' exports."""
 
 from __future__ import annotations
 
@@ -19,9 +19,24 @@ REPORT_DESCRIPTION = (
     "each a line on stderr), 2 nothing to report (no readable export, or the book has problems).")
 
 
+INIT_DESCRIPTION = (
+    "Make DIR the class inbox (docs/classroom.md, 'The inbox'): yours, in GROUP, mode 3733 (setgid and sticky; "
+    "learners may drop files in but not list, read or replace them). A folder that is there already is checked; "
+    "it is changed only if it is yours, and each change is said. Prints the line learners' accounts need "
+    "(export RINGBOOK_CLASS=DIR) so that their progress is shared as they answer. Exit status: 0 the inbox is "
+    "ready, 1 it is not (the reason on stderr).")
+
+
 def add_classroom(commands: Commands) -> None:
-    classes = commands.add_parser("class", help="for instructors: a report over students' exports")
+    classes = commands.add_parser("class", help="for instructors: the class inbox, and a report over students' "
+                                                "exports")
     actions = classes.add_subparsers(dest="class_command", metavar="ACTION", required=True)
+    init = actions.add_parser("init", help="make the class inbox DIR and print the line learners' accounts need",
+                              description=INIT_DESCRIPTION)
+    init.add_argument("folder", type=Path, metavar="DIR")
+    init.add_argument("--group", metavar="GROUP",
+                      help="the group the inbox's files take, one only you are in (default: ringbook-staff)")
+    init.set_defaults(run=run_init)
     report = actions.add_parser(
         "report", help="students x chapters mastery, last active, streak, most failed exercises",
         description=REPORT_DESCRIPTION)
@@ -34,6 +49,12 @@ def add_classroom(commands: Commands) -> None:
                              "account's student is flagged")
     content_option(report)
     report.set_defaults(run=run)
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from tui.cli.class_init import run_class_init
+
+    return run_class_init(args.folder, args.group)
 
 
 def run(args: argparse.Namespace) -> int:

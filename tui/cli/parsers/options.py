@@ -76,6 +76,17 @@ def data_option(parser: argparse.ArgumentParser) -> None:
                         help="where progress is kept (default: $RINGBOOK_DATA_DIR, else your per-user data folder)")
 
 
+def class_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--class", dest="class_dir", metavar="DIR", type=Path, default=argparse.SUPPRESS,
+                        help="share your progress with your class as you answer: your export is kept up to date in "
+                             "the instructor's inbox DIR (default: $RINGBOOK_CLASS; unset it to stop)")
+
+
+def class_of(args: argparse.Namespace) -> Path | None:
+    """--class, where it was given (RINGBOOK_CLASS is read where it is used: tui.cli.common.class_inbox)."""
+    return getattr(args, "class_dir", None)
+
+
 def seed_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", type=seed, default=None,
                         help="the variant: other numbers for a numeric exercise (0, the default, is the book's own)")

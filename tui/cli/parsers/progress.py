@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.cli.parsers.options import content_of, content_option, data_dir_of, data_option
+from tui.cli.parsers.options import class_of, class_option, content_of, content_option, data_dir_of, data_option
 
 if TYPE_CHECKING:
     from tui.cli.parsers.options import Commands
@@ -18,18 +18,24 @@ def add_progress(commands: Commands) -> None:
     data_option(progress)
     progress.add_argument("--json", action="store_true",
                           help="print the summary as one JSON object (with review: due, next_due, retention)")
+    class_option(progress)
     progress.set_defaults(run=run)
     actions = progress.add_subparsers(dest="progress_command", metavar="ACTION")
-    export = actions.add_parser("export", help="write all attempts to FILE (default: standard output)")
+    export = actions.add_parser("export", help="write all attempts to FILE (default, or -: standard output)")
     export.add_argument("file", nargs="?", type=Path, metavar="FILE")
     export.add_argument("--format", choices=("json", "csv"), default="json")
     export.add_argument("--name", help="the student name the JSON export carries (default: your login)")
     submit = actions.add_parser(
         "submit", help="drop a timestamped JSON export into an instructor's folder DIR",
         description="Write NAME-YYYYmmddTHHMMSSZ-<random>.json into DIR, mode 0640 (you and DIR's group), "
-                    "never replacing an earlier file. "
-                    "Exit status: 0 submitted, 1 DIR is missing, not a folder, or not writable.")
+                    "never replacing an earlier file. With -, the export comes on standard input instead (from "
+                    "another host: `ringbook progress export | ssh HOST ringbook progress submit DIR -`), checked "
+                    "as the class report checks a file, and refused whole if it is not a sound export. "
+                    "Exit status: 0 submitted, 1 DIR is missing, not a folder, or not writable, or the export "
+                    "on standard input was refused.")
     submit.add_argument("folder", type=Path, metavar="DIR")
+    submit.add_argument("source", nargs="?", choices=("-",), metavar="-",
+                        help="read the export from standard input, not from your own progress")
     submit.add_argument("--name", help="the student name to submit under (default: your login)")
     importing = actions.add_parser("import", help="merge an export into this store (idempotent)")
     importing.add_argument("file", type=Path, metavar="FILE")
@@ -45,4 +51,4 @@ def add_progress(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     from tui.cli.progress import run_progress
 
-    return run_progress(args, content_of(args), data_dir_of(args))
+    return run_progress(args, content_of(args), data_dir_of(args), class_of(args))
