@@ -15,10 +15,11 @@ and its runs alike (runner.sandbox_command), so no file survives either. A run t
 or whose child outlives its report, has its template killed with it (the sandbox's PID namespace takes
 every process), and the next run starts another.
 
-The template is started and stopped by one long-lived thread of its own: bubblewrap's --die-with-parent is
-tied to the thread that started it, and a build screen's worker thread ends long before the template
-should. It is stopped after IDLE_SECONDS without a run, and at exit; if the app is killed, the kernel
-ends it (--die-with-parent). Where no template can start, runs go the old way, a fresh sandbox each.
+The template is started and stopped by a thread of its own, never by the thread asking for it (a build
+screen asks from a worker thread that ends at once); the same thread stops it after IDLE_SECONDS without a
+run. It is stopped at exit. If the app is killed, its end of the socket closes, and the template exits as
+soon as the run under way (if any) has ended, at the latest at that run's CPU limit; its sandbox goes with it.
+Where no template can start, runs go the old way, a fresh sandbox each.
 """
 
 from __future__ import annotations
