@@ -73,8 +73,10 @@ def main() -> None:
 
 def serve_runs() -> None:
     """The template's loop: one forked child per run, each waited for, until the app closes its end. The
-    socket module is loaded before the seal (it may be compiled into the interpreter) and taken out of
-    sys.modules in each child, where importing it is refused again."""
+    socket module (and select, which it loads) is loaded before the seal, since it may be compiled into the
+    interpreter, and taken out of sys.modules in each child, where importing it is refused again. A child can
+    still find this frame's locals (the detached socket, the module) by walking its stack: they reach nothing,
+    as every socket the child could make or hold is refused or closed."""
     import socket
 
     control = socket.socket(fileno=0)
@@ -103,8 +105,8 @@ def start_run(control: Any, fds: list[int], settings: bytes, _exit: Callable[[in
         os.dup2(fds[1], 1)
         for fd in fds:
             os.close(fd)
-        for module in ("socket", "_socket"):
-            sys.modules.pop(module, None)
+        for module in [name for name in sys.modules if name.split(".")[0] in DENIED_MODULES]:
+            del sys.modules[module]   # socket's and those it loaded: importing them is refused again
         run(json.loads(settings))
     finally:
         _exit(1)

@@ -117,7 +117,8 @@ for name, act in (("kill", lambda: os.kill(os.getppid(), signal.SIGKILL)),
                   ("kill its group", lambda: os.killpg(os.getpgid(0), signal.SIGKILL)),
                   ("read its memory", lambda: open(f"/proc/{os.getppid()}/mem", "rb").read(1)),
                   ("ptrace", lambda: __import__("ctypes")),
-                  ("its socket", lambda: __import__("socket"))):
+                  ("its socket", lambda: __import__("socket")),
+                  ("what socket loaded", lambda: __import__("selectors"))):
     try:
         act()
         tried[name] = "done"
@@ -140,7 +141,8 @@ def test_a_run_cannot_reach_its_template(warm):
     descriptor of the template's socket, only /dev/null and its own results pipe."""
     tried, kinds = probe(REACH_THE_TEMPLATE)
     assert tried == {"kill": "PermissionError", "kill its group": "PermissionError", "ptrace": "PermissionError",
-                     "read its memory": "FileNotFoundError", "its socket": "PermissionError"}
+                     "read its memory": "FileNotFoundError", "its socket": "PermissionError",
+                     "what socket loaded": "PermissionError"}
     assert sorted(kinds.values()) == ["device", "device", "device", "pipe"], kinds
     assert probe("return 2") == 2 and TEMPLATE.pid == warm
 
