@@ -78,7 +78,8 @@ class Template:
             control = self._control
             if not self._ready:
                 ready = select.select([control], [], [], max(0.0, deadline - time.monotonic()))[0]
-                if not ready or control.recv(16) != READY:
+                if not ready or control.recv(16) != READY:   # it could not start: not again until asked again
+                    self._wanted = ()
                     self._discard()
                     return None
                 self._ready = True

@@ -233,3 +233,17 @@ def test_without_a_sandbox_no_template_starts(monkeypatch, tmp_path):
     assert sandbox_status().mode == "unsandboxed"
     prepare_runs()
     assert probe("return 8") == 8 and TEMPLATE.pid is None
+
+
+def test_where_no_template_can_start_runs_go_the_old_way(monkeypatch, tmp_path):
+    """A bubblewrap that starts every sandbox but the template's: each run still runs, in a fresh sandbox."""
+    TEMPLATE.stop()
+    wrapper = tmp_path / "bwrap"
+    wrapper.write_text(f'#!/bin/sh\ncase " $* " in *" template "*) exit 1;; esac\nexec {find_bwrap()[0]} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("RINGBOOK_BWRAP", str(wrapper))
+    assert sandbox_status().mode == "sandboxed"
+    for number in (9, 10):
+        result = run_tests(f"def probe():\n    return {number}\n", "probe", PROBE)
+        assert result.sandboxed and result.tests[0].got == number
+        assert TEMPLATE.pid is None
