@@ -6,6 +6,7 @@ so a run's isolation is not just that of a fresh process."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -18,7 +19,18 @@ from pathlib import Path
 import pytest
 
 from grader.sandbox import template
-from grader.sandbox.runner import find_bwrap, prepare_runs, run_tests, sandbox_command, sandbox_status
+from grader.sandbox.runner import (
+    CPU_SECONDS,
+    FILE_BYTES,
+    MEMORY_BYTES,
+    OPEN_FILES,
+    WALL_SECONDS,
+    find_bwrap,
+    prepare_runs,
+    run_tests,
+    sandbox_command,
+    sandbox_status,
+)
 from grader.sandbox.template import TEMPLATE
 from tests.grader.test_sandbox import PROBE, needs_sandbox, probe, processes_labelled
 
@@ -247,3 +259,12 @@ def test_where_no_template_can_start_runs_go_the_old_way(monkeypatch, tmp_path):
         result = run_tests(f"def probe():\n    return {number}\n", "probe", PROBE)
         assert result.sandboxed and result.tests[0].got == number
         assert TEMPLATE.pid is None
+
+
+def test_each_run_from_the_template_has_the_limits_of_a_fresh_one(warm):
+    limits = probe("import resource\nreturn [resource.getrlimit(getattr(resource, 'RLIMIT_' + name))[0] "
+                   "for name in ('CPU', 'AS', 'FSIZE', 'NOFILE', 'NPROC', 'CORE')] + [resource.getrusage("
+                   "resource.RUSAGE_SELF).ru_utime < 1]")
+    assert limits == [max(CPU_SECONDS, math.ceil(WALL_SECONDS) + 1), MEMORY_BYTES, FILE_BYTES, OPEN_FILES, 0, 0,
+                      True]
+    assert "MemoryError" in probe("return len(bytearray(600 * 2**20))") and TEMPLATE.pid == warm
