@@ -12,7 +12,7 @@ interpreter with this module loaded and sealed, which never runs learner code. I
 the app; for each run the app sends SETTINGS with the job's file and the results pipe attached, and the
 template forks a child that takes them as its stdin and stdout and goes on exactly as a script run
 would: limits, seal, guard, learner code. The template reads nothing from the child but its exit status,
-which it sends back. A fork costs a few milliseconds; a fresh sandboxed interpreter about 0.1 s of CPU.
+which it sends back. A forked run costs about 2 ms of CPU; a fresh sandboxed interpreter about 35 ms.
 
 Learner code can reach this module (`import __main__`) and rebind its names, so the guard looks nothing
 up there: its rules are bound into its own code and argument defaults (replacing either is an audited event

@@ -1,13 +1,13 @@
 """The template: one sandboxed interpreter per app, started when a build exercise opens, that forks each run.
 
-A fresh sandboxed Python costs about 0.1 s of CPU before it runs a line of learner code (bubblewrap's
-namespaces and mounts, the interpreter, the harness's imports and seal); thirty learners running at once on
-two cores waited well over a second for the last. The template pays that once: it starts inside the same
-bubblewrap sandbox a run gets, loads and seals the harness, and waits (grader/sandbox/harness.py,
-`serve_runs`). For each run the app sends the run's settings with the job's file and a fresh results pipe
-attached (SCM_RIGHTS over a socket pair); the template forks a child, which applies the limits and the
-guard exactly as a script run does, and waits for it. The template never runs learner code and reads
-nothing from a child but its exit status.
+A fresh sandboxed Python costs about 35 ms of CPU before it runs a line of learner code (bubblewrap's
+namespaces and mounts, the interpreter, the harness's imports and seal), a forked one about 2 ms; thirty
+learners running at once on two cores waited 0.5 to 1.5 s for fresh ones (benchmarks/build_runs.py). The
+template pays the start once: it starts inside the same bubblewrap sandbox a run gets, loads and seals the
+harness, and waits (grader/sandbox/harness.py, `serve_runs`). For each run the app sends the run's settings
+with the job's file and a fresh results pipe attached (SCM_RIGHTS over a socket pair); the template forks a
+child, which applies the limits and the guard exactly as a script run does, and waits for it. The template
+never runs learner code and reads nothing from a child but its exit status.
 
 What a run could leave behind dies with its child: its memory (globals, modules, builtins, environment,
 audit hooks, open files, threads) is its own copy. The sandbox's filesystem is read-only for the template
