@@ -17,8 +17,8 @@ every process), and the next run starts another.
 
 The template is started and stopped by a thread of its own, never by the thread asking for it (a build
 screen asks from a worker thread that ends at once); the same thread stops it after IDLE_SECONDS without a
-run. It is stopped at exit. If the app is killed, its end of the socket closes, and the template exits as
-soon as the run under way (if any) has ended, at the latest at that run's CPU limit; its sandbox goes with it.
+run. It is stopped at exit. If the app is killed, bubblewrap (--die-with-parent) ends the sandbox with every
+process in it, a run under way included; and a template whose app has closed its socket exits.
 Where no template can start, runs go the old way, a fresh sandbox each.
 """
 

@@ -203,22 +203,27 @@ def test_an_idle_template_is_stopped(warm, monkeypatch):
 
 
 APP = """
-import os, sys
+import sys, threading
 from grader.exercise import CodeTest
 from grader.sandbox.runner import run_tests
 from grader.sandbox.template import TEMPLATE
-run = run_tests("def f():\\n    return 1\\n", "f", (CodeTest(args={}, expected="1"),))
+tests = (CodeTest(args={}, expected="1"),)
+run = run_tests("def f():\\n    return 1\\n", "f", tests)
 print(TEMPLATE.pid if run.tests and run.tests[0].passed else "failed", flush=True)
+sleeping = "import time\\ntime.sleep(120)\\ndef f():\\n    return 1\\n"
+threading.Thread(target=run_tests, args=(sleeping, "f", tests), kwargs={"wall_seconds": 120}).start()
 sys.stdin.read()
 """
 
 
 def test_the_template_dies_with_the_app():
-    """An app killed outright (no atexit) leaves no template behind: its socket closes, and the template exits."""
+    """An app killed outright (no atexit) in the middle of a run that sleeps (no CPU limit will end it) leaves
+    nothing behind: bubblewrap ends the sandbox, the template and the run."""
     app = subprocess.Popen([sys.executable, "-c", APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                            cwd=Path(__file__).resolve().parents[2])
     assert app.stdout is not None
     pid = int(app.stdout.readline())
+    until(lambda: len(descendants(pid)) == 3, "the sleeping run under way")   # the sandbox's init, template, run
     assert processes_labelled(f"ringbook-builds-{app.pid}")
     app.send_signal(signal.SIGKILL)
     app.wait()
