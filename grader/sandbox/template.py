@@ -70,6 +70,8 @@ class Template:
         with self._changed:
             if self._busy:
                 return None
+            if self._process is not None and self._process.poll() is not None:   # it died while idle
+                self._discard()
             wanted = tuple(command)
             self._want(wanted)
             while self._command != wanted or self._control is None:

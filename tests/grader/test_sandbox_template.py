@@ -273,3 +273,9 @@ def test_each_run_from_the_template_has_the_limits_of_a_fresh_one(warm):
     assert limits == [max(CPU_SECONDS, math.ceil(WALL_SECONDS) + 1), MEMORY_BYTES, FILE_BYTES, OPEN_FILES, 0, 0,
                       True]
     assert "MemoryError" in probe("return len(bytearray(600 * 2**20))") and TEMPLATE.pid == warm
+
+
+def test_a_template_that_died_while_idle_is_replaced_by_the_next_run(warm):
+    os.killpg(warm, signal.SIGKILL)   # bubblewrap's process group: the template and its sandbox
+    until(lambda: TEMPLATE.pid is None, "the template's death seen")
+    assert probe("return 11") == 11 and TEMPLATE.pid not in (None, warm)
