@@ -181,6 +181,8 @@ def main() -> None:
     for name, old, new in zip(rows, before, now, strict=True):
         print(f"{name:34}{old:>15.1f}{new:>10.1f}{new / old if old else float('nan'):>8.2f}")
     print(f"{'template start, once (ms CPU)':34}{'':>15}{statistics.median(starts) * 1000:>10.0f}")
+    print("sandbox CPU: user + system of the sandbox's processes (fresh: reaped children, as a subreaper; template: "
+          "/proc ticks); whole machine: /proc/stat over each round, quiet hosts only")
 
 
 if __name__ == "__main__":
