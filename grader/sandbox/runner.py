@@ -3,12 +3,12 @@
 It never runs in our process. On Linux a child Python starts inside bubblewrap (the sandbox Flatpak uses): no
 network, no other processes in sight, its own PID namespace so that every process it starts dies with the run,
 no capabilities, and a read-only filesystem holding only the system libraries, the Python installation and the
-harness file: no home, no ringbook data, no book, no /etc. Its working folder is a small private tmpfs, read-
-only like the rest. The child is forked from this app's template (grader/sandbox/template.py), a sandboxed
-harness that waits for runs; where there is none, it is a sandbox of its own. Where no sandbox can start (no
-bubblewrap, user namespaces turned off, macOS), the code runs only once the learner has allowed it for the
-session (or `RINGBOOK_SANDBOX=optional`), and never under `RINGBOOK_SANDBOX=required`; the screens say which
-applies.
+harness file: no home, no ringbook data, no book, no /etc. Its working folder is a small private tmpfs,
+read-only like the rest. The child is forked from this app's template (grader/sandbox/template.py), a
+sandboxed harness that waits for runs; where there is none, it is a sandbox of its own. Where no sandbox can
+start (no bubblewrap, user namespaces turned off, macOS), the code runs only once the learner has allowed it
+for the session (or `RINGBOOK_SANDBOX=optional`), and never under `RINGBOOK_SANDBOX=required`; the screens say
+which applies.
 
 In both cases a second layer works inside the child (grader/sandbox/harness.py, run as a script with
 its settings as JSON in argv and the job on stdin): resource limits (CPU, memory, file size, open files,
