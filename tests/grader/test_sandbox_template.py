@@ -279,3 +279,15 @@ def test_a_template_that_died_while_idle_is_replaced_by_the_next_run(warm):
     os.killpg(warm, signal.SIGKILL)   # bubblewrap's process group: the template and its sandbox
     until(lambda: TEMPLATE.pid is None, "the template's death seen")
     assert probe("return 11") == 11 and TEMPLATE.pid not in (None, warm)
+
+
+def test_a_second_run_at_the_same_moment_goes_the_old_way(warm):
+    """One run at a time per template: a second run meanwhile gets a sandbox of its own (its parent is that
+    sandbox's init, not the template), and the template serves the next run."""
+    assert probe("import os\nreturn os.getppid()") == 2   # the template, the sandbox's second process
+    slow = threading.Thread(target=probe, args=("import time\ntime.sleep(1)\nreturn 0",))
+    slow.start()
+    until(lambda: len(descendants(warm)) == 3, "the first run under way")
+    assert probe("import os\nreturn os.getppid()") == 1
+    slow.join()
+    assert probe("import os\nreturn os.getppid()") == 2 and TEMPLATE.pid == warm
