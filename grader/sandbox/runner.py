@@ -1,12 +1,14 @@
 """Running a learner's function against an exercise's tests: the one place learner code runs.
 
-It never runs in our process. On Linux a child Python starts inside bubblewrap (the sandbox Flatpak
-uses): no network, no other processes in sight, its own PID namespace so that every process it starts
-dies with the run, no capabilities, and a read-only filesystem holding only the system libraries, the
-Python installation and the harness file: no home, no ringbook data, no book, no /etc. Its working folder is a small
-private tmpfs. Where no sandbox can start (no bubblewrap, user namespaces turned off, macOS), the code
-runs only once the learner has allowed it for the session (or `RINGBOOK_SANDBOX=optional`), and never
-under `RINGBOOK_SANDBOX=required`; the screens say which applies.
+It never runs in our process. On Linux a child Python starts inside bubblewrap (the sandbox Flatpak uses): no
+network, no other processes in sight, its own PID namespace so that every process it starts dies with the run,
+no capabilities, and a read-only filesystem holding only the system libraries, the Python installation and the
+harness file: no home, no ringbook data, no book, no /etc. Its working folder is a small private tmpfs,
+read-only like the rest. The child is forked from this app's template (grader/sandbox/template.py), a
+sandboxed harness that waits for runs; where there is none, it is a sandbox of its own. Where no sandbox can
+start (no bubblewrap, user namespaces turned off, macOS), the code runs only once the learner has allowed it
+for the session (or `RINGBOOK_SANDBOX=optional`), and never under `RINGBOOK_SANDBOX=required`; the screens say
+which applies.
 
 In both cases a second layer works inside the child (grader/sandbox/harness.py, run as a script with
 its settings as JSON in argv and the job on stdin): resource limits (CPU, memory, file size, open files,
@@ -28,9 +30,11 @@ import json
 import math
 import os
 import re
+import select
 import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -42,6 +46,7 @@ from grader.exercise import CodeTest
 from grader.safe_text import clipped
 from grader.sandbox import harness
 from grader.sandbox.harness import PRINTED_CHARS
+from grader.sandbox.template import START_SECONDS, TEMPLATE
 
 WALL_SECONDS = 2.0
 CPU_SECONDS = 3  # a backstop past the wall clock (threads can burn CPU faster), so a busy loop meets the wall first
@@ -189,8 +194,8 @@ def _bwrap_version(bwrap: str) -> tuple[int, ...]:
 
 def sandbox_command(bwrap: str) -> list[str]:
     """bubblewrap's arguments: every namespace unshared, no capabilities, the system libraries, the Python
-    installation and the harness (grader/sandbox/harness.py, alone) read-only, a fresh /dev, a private tmpfs as
-    the working folder, and nothing else."""
+    installation and the harness (grader/sandbox/harness.py, alone) read-only, a fresh /dev and a private
+    tmpfs as the working folder, both read-only too, and nothing else."""
     version = _bwrap_version(bwrap)
     command = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
     if version >= (0, 8):
@@ -206,7 +211,9 @@ def sandbox_command(bwrap: str) -> list[str]:
     command += ["--ro-bind", HARNESS_FILE, HARNESS_IN_SANDBOX, "--dev", "/dev"]
     if version >= (0, 10):
         command += ["--size", str(TEMP_BYTES)]
-    return command + ["--tmpfs", "/tmp", "--chdir", "/tmp", "--"]
+    # Read-only once made, so nothing a run writes past the guard (into /tmp, /dev/shm) is there for the next
+    # run of a template (grader/sandbox/template.py); /dev/null stays writable, being a device.
+    return command + ["--tmpfs", "/tmp", "--remount-ro", "/tmp", "--remount-ro", "/dev", "--chdir", "/tmp", "--"]
 
 
 def _installation_folders() -> tuple[str, ...]:
@@ -254,20 +261,13 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
     launcher = sandbox_command(find_bwrap()[0]) if sandboxed else []
     limits = {"RLIMIT_CPU": max(CPU_SECONDS, math.ceil(wall_seconds) + 1), "RLIMIT_AS": MEMORY_BYTES,
               "RLIMIT_FSIZE": FILE_BYTES, "RLIMIT_NOFILE": OPEN_FILES, "RLIMIT_NPROC": 0, "RLIMIT_CORE": 0}
-    settings = {"limits": limits, "python_folders": _installation_folders()}
-    # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
-    command = [*launcher, _python(sandboxed), "-I", "-S", HARNESS_IN_SANDBOX if sandboxed else HARNESS_FILE,
-               json.dumps(settings), f"ringbook-build-{os.getpid()}"]
+    settings = json.dumps({"limits": limits, "python_folders": _installation_folders()})
     job = json.dumps({"source": source, "function": function, "calls": [json.dumps(t.args) for t in tests]})
-    with tempfile.TemporaryFile() as job_file, tempfile.TemporaryDirectory(prefix="ringbook-run-") as folder:
+    with tempfile.TemporaryFile() as job_file:
         job_file.write(job.encode("utf-8"))
         job_file.seek(0)
-        child = subprocess.Popen(command, stdin=job_file, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                 cwd=folder, env={}, close_fds=True, start_new_session=True)
-        assert child.stdout is not None  # stdout=PIPE
-        raw, size, finished = _read_results(child.stdout, time.monotonic() + wall_seconds)
-        _end(child, sandboxed, finished)
-        child.stdout.close()
+        ran = _run_in_template(launcher, settings, job_file, wall_seconds) if sandboxed else None
+        raw, size, finished, returncode = ran or _run_alone(launcher, settings, job_file, wall_seconds)
     if size > RESULT_LIMIT:
         return RunResult(problem=(
             f"Your function returned more output than ringbook reads: {size:,} bytes of results"
@@ -276,7 +276,75 @@ def run_tests(source: str, function: str, tests: tuple[CodeTest, ...], tolerance
     if not finished:
         return RunResult(problem=f"Your code was stopped after {wall_seconds:g} s: is there a loop that never ends?",
                          sandboxed=sandboxed)
-    return _interpret(raw, child.returncode, tests, tolerance, sandboxed, source)
+    return _interpret(raw, returncode, tests, tolerance, sandboxed, source)
+
+
+def prepare_runs() -> None:
+    """Start this process's template where runs are sandboxed, so that the first run finds it ready: a build
+    exercise opening calls it (a thread of the template's own starts it; this returns at once)."""
+    if sandbox_status().mode == "sandboxed":
+        TEMPLATE.prepare(_template_command(sandbox_command(find_bwrap()[0])))
+
+
+def _template_command(launcher: list[str]) -> list[str]:
+    # Its label shows in `ps` whose template it is, and every run forked from it carries the same.
+    label = f"ringbook-builds-{os.getpid()}"
+    return [*launcher, _python(True), "-I", "-S", HARNESS_IN_SANDBOX, harness.TEMPLATE, label]
+
+
+def _run_in_template(launcher: list[str], settings: str, job_file: IO[bytes],
+                     wall_seconds: float) -> tuple[bytes, int, bool, int] | None:
+    """(results, their size, whether they ended in time, the child's exit status), from a child of the
+    template; None when no template is ready (the run then goes the old way). A run that does not end in
+    time, or whose child has not exited a second after its results ended, takes the template with it."""
+    control = TEMPLATE.claim(_template_command(launcher), time.monotonic() + START_SECONDS)
+    if control is None:
+        return None
+    broken = True
+    try:
+        read_end, write_end = os.pipe()
+        try:
+            socket.send_fds(control, [settings.encode()], [job_file.fileno(), write_end])
+        except OSError:   # it died since it said it was ready: nothing ran
+            os.close(read_end)
+            return None
+        finally:
+            os.close(write_end)
+        deadline = time.monotonic() + wall_seconds
+        with open(read_end, "rb", buffering=0) as results:
+            raw, size, finished = _read_results(results, deadline)
+        status = _exit_status(control, time.monotonic() + 1.0 if finished else deadline)
+        broken = status is None
+        return raw, size, finished, -signal.SIGKILL if status is None else status
+    finally:
+        TEMPLATE.release(broken)
+
+
+def _exit_status(control: socket.socket, deadline: float) -> int | None:
+    """The exit status the template sends once its child is reaped; None if none comes by `deadline`."""
+    if not select.select([control], [], [], max(0.0, deadline - time.monotonic()))[0]:
+        return None
+    try:
+        return int(control.recv(16))
+    except (OSError, ValueError):   # the template died (b"" is no number)
+        return None
+
+
+def _run_alone(launcher: list[str], settings: str, job_file: IO[bytes],
+               wall_seconds: float) -> tuple[bytes, int, bool, int]:
+    """The run in a process of its own: a fresh sandbox (or, unsandboxed, a fresh Python)."""
+    sandboxed = bool(launcher)
+    # The last argument shows in `ps` whose run a process belongs to (and lets tests find any that outlive it).
+    command = [*launcher, _python(sandboxed), "-I", "-S", HARNESS_IN_SANDBOX if sandboxed else HARNESS_FILE,
+               settings, f"ringbook-build-{os.getpid()}"]
+    with tempfile.TemporaryDirectory(prefix="ringbook-run-") as folder:
+        child = subprocess.Popen(command, stdin=job_file, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 cwd=folder, env={}, close_fds=True, start_new_session=True)
+        assert child.stdout is not None  # stdout=PIPE
+        raw, size, finished = _read_results(child.stdout, time.monotonic() + wall_seconds)
+        _end(child, sandboxed, finished)
+        child.stdout.close()
+    return raw, size, finished, child.returncode
 
 
 def _refusal(status: SandboxStatus) -> str:

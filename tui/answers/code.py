@@ -17,7 +17,7 @@ from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Selection
 
 from grader.kinds.build import Build
-from grader.sandbox.runner import SandboxStatus, allow_unsandboxed, sandbox_status
+from grader.sandbox.runner import SandboxStatus, allow_unsandboxed, prepare_runs, sandbox_status
 from grader.verdict import Verdict
 from tui.answers.base import AnswerPanel
 from tui.answers.own_editor import run_editor
@@ -183,8 +183,10 @@ class CodePanel(AnswerPanel[Build]):
 
     @work(thread=True, exclusive=True, group="sandbox")
     def check_sandbox(self) -> None:
-        """The first look for a sandbox starts a process, so it runs off the UI thread."""
+        """The first look for a sandbox starts a process, so it runs off the UI thread; where there is one, the
+        template that forks this learner's runs starts now, so that their first run finds it ready."""
         status = sandbox_status()
+        prepare_runs()
         self.app.call_from_thread(self.show_sandbox, status)
 
     def show_sandbox(self, status: SandboxStatus) -> None:

@@ -23,7 +23,7 @@ EXIT_UNKNOWN_ID = 3
 
 def work_on(exercise_id: str | None, content: Path | None, data_dir: Path | None, *, allow_unsandboxed: bool) -> int:
     from grader.sandbox.runner import allow_unsandboxed as allow
-    from grader.sandbox.runner import sandbox_status
+    from grader.sandbox.runner import prepare_runs, sandbox_status
     from tui.cli.work_watch import Watcher, next_unsolved
 
     store = open_store_or_report(data_dir)
@@ -58,6 +58,7 @@ def work_on(exercise_id: str | None, content: Path | None, data_dir: Path | None
             print(f"ringbook work: {notice}", file=sys.stderr)
         if sandbox.mode == "refused":
             return 2
+        prepare_runs()
         return Watcher(book, store, exercise).run()
     finally:
         store.close()

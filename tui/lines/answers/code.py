@@ -26,7 +26,7 @@ class CodeWay(Way):
     name = "code"
 
     def show(self, ctx: Context, exercise: Build) -> None:
-        from grader.sandbox.runner import sandbox_status
+        from grader.sandbox.runner import prepare_runs, sandbox_status
 
         ctx.console.say("function", f"def {exercise.signature}")
         starter = exercise.starter.rstrip("\n").split("\n")
@@ -37,6 +37,7 @@ class CodeWay(Way):
         notice = sandbox_status().notice("Type allow to run it anyway, for this session.")
         if notice:
             ctx.console.say("sandbox", notice)
+        prepare_runs()   # the template that forks this learner's runs starts while they write
         super().show(ctx, exercise)
 
     def how_to(self, exercise: Build) -> str:
