@@ -310,6 +310,14 @@ def test_quiz_runs_are_reported_latest_and_best(book_copy, tmp_path, capsys):
 
 # --- what students' files cannot make the report believe (issue 12) -----------------------------------
 
+def not_a_login() -> str:
+    """A five-letter student name that no account on this host has."""
+    import pwd
+
+    logins = {entry.pw_name for entry in pwd.getpwall()}
+    return next(name for name in ("alice", "carol", "daisy", "erika", "fiona") if name not in logins)
+
+
 def export_of(capsys, tmp_path: Path, name: str, rows: list[tuple[str, str, str, int]], target: Path) -> dict:
     """A real export, by `ringbook progress export`, of a store in which `rows` were recorded."""
     folder = tmp_path / "stores" / name
@@ -323,35 +331,36 @@ def export_of(capsys, tmp_path: Path, name: str, rows: list[tuple[str, str, str,
 def test_a_forged_file_of_correct_attempts_in_anothers_name_counts_for_nothing(book, tmp_path, capsys):
     """Found: 122 'correct' attempts whose answers were all `x`, in a file naming alice, took her from
     1/122 to 122/122 with a 40-day streak."""
+    student = not_a_login()   # a host account of that name would make the file also "name another account"
     drop = tmp_path / "drop"
     drop.mkdir()
-    export_of(capsys, tmp_path, "alice", [("0.1", "1.75", "correct", 0)], drop / "alice.json")
+    export_of(capsys, tmp_path, student, [("0.1", "1.75", "correct", 0)], drop / f"{student}.json")
     forged = export_of(capsys, tmp_path, "mallory", [], tmp_path / "forged.json")
     forged["attempts"] = [dict(uid=f"forged{i}", exercise_id=e.id, answer="x", status="correct", message="",
                                feedback="", hints_used=0, revealed_first=False, seconds_taken=None,
                                created_utc=(NOON - timedelta(days=i % 40)).astimezone(UTC)
                                .strftime("%Y-%m-%dT%H:%M:%S.%fZ"), utc_offset_minutes=0, local_date="2026-01-01")
                           for i, e in enumerate(book.exercises)]
-    forged["student"].update(name="alice", user="alice")   # made to look like alice's own
-    (drop / "alice-20261123T093015Z-0123456789abcdef0123.json").write_text(json.dumps(forged))
+    forged["student"].update(name=student, user=student)   # made to look like the student's own
+    (drop / f"{student}-20261123T093015Z-0123456789abcdef0123.json").write_text(json.dumps(forged))
 
     code, out, err = run(capsys, "class", "report", drop, "--format", "json")
     assert code == 1
-    [alice] = json.loads(out)["students"]
-    assert (alice["name"], alice["solved"], alice["streak"]) == ("alice", 1, {"current": 1, "best": 1})
-    tampered = alice["verification"]["tampered"]
+    [row] = json.loads(out)["students"]
+    assert (row["name"], row["solved"], row["streak"]) == (student, 1, {"current": 1, "best": 1})
+    tampered = row["verification"]["tampered"]
     assert len(tampered) == len(book.exercises) and {t["answer"] for t in tampered} == {"x"}
     assert {t["regraded"] for t in tampered} <= {"incorrect", "invalid"}
-    assert f"alice: {len(book.exercises)} attempts recorded with a result the book does not give" in err
-    assert (f"alice: alice-20261123T093015Z-0123456789abcdef0123.json names user 'alice' but belongs to "
-            f"{login()}") in err
+    assert f"{student}: {len(book.exercises)} attempts recorded with a result the book does not give" in err
+    assert (f"{student}: {student}-20261123T093015Z-0123456789abcdef0123.json names user '{student}' "
+            f"but belongs to {login()}") in err
 
     code, out, _ = run(capsys, "class", "report", drop)
     lines = out.splitlines()
-    [row] = [line for line in lines if line.startswith("alice ") and "/" in line]
-    assert row.split()[1] == f"1/{len(book.exercises)}"
+    [line] = [line for line in lines if line.startswith(f"{student} ") and "/" in line]
+    assert line.split()[1] == f"1/{len(book.exercises)}"
     checked = lines[lines.index("Verified against the book: each answer graded again (build code parsed, not run)"):]
-    assert checked[1].startswith(f"  alice    {len(book.exercises)} attempts recorded with a result")
+    assert checked[1].startswith(f"  {student}    {len(book.exercises)} attempts recorded with a result")
     assert " ".join(checked).endswith(f"not counted ({len(book.exercises)} tampered). Files not owned by the user "
                                       "they name: 1.")
     assert all(len(line) <= 80 for line in lines)
