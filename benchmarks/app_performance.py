@@ -3,7 +3,8 @@ first content, and peak RSS after visiting every chapter.
 
 Run: uv run python benchmarks/app_performance.py [--runs N] [--start-only]
 Targets (issues 5, 14 and 25): home <= 1.15x hello world in a real terminal; first content <= 100 ms for every
-chapter; peak RSS <= 120 MB.
+chapter; peak RSS <= 120 MB. Issue 48: home's text <= 1.15x a bare hello world (one Static, no header or
+footer) until its text is shown, timed the same way in the same run.
 
 Start-up is timed as a terminal shows it: `python -m tui` (a fresh data folder, TERM=xterm-256color) runs in
 an 80x24 pseudo-terminal whose output feeds a terminal emulator (pyte), from just before the process is
@@ -68,8 +69,18 @@ HELLO = STAMP_FIRST_FRAME + HELLO_APP + """
 stamp_first_frame(App, "Screen")
 Hello().run(headless=True, size=(80, 24))
 """
+# Issue 48's measure: the barest Textual app, one Static and nothing else, timed until its text is shown.
+BARE_HELLO_APP = """
+from textual.app import App
+from textual.widgets import Static
+
+class Hello(App):
+    def compose(self):
+        yield Static("Hello, world!")
+"""
 # What each app's first full screen shows in a terminal: its own text and the footer drawn.
 HELLO_SHOWN = ("Hello, world", "palette")
+BARE_HELLO_SHOWN = ("Hello, world!",)
 HOME_SHOWN = ("Mastery ", "palette")
 
 RINGBOOK = STAMP_FIRST_FRAME + """
@@ -203,24 +214,28 @@ async def in_terminal(terminals: Terminals, argv: list[str], env: dict[str, str]
         starts.home.append(home - session.started)
 
 
-async def time_starts(runs: int, data_dir: str) -> tuple[Starts, Starts]:
+async def time_starts(runs: int, data_dir: str) -> tuple[Starts, Starts, Starts]:
+    """The hello world with a header and footer, ringbook, and the bare hello world, in turn, `runs` times."""
     hello_argv = [sys.executable, "-c", HELLO_APP + "Hello().run()"]
+    bare_argv = [sys.executable, "-c", BARE_HELLO_APP + "Hello().run()"]
     ringbook_argv = [sys.executable, "-m", "tui"]
     env = {**ENV, "TERM": "xterm-256color", "RINGBOOK_DATA_DIR": data_dir}
-    hello, ringbook = Starts(), Starts()
+    hello, ringbook, bare = Starts(), Starts(), Starts()
     terminals = Terminals()
     try:
         # The first run creates the store and the book cache, and warms the OS file cache.
         await in_terminal(terminals, ringbook_argv, env, HOME_SHOWN, None)
         await in_terminal(terminals, hello_argv, env, HELLO_SHOWN, None)
-        for _ in range(runs):      # interleaved, so machine noise hits both alike
+        await in_terminal(terminals, bare_argv, env, BARE_HELLO_SHOWN, None)
+        for _ in range(runs):      # interleaved, so machine noise hits all alike
             await in_terminal(terminals, hello_argv, env, HELLO_SHOWN, hello)
             await in_terminal(terminals, ringbook_argv, env, HOME_SHOWN, ringbook)
+            await in_terminal(terminals, bare_argv, env, BARE_HELLO_SHOWN, bare)
             hello.headless.append(timed(HELLO))
             ringbook.headless.append(timed(RINGBOOK, data_dir))
     finally:
         terminals.close()
-    return hello, ringbook
+    return hello, ringbook, bare
 
 
 def ratio_line(hello: list[float], ringbook: list[float], target: str = "") -> str:
@@ -229,7 +244,7 @@ def ratio_line(hello: list[float], ringbook: list[float], target: str = "") -> s
     return f"ratio {statistics.median(ratios):.2f}x, median of paired runs{target}; quartiles {quartiles}"
 
 
-def report_starts(runs: int, hello: Starts, ringbook: Starts) -> None:
+def report_starts(runs: int, hello: Starts, ringbook: Starts, bare: Starts) -> None:
     def ms(values: list[float]) -> str:
         return f"{statistics.median(values) * 1000:7.0f} ms"
 
@@ -240,6 +255,9 @@ def report_starts(runs: int, hello: Starts, ringbook: Starts) -> None:
     print("                           first byte     its text  with footer")
     for name, starts in (("hello-world Textual app", hello), ("ringbook home screen", ringbook)):
         print(f"  {name:<24} {ms(starts.first_byte)}   {ms(starts.content)}   {ms(starts.home)}")
+    print(f"  {'bare hello world':<24} {ms(bare.first_byte)}   {ms(bare.content)}   (one Static, no footer)")
+    print(f"  home's text against the bare hello world's: "
+          f"{ratio_line(bare.content, ringbook.content, ' (target <= 1.15x, issue 48)')}")
     print(f"  home with footer: {ratio_line(hello.home, ringbook.home, ' (target <= 1.15x)')}")
     print(f"  home's text:      {ratio_line(hello.content, ringbook.content)}")
     print(f"  first byte:       {ratio_line(hello.first_byte, ringbook.first_byte)}")
@@ -261,8 +279,8 @@ def main() -> None:
     runs = options.runs
 
     with tempfile.TemporaryDirectory() as data_dir:
-        hello, ringbook = asyncio.run(time_starts(runs, data_dir))
-        report_starts(runs, hello, ringbook)
+        hello, ringbook, bare = asyncio.run(time_starts(runs, data_dir))
+        report_starts(runs, hello, ringbook, bare)
         if options.start_only:
             return
         output = subprocess.run([sys.executable, "-c", VISIT_ALL, data_dir], check=True, cwd=ROOT,

@@ -1,6 +1,7 @@
 """The layers stay layers: grader and progress run headless, imports only point down, and nothing circles."""
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -54,6 +55,33 @@ def test_the_home_screen_loads_no_quiz_or_lab_code_and_no_yaml():
         "                                              'tui.screens.quiz', 'tui.screens.lab', 'textual_plotext'}))\n"
     )
     assert run_python(code) == "[]"
+
+
+def test_the_app_draws_home_before_loading_what_home_does_not_show(tmp_path):
+    """A learner's start, from `ringbook` to home's first frame, loads nothing that frame does not need (issue 48,
+    each module a few tenths of a millisecond before the learner sees anything): the watcher of a live book,
+    shlex (for messages), secrets (for writing the book's copy); the review line's scheduler, which comes just
+    after; the chapter and exercise screens, grading, YAML, the schemas, sympy and pint."""
+    code = (
+        "import os, sys\n"
+        "from textual.app import App\n"
+        "display = App._display\n"
+        "def first_frame(app, screen, update):\n"
+        "    if update is not None and type(screen).__name__ == 'HomeScreen':\n"
+        "        print(' '.join(sorted(sys.modules)), flush=True)\n"
+        "        os._exit(0)\n"
+        "    return display(app, screen, update)\n"
+        "App._display = first_frame\n"
+        "from tui.cli.main import main\n"
+        f"main(['--data-dir', {str(tmp_path)!r}])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={**os.environ, "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver"})
+    loaded = set(result.stdout.split())
+    assert {"tui.screens.home", "grader.book.load"} <= loaded, result.stderr[-2000:]
+    assert sorted(loaded & {"tui.watch", "watchfiles", "shlex", "secrets", "tui.progress.review", "fsrs",
+                            "tui.screens.chapter", "tui.screens.exercise", "grader.grade", "yaml", "jsonschema",
+                            "sympy", "pint"}) == []
 
 
 # The layers, lowest first (README, "How it is built"): a module may import its own layer and those below.

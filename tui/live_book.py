@@ -55,10 +55,10 @@ class LiveBook:
     def start(self) -> None:
         """Watch the book's files (tui.watch: one call per burst of events); a book that did not load shows
         its problems at once."""
-        from tui.watch import BOOK_FILES, Watch
-
         if self.folder is None:
             return
+        from tui.watch import BOOK_FILES, Watch  # only a watched book needs it
+
         watch = Watch(self.folder, self._edited, suffixes=BOOK_FILES)
         try:
             watch.start()

@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import json
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import Any
@@ -145,6 +144,8 @@ def write(root: Path, folder: Path, raw: dict[str, Any]) -> bool:
 def write_own(folder: Path, name: str, payload: bytes) -> bool:
     """Replace the file `name` in `folder` (made if missing) with `payload`, whole, as a new private file;
     whether it was written (not in a folder that is a link, another's, or cannot be written)."""
+    import secrets  # only a write needs it: a start from the copy does not load it
+
     descriptor = _open_own_folder(folder, create=True)
     if descriptor is None:
         return False

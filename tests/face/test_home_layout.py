@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
 from textual.widgets import OptionList
 
-from tests.helpers import home_ready, offered_keys, ringbook_app
+from tests.helpers import home_ready, offered_keys, ringbook_app, text_of
+from tui.screens.home import HomeScreen
 from tui.screens.practice_offer import PracticeOfferScreen
 
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -52,3 +56,24 @@ async def test_r_is_offered_as_what_it_does(book, store):
     async with app.run_test(size=(80, 24)) as pilot:
         await home_ready(app, pilot)
         assert offered_keys(app)["r"] == "Review"                       # due
+
+
+async def test_home_is_styled_once_before_its_first_frame(book, store, monkeypatch):
+    """Textual styles a screen's whole tree again as it resumes; home's first resume comes just after each of its
+    widgets was styled as it mounted, and styling them all again was about a tenth of Textual's work for home
+    before its first frame (issue 48). What is styled again is one widget at a time: the screen as compose sets
+    its layout, the list as it takes the focus."""
+    restyled: list[list[str]] = []
+    update_nodes = Stylesheet.update_nodes
+
+    def noting(self: Stylesheet, nodes: Iterable[DOMNode], animate: bool = False) -> None:
+        nodes = list(nodes)
+        restyled.append([type(node).__name__ for node in nodes])
+        update_nodes(self, nodes, animate=animate)
+
+    monkeypatch.setattr(Stylesheet, "update_nodes", noting)
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await home_ready(app, pilot)
+        assert isinstance(app.screen, HomeScreen) and "Mastery" in text_of(app.screen.query_one("#stats"))
+    assert restyled and all(len(nodes) == 1 for nodes in restyled), restyled

@@ -15,6 +15,13 @@ if TYPE_CHECKING:
     from tui.progress.class_share import ClassShare
     from tui.progress.store import ProgressStore
 
+# Textual writes each frame from a thread of its own, which needs the interpreter lock for each step of a write;
+# while the app computes (the review line just after home's first frame, a verdict, the warm-up), a thread
+# asking for the lock waits the switch interval, 5 ms by default, at each step: home's first frame reached the
+# terminal 5 to 18 ms after it was drawn, half the runs (a hello world's, idle after it, in 0.3 ms). At 1 ms the
+# writer waits at most that, and the lock changes hands more often only while two threads both compute.
+FRAME_WRITER_WAIT = 0.001
+
 
 def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool = False, watch: bool = False,
             speech: bool = False, class_dir: Path | None = None) -> int:
@@ -47,7 +54,12 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
                 return run_lines(book, store, why, problems, content, speech=speech, share=share)
             from tui.app import RingbookApp  # Textual loads only when the app really starts
 
-            RingbookApp(book, store, watch=book.root if watch else None, problems=problems, share=share).run()
+            switch_interval = sys.getswitchinterval()
+            sys.setswitchinterval(FRAME_WRITER_WAIT)
+            try:
+                RingbookApp(book, store, watch=book.root if watch else None, problems=problems, share=share).run()
+            finally:
+                sys.setswitchinterval(switch_interval)
         finally:
             store.close()
         return 0

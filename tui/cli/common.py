@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,6 +71,8 @@ def folder_problem(content: Path | None) -> str | None:
             return f"{shown} is a symbolic link loop (its links lead back to themselves), not a book's folder"
         return f"cannot read the content folder {shown}: {exc.strerror or exc}"
     if chapter:
+        import shlex  # only a message needs it, so the app's start does not load it
+
         named = relative(parent) if content.is_absolute() else os.path.relpath(parent)   # `.` -> `..`
         return (f"{shown} looks like a chapter folder, not a book (no book.yaml here, but its parent has one): "
                 f"give --content {printable(shlex.quote(named), one_line=True)}")
@@ -103,6 +104,8 @@ def report_problems(problems: list[Problem], content: Path | None) -> None:
 
 def check_command(content: Path | None) -> str:
     """The command that checks this book: a book from --content is checked only when named again."""
+    import shlex  # only a message needs it, so the app's start does not load it
+
     return "ringbook content check" + ("" if content is None else f" --content {shlex.quote(relative(content))}")
 
 
