@@ -4,44 +4,20 @@ written by the real export writer, and every figure checked against what the tes
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import timedelta
 
 import pytest
 
 from grader.book.load import load_book
+from tests.class_inbox import NOW, Class
 from tests.face.test_review_recall import right_answer
 from tests.hostile_exports import make_attacks
 from tui.progress.class_live import STUCK_WINDOW, ClassLive, mistake_name
-from tui.progress.export_file import inert_json, write_whole
-from tui.progress.store import ProgressStore
-
-NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 
 
 @pytest.fixture(scope="module")
 def book():
     return load_book()
-
-
-class Class:
-    """Learners with stores of their own, each writing their export into one inbox as their app would."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.inbox = root / "inbox"
-        self.inbox.mkdir()
-
-    def answer(self, name: str, rows: list[tuple[str, str, str, float]]) -> Path:
-        """Record (exercise, answer, status, minutes before NOW) for `name`, and write their export again."""
-        store = ProgressStore.open(self.root / "stores" / name)
-        for exercise_id, answer, status, minutes_ago in rows:
-            store.record_attempt(exercise_id, answer, status, now=NOW - timedelta(minutes=minutes_ago))
-        data = {**store.export_data(), "student": {"name": name, "user": name, "host": "class"}}
-        store.close()
-        target = self.inbox / f"{name}-0123456789abcdef0123.json"
-        write_whole(target, inert_json(data))
-        return target
 
 
 @pytest.fixture
