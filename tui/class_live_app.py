@@ -15,7 +15,7 @@ from datetime import datetime
 from textual.app import App
 
 from tui.progress import clock
-from tui.progress.class_live import ClassLive, Snapshot
+from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive, Snapshot
 from tui.screens.class_live import ClassLiveScreen
 from tui.watch import Watch
 
@@ -33,7 +33,8 @@ class ClassLiveApp(App[None]):
         self.now = now
         self.updates = 0   # snapshots shown since the start: a test or a benchmark waits for the next
         self._lock = threading.Lock()
-        self._watch = Watch(live.inbox, self._update, recursive=False, suffixes=(".json",))
+        self._watch = Watch(live.inbox, self._update, recursive=False, suffixes=(".json",),
+                            quiet=WATCH_QUIET_SECONDS, longest=WATCH_LONGEST_SECONDS)
 
     def on_mount(self) -> None:
         with self._lock:

@@ -12,7 +12,7 @@ from grader.safe_text import printable
 from tui.cli.classroom import EXIT_NOTHING
 from tui.cli.common import load_or_report
 from tui.progress import clock
-from tui.progress.class_live import ClassLive
+from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive
 from tui.progress.class_live_text import as_data, change_lines, snapshot_lines
 from tui.progress.export_file import inert_json
 from tui.progress.roster import UnreadableRoster, read_roster
@@ -56,7 +56,8 @@ def _run_lines(live: ClassLive, why: str) -> int:
 
     print(f"ringbook class live: plain lines: {why}. A line per change; Ctrl+C ends.", flush=True)
     try:
-        with Edits(live.inbox, recursive=False, suffixes=(".json",)) as edits:   # watching before the first read
+        with Edits(live.inbox, recursive=False, suffixes=(".json",), quiet=WATCH_QUIET_SECONDS,
+                   longest=WATCH_LONGEST_SECONDS) as edits:   # watching before the first read
             live.refresh()
             shown = live.snapshot(clock.now())
             for line in snapshot_lines(live.book, shown):

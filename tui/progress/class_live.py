@@ -34,7 +34,7 @@ from tui.progress.class_report import (
     read_student_file,
     unreadable_code,
 )
-from tui.progress.export_file import UnreadableExport, file_owner, local_time
+from tui.progress.export_file import RowMemo, UnreadableExport, file_owner, local_time
 from tui.progress.roster import Roster
 
 STUCK_WRONG = 3                        # wrong attempts in a row on one exercise that make a learner stuck ...
@@ -42,6 +42,10 @@ STUCK_WINDOW = timedelta(minutes=10)   # ... all of them within this long before
 SLIP_WINDOW = timedelta(minutes=10)    # "slips now" counts wrong answers made within this long
 KEPT_ATTEMPTS = 20                     # per learner and exercise, the newest attempts kept for the views
 SLIP_NAME_WIDTH = 40                   # a named slip is its feedback's first sentence, cut to this
+# How the faces watch the inbox (tui.watch): a class renames a file every few milliseconds, so a burst never
+# goes quiet for the editor's quarter second; each is read once it pauses for QUIET or has lasted LONGEST.
+WATCH_QUIET_SECONDS = 0.02
+WATCH_LONGEST_SECONDS = 0.1
 
 
 class FileKey(NamedTuple):
@@ -87,22 +91,23 @@ class Tried:
         return "solved" if self.solved else "tried" if self.attempts else "not started"
 
 
-@dataclass
-class Learner:
-    name: str
-    owner: str
-    exercises: dict[str, Tried] = field(default_factory=dict)
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.name, self.owner)
-
-
 @dataclass(frozen=True)
 class ChapterCell:
     state: str      # solved (every exercise), tried, or not started
     solved: int
     total: int
+
+
+@dataclass
+class Learner:
+    name: str
+    owner: str
+    exercises: dict[str, Tried] = field(default_factory=dict)
+    chapters: dict[str, ChapterCell] = field(default_factory=dict)   # worked out as the learner's files change
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.name, self.owner)
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,7 @@ class _File:
     learner: tuple[str, str] | None           # None: skipped
     attempts: tuple[dict[str, Any], ...] = ()
     reason: str = ""
+    memo: RowMemo = field(default_factory=RowMemo)   # its rows as last checked: only new ones are checked again
 
 
 class ClassLive:
@@ -166,6 +172,8 @@ class ClassLive:
         self._regrader = regrader or Regrader()
         self._files: dict[str, _File] = {}
         self._learners: dict[tuple[str, str], Learner] = {}
+        # per learner, each attempt row (the memo's own object, while unchanged) and what grading it gave
+        self._graded_rows: dict[tuple[str, str], dict[str, tuple[dict[str, Any], LiveAttempt | None]]] = {}
         self._grading: dict[str, GradingTime] = {}
         self._me = file_owner(os.getuid()) if hasattr(os, "getuid") else ""
         self._chapter_of = {e.id: e.chapter_id for e in book.exercises}
@@ -195,7 +203,7 @@ class ClassLive:
                 continue
             if old is not None and old.learner is not None:
                 touched.add(old.learner)
-            new = self._read(Path(path), key)
+            new = self._read(Path(path), key, old.memo if old is not None else RowMemo())
             self._files[path] = new
             if new.learner is not None:
                 touched.add(new.learner)
@@ -203,13 +211,13 @@ class ClassLive:
             self._work_out(learner)
         return touched
 
-    def _read(self, path: Path, key: FileKey) -> _File:
+    def _read(self, path: Path, key: FileKey, memo: RowMemo) -> _File:
         self.reads += 1
         try:
-            student = read_student_file(path)
+            student = read_student_file(path, memo)
         except UnreadableExport as exc:
             return _File(key, None, reason=f"{path}: {exc}")
-        return _File(key, (self._shown_name(student), student.owner), tuple(student.rows["attempts"]))
+        return _File(key, (self._shown_name(student), student.owner), tuple(student.rows["attempts"]), memo=memo)
 
     def _shown_name(self, student: StudentFile) -> str:
         """The roster's name for the file's owner; else the name the file gives (as the class report)."""
@@ -229,16 +237,22 @@ class ClassLive:
                         differing.add(row["uid"])
         if not seen:
             self._learners.pop(key, None)
+            self._graded_rows.pop(key, None)
             return
         rows = sorted((row for uid, row in seen.items() if uid not in differing),
                       key=lambda row: (row["created_utc"], row["uid"]))
         by_exercise: dict[str, list[LiveAttempt]] = {}
+        earlier = self._graded_rows.get(key, {})
+        graded: dict[str, tuple[dict[str, Any], LiveAttempt | None]] = {}
         for row in rows:
-            attempt = self._graded(row, key)
+            was = earlier.get(row["uid"])
+            attempt = was[1] if was is not None and was[0] is row else self._graded(row, key)   # the same row read
+            graded[row["uid"]] = (row, attempt)
             if attempt is not None:
                 by_exercise.setdefault(attempt.exercise_id, []).append(attempt)
-        self._learners[key] = Learner(*key, {exercise_id: _tried(attempts)
-                                              for exercise_id, attempts in by_exercise.items()})
+        self._graded_rows[key] = graded
+        exercises = {exercise_id: _tried(attempts) for exercise_id, attempts in by_exercise.items()}
+        self._learners[key] = Learner(*key, exercises, self._chapters(exercises))
 
     def _graded(self, row: dict[str, Any], key: tuple[str, str]) -> LiveAttempt | None:
         """An attempt graded again as the class report grades it; None for an exercise not in the book."""
@@ -275,13 +289,13 @@ class ClassLive:
             owners.setdefault(learner.name, set()).add(learner.owner)
         labels = {s.key: f"{s.name} ({s.owner})" if len(owners[s.name]) > 1 else s.name for s in learners}
         skipped = tuple(sorted(record.reason for record in self._files.values() if record.learner is None))
-        return Snapshot(now, learners, labels, {s.key: self._chapters(s) for s in learners},
+        return Snapshot(now, learners, labels, {s.key: s.chapters for s in learners},
                         _stuck(learners, labels, now), self._slips(learners, now), self._figures(learners), skipped)
 
-    def _chapters(self, learner: Learner) -> dict[str, ChapterCell]:
+    def _chapters(self, exercises: dict[str, Tried]) -> dict[str, ChapterCell]:
         cells = {}
         for chapter in self.book.chapters:
-            tried = [learner.exercises[e.id] for e in chapter.exercises if e.id in learner.exercises]
+            tried = [exercises[e.id] for e in chapter.exercises if e.id in exercises]
             solved = sum(t.solved for t in tried)
             total = len(chapter.exercises)
             state = "solved" if total and solved == total else "tried" if any(t.attempts for t in tried) \
