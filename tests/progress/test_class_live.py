@@ -155,3 +155,25 @@ def test_a_mistake_is_named_by_its_feedbacks_first_sentence():
     assert mistake_name("That is one phase only. The all-gather phase sends just as much again.") == \
         "That is one phase only"
     assert len(mistake_name("x" * 100)) == 40
+
+
+def test_a_row_edited_in_place_is_checked_again_when_its_file_is_read_again(book, lesson):
+    """Rows unchanged since the last read are not checked again (export_file.RowMemo); one edited is, to the
+    type: `"seed": false` is not the `0` it equals in Python, and gets the class report's reason."""
+    path = lesson.answer("ana", [("0.1", "3", "incorrect", 3), ("0.2", "70", "correct", 2)])
+    live = ClassLive(book, lesson.inbox)
+    live.refresh()
+    data = json.loads(path.read_text())
+    data["attempts"][0]["status"] = "correct"
+    path.write_text(json.dumps(data))
+    live.refresh()
+    [ana] = live.snapshot(NOW).learners
+    assert ana.exercises["0.1"].recent[0].regraded == "tampered"
+    assert ana.exercises["0.2"].recent[0].regraded == "correct"
+    data["attempts"][0]["seed"] = False   # == 0, the seed it had: only its type differs
+    path.write_text(json.dumps(data))
+    live.refresh()
+    snapshot = live.snapshot(NOW)
+    assert snapshot.learners == ()
+    [skipped] = snapshot.skipped
+    assert skipped.startswith(f"{path}: ") and "'seed' has the wrong type (bool)" in skipped

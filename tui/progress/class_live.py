@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -68,6 +68,7 @@ class LiveAttempt:
     regraded: str
     mistake: int | None     # which of the exercise's named mistakes it made, 1-based
     seed: int
+    slip: tuple[str, int | None, str] | None = None   # for a wrong one: what it shares with others' (_slip_of)
 
     @property
     def status(self) -> str | None:
@@ -272,8 +273,9 @@ class ClassLive:
             else:
                 regraded = verdict.status if verdict.status == row["status"] else "tampered"
                 mistake = verdict.mistake
-        return LiveAttempt(local_time(row).astimezone(UTC), exercise.id, label(exercise, row["answer"]),
-                           row["status"], regraded, mistake, row["seed"])
+        attempt = LiveAttempt(local_time(row).astimezone(UTC), exercise.id, label(exercise, row["answer"]),
+                              row["status"], regraded, mistake, row["seed"])
+        return replace(attempt, slip=self._slip_of(attempt)) if attempt.status == "incorrect" else attempt
 
     def _grading_time(self, key: tuple[str, str]) -> GradingTime:
         """The grading time of the account owning the files, for the whole lesson (files the instructor owns,
@@ -306,11 +308,14 @@ class ClassLive:
     def _slips(self, learners: tuple[Learner, ...], now: datetime) -> tuple[Slip, ...]:
         who: dict[tuple[str, int | None, str], set[tuple[str, str]]] = {}
         made: Counter[tuple[str, int | None, str]] = Counter()
+        since = now - SLIP_WINDOW
         for learner in learners:
             for tried in learner.exercises.values():
-                for attempt in tried.recent:
-                    if attempt.status == "incorrect" and now - SLIP_WINDOW <= attempt.when <= now:
-                        slip = self._slip_of(attempt)
+                for attempt in reversed(tried.recent):   # newest first, up to the window's start
+                    if attempt.when < since:
+                        break
+                    slip = attempt.slip
+                    if slip is not None and attempt.status == "incorrect" and attempt.when <= now:
                         who.setdefault(slip, set()).add(learner.key)
                         made[slip] += 1
         order = {e.id: i for i, e in enumerate(self.book.exercises)}
@@ -350,11 +355,14 @@ def _stuck(learners: tuple[Learner, ...], labels: dict[tuple[str, str], str], no
     """Learners whose last STUCK_WRONG or more counted attempts on an exercise were all wrong, all within
     STUCK_WINDOW: a right answer, or a pause longer than the window, ends it."""
     stuck = []
+    since = now - STUCK_WINDOW
     for learner in learners:
         for exercise_id, tried in learner.exercises.items():
             wrong: list[LiveAttempt] = []
-            for attempt in reversed([a for a in tried.recent if a.status is not None and a.when <= now]):
-                if attempt.status == "correct" or attempt.when < now - STUCK_WINDOW:
+            for attempt in reversed(tried.recent):   # newest first: most stop at once, outside the window
+                if attempt.status is None or attempt.when > now:
+                    continue
+                if attempt.status == "correct" or attempt.when < since:
                     break
                 wrong.append(attempt)
             if len(wrong) >= STUCK_WRONG:
