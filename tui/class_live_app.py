@@ -19,7 +19,7 @@ from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, 
 from tui.screens.class_live import ClassLiveScreen
 from tui.watch import Watch
 
-TICK_SECONDS = 15.0
+TICK_SECONDS = 2.0   # stuck and slips move on with time; a change the watcher missed is read then
 
 
 class ClassLiveApp(App[None]):

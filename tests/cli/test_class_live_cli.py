@@ -52,7 +52,7 @@ def test_the_plain_lines_print_the_class_then_a_line_per_change(tmp_path):
         assert "ana: chapter 0 tried (0 of 8)" in first
         lines.until("slip now: 1 learner · 0.1 · That is one phase only")
         lesson.answer("ana", [("0.1", "3", "incorrect", 0)])
-        assert lines.until("stuck now:")[-1] == "stuck now: ana · 0.1 · 3 wrong in a row · 2 min"
+        assert lines.until("stuck now:")[-1] == "stuck now: ana · 0.1 · 3 wrong · 2 min"
         lesson.answer("ana", [("0.1", "1.75", "correct", 0)])
         changed = lines.until("no longer stuck")
         assert "ana: 0.1 solved, 4 attempts" in changed

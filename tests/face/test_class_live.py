@@ -56,7 +56,7 @@ async def test_a_learner_new_to_the_inbox_shows_up_and_one_changing_is_repainted
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
         assert rows(app) == ["ana", "ben"]
-        assert "ana · 0.1 · 3 wrong in a row · 7 min" in text_of(app.screen.query_one("#stuck", Static))
+        assert "ana · 0.1 · 3 wrong · 7 min" in text_of(app.screen.query_one("#stuck", Static))
         assert "2 learners · 0.1 · That is one phase only" in text_of(app.screen.query_one("#slips", Static))
         lesson.answer("cy", [("1.1", "112", "correct", 0)])
         await wait_until(pilot, lambda: rows(app) == ["ana", "ben", "cy"], "cy's file on the screen")

@@ -31,7 +31,7 @@ def minutes(since: datetime, now: datetime) -> str:
 
 
 def stuck_line(stuck: Stuck, now: datetime) -> str:
-    return f"{name(stuck.learner)} · {stuck.exercise_id} · {stuck.wrong} wrong in a row · {minutes(stuck.since, now)}"
+    return f"{name(stuck.learner)} · {stuck.exercise_id} · {stuck.wrong} wrong · {minutes(stuck.since, now)}"
 
 
 def slip_line(slip: Slip) -> str:
