@@ -37,6 +37,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from grader.book.load import load_book
 from tui.progress import clock
-from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive, Snapshot
+from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive
 from tui.progress.export_file import inert_json, write_whole
 from tui.progress.store import ProgressStore
 from tui.watch import Watch
@@ -194,8 +195,13 @@ def run_screen(phase: Phase, book: Any) -> tuple[list[float], float, float]:
     class Stamped(ClassLiveApp):
         """The real app, noting the frame after each snapshot is on the screen."""
 
-        def _show(self, snapshot: Snapshot, changed: set[tuple[str, str]]) -> None:
-            super()._show(snapshot, changed)
+        def on_class_live_app_updated(self, message: ClassLiveApp.Updated) -> None:
+            """Runs before ClassLiveApp's own handler (Textual calls each class's in turn), which shows it."""
+            with self._handoff:
+                waiting = self._waiting
+            if waiting is None:
+                return
+            snapshot, changed = waiting
             counts = {s.key: sum(t.attempts for t in s.exercises.values()) for s in snapshot.learners}
             shown = [(key[0], counts[key]) for key in changed if key in counts]
             self.call_after_refresh(phase.seen_all, shown)
@@ -233,6 +239,7 @@ def main() -> None:
     parser.add_argument("--history", type=int, default=20, help="attempts in each file at the start")
     parser.add_argument("--runs", type=int, default=1)
     args = parser.parse_args()
+    resource_tracker.ensure_running()   # now: started from inside the headless app, it cannot pass on its fds
     book = load_book()
     threading.excepthook = lambda hook: print(f"thread failed: {hook.exc_value!r}", file=sys.stderr)
     print(f"{args.learners} learners, one file replaced every {args.every / args.learners * 1000:.0f} ms "

@@ -2,8 +2,10 @@
 
 The inbox is watched with tui.watch (watchfiles): after each burst of changes, the watch's own thread reads
 what changed (class_live.ClassLive.refresh, only the files whose inode, time or size changed) and works out
-the snapshot, then hands it to the screen with call_from_thread. A timer does the same every TICK_SECONDS,
-since "stuck now" and "slips now" change as time passes with no file changing. One lock keeps the two apart.
+the snapshot, then leaves it for the screen and posts a message (thread-safe, never waiting for the screen:
+reading goes on while a frame is drawn). The screen takes the newest snapshot waiting, with every learner
+changed since it last took one. A timer does the same every TICK_SECONDS, since "stuck now" and "slips now"
+change as time passes with no file changing. One lock keeps the two readers apart.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from textual.app import App
+from textual.message import Message
 
 from tui.progress import clock
 from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive, Snapshot
@@ -25,6 +28,9 @@ TICK_SECONDS = 2.0   # stuck and slips move on with time; a change the watcher m
 class ClassLiveApp(App[None]):
     TITLE = "ringbook class live"
 
+    class Updated(Message):
+        """A snapshot waits for the screen."""
+
     def __init__(self, live: ClassLive, *, chapter: str | None = None,
                  now: Callable[[], datetime] = clock.now):
         super().__init__()
@@ -32,7 +38,9 @@ class ClassLiveApp(App[None]):
         self.chapter = chapter
         self.now = now
         self.updates = 0   # snapshots shown since the start: a test or a benchmark waits for the next
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()          # one reader of the inbox at a time
+        self._handoff = threading.Lock()       # the snapshot waiting for the screen
+        self._waiting: tuple[Snapshot, set[tuple[str, str]]] | None = None
         self._watch = Watch(live.inbox, self._update, recursive=False, suffixes=(".json",),
                             quiet=WATCH_QUIET_SECONDS, longest=WATCH_LONGEST_SECONDS)
 
@@ -51,17 +59,22 @@ class ClassLiveApp(App[None]):
         self._watch.stop()
 
     def _update(self) -> None:
-        """Off the UI thread: read what changed, and hand the new snapshot to the screen."""
+        """Off the UI thread: read what changed, and leave the new snapshot for the screen."""
         with self._lock:
             changed = self.live.refresh()
             snapshot = self.live.snapshot(self.now())
-        try:
-            self.call_from_thread(self._show, snapshot, changed)
-        except RuntimeError:   # the app has ended meanwhile
-            pass
+        with self._handoff:
+            first = self._waiting is None
+            self._waiting = (snapshot, changed | (self._waiting[1] if self._waiting else set()))
+        if first:
+            self.post_message(self.Updated())
 
-    def _show(self, snapshot: Snapshot, changed: set[tuple[str, str]]) -> None:
+    def on_class_live_app_updated(self, _message: Updated) -> None:
+        with self._handoff:
+            waiting, self._waiting = self._waiting, None
+        if waiting is None:
+            return
         screen = next((s for s in self.screen_stack if isinstance(s, ClassLiveScreen)), None)
         if screen is not None:
-            screen.show(snapshot, changed)
+            screen.show(*waiting)
         self.updates += 1

@@ -190,14 +190,24 @@ def _not_checked_before(data: dict[str, Any], known: dict[tuple[str, str], tuple
 
 
 def _same(a: Any, b: Any) -> bool:
-    """JSON values equal and of the same types all the way down (Python has 1 == True == 1.0)."""
+    """JSON values equal and of the same types all the way down (Python has 1 == True == 1.0). A row's fields
+    are mostly scalars, compared in the loop rather than by a call each: this runs for every row of a file."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[key], b[key]) for key in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+    if type(a) is dict:
+        if a.keys() != b.keys():
+            return False
+        pairs: Any = ((a[key], b[key]) for key in a)
+    elif type(a) is list:
+        if len(a) != len(b):
+            return False
+        pairs = zip(a, b, strict=True)
+    else:
+        return bool(a == b)
+    for x, y in pairs:
+        if type(x) is not type(y) or (type(x) in (dict, list) and not _same(x, y)) or x != y:
+            return False
+    return True
 
 
 def local_time(row: dict[str, Any]) -> datetime:
