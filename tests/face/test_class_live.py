@@ -128,3 +128,13 @@ async def test_time_moves_stuck_on_without_a_file_changing(book, lesson):
         app.run_worker(app._update, thread=True)     # what the timer does
         await wait_until(pilot, lambda: app.updates > seen, "the next snapshot")
         assert "nobody" in text_of(app.screen.query_one("#stuck", Static))   # the first wrong one left the window
+
+
+@SIZES
+def test_snapshot_of_a_chapter_being_worked_on(snap_compare, book, lesson, size):
+    async def chapter_open(pilot):
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ClassLiveScreen), "the live screen")
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(live_app(book, lesson), run_before=chapter_open, terminal_size=size)
