@@ -27,7 +27,7 @@ LIVE_DESCRIPTION = (
 
 
 def add_classroom(commands: Commands) -> None:
-    classes = commands.add_parser("class", help="for instructors: a report over students' exports")
+    classes = commands.add_parser("class", help="for instructors: a report over students' exports, or the class live")
     actions = classes.add_subparsers(dest="class_command", metavar="ACTION", required=True)
     report = actions.add_parser(
         "report", help="students x chapters mastery, last active, streak, most failed exercises",
