@@ -27,7 +27,7 @@ def name(text: str) -> str:
 
 def minutes(since: datetime, now: datetime) -> str:
     whole = max(0, int((now - since).total_seconds() // 60))
-    return "under a minute" if whole == 0 else f"{whole} min"
+    return "<1 min" if whole == 0 else f"{whole} min"
 
 
 def stuck_line(stuck: Stuck, now: datetime) -> str:
@@ -60,7 +60,7 @@ def attempt_line(attempt: LiveAttempt, now: datetime, book: Book) -> str:
             "tampered": f"recorded {attempt.recorded}, not the book's verdict: not counted",
             "ungraded": "not graded in time: not counted", "undecided": "could not be decided: not counted"}
     ago = f"{minutes(attempt.when, now)} ago"
-    return f"{ago:>18}  {clipped(attempt.answer, LISTED_WIDTH):<{LISTED_WIDTH}}  {said[attempt.regraded]}"
+    return f"{ago:>12}  {clipped(attempt.answer, LISTED_WIDTH):<{LISTED_WIDTH}}  {said[attempt.regraded]}"
 
 
 def as_data(book: Book, snapshot: Snapshot) -> dict[str, Any]:
