@@ -105,7 +105,7 @@ LAYERS = [
     ("tui.answers",),
     ("tui.screens",),
     ("tui.app", "tui.commands", "tui.pacing", "tui.live_book", "tui.screenshots", "tui.suspending",
-     "tui.keys_in_turn"),
+     "tui.keys_in_turn", "tui.class_live_app"),
     ("tui.cli", "tui.__main__"),
 ]
 ROOT = Path(__file__).resolve().parent.parent

@@ -33,13 +33,15 @@ class Watch:
     files with one of `suffixes` (all files when empty), or only to the file `only` (one in `folder`)."""
 
     def __init__(self, folder: Path, changed: Callable[[], None], *, recursive: bool = True,
-                 suffixes: Collection[str] = (), only: Path | None = None, quiet: float = QUIET_SECONDS):
+                 suffixes: Collection[str] = (), only: Path | None = None, quiet: float = QUIET_SECONDS,
+                 longest: float = LONGEST_BURST_MS / 1000):
         self.folder = folder.resolve()   # changes name paths under the folder as it is watched: compared whole
         self.changed = changed
         self.recursive = recursive
         self.suffixes = set(suffixes)
         self.only = str(self.folder / only.name) if only is not None else None
         self.quiet = quiet
+        self.longest = longest   # a burst that goes on is reported after this many seconds
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -69,7 +71,7 @@ class Watch:
 
         with notify:
             while True:
-                burst = notify.watch(LONGEST_BURST_MS, round(self.quiet * 1000), 0, self._stop)
+                burst = notify.watch(round(self.longest * 1000), round(self.quiet * 1000), 0, self._stop)
                 if burst == "stop":
                     return
                 if isinstance(burst, set) and any(self.concerns(Change(change), path) for change, path in burst):

@@ -36,7 +36,15 @@ from grader.kinds.build import Build
 from grader.kinds.registry import kind_of, label
 from grader.verdict import Verdict, invalid
 from tui.progress import clock
-from tui.progress.export_file import PARTS, UnreadableExport, file_owner, local_time, read_export, reason_for
+from tui.progress.export_file import (
+    PARTS,
+    RowMemo,
+    UnreadableExport,
+    file_owner,
+    local_time,
+    read_export,
+    reason_for,
+)
 from tui.progress.lookalike import folded
 from tui.progress.mastery import Mastery, mastery
 from tui.progress.roster import Roster
@@ -450,9 +458,10 @@ def _host_logins() -> dict[str, str]:
     return logins
 
 
-def read_student_file(path: Path) -> StudentFile:
-    """An export read and checked as far as one file can be; raises UnreadableExport with a one-line reason."""
-    export = read_export(path)
+def read_student_file(path: Path, memo: RowMemo | None = None) -> StudentFile:
+    """An export read and checked as far as one file can be; raises UnreadableExport with a one-line reason.
+    `memo`: the rows of the last read of this file, not checked again where unchanged (export_file.RowMemo)."""
+    export = read_export(path, memo)
     student = export.data.get("student")
     details: dict[str, Any] = student if isinstance(student, dict) else {}
     user, host = (value if isinstance(value := details.get(key), str) else "" for key in ("user", "host"))

@@ -1,4 +1,5 @@
-"""`ringbook class init` and `ringbook class report`: the instructor's inbox, and the report over students' exports."""
+"""`ringbook class init`, `class report` and `class live`: the instructor's inbox, the report over students'
+exports, and the class now."""
 
 from __future__ import annotations
 
@@ -27,9 +28,16 @@ INIT_DESCRIPTION = (
     "ready, 1 it is not (the reason on stderr).")
 
 
+LIVE_DESCRIPTION = (
+    "Watch the inbox as learners' exports arrive and change: students x chapters (or one chapter's exercises) "
+    "as solved / tried / not started, who is stuck now, the slips being made now, first-try rate and median "
+    "attempts per exercise. Files are read and every answer graded again as `class report` does; a file it "
+    "would skip is skipped with the same reason.")
+
+
 def add_classroom(commands: Commands) -> None:
-    classes = commands.add_parser("class", help="for instructors: the class inbox, and a report over students' "
-                                                "exports")
+    classes = commands.add_parser("class", help="for instructors: the class inbox, a report over students' exports, "
+                                                "or the class live")
     actions = classes.add_subparsers(dest="class_command", metavar="ACTION", required=True)
     init = actions.add_parser("init", help="make the class inbox DIR and print the line learners' accounts need",
                               description=INIT_DESCRIPTION)
@@ -49,6 +57,18 @@ def add_classroom(commands: Commands) -> None:
                              "account's student is flagged")
     content_option(report)
     report.set_defaults(run=run)
+    live = actions.add_parser(
+        "live", help="the class now, as learners work: who is stuck, the slips being made, a heat map",
+        description=LIVE_DESCRIPTION)
+    live.add_argument("inbox", type=Path, metavar="DIR", help="the class's inbox, where learners' exports arrive")
+    live.add_argument("--chapter", metavar="N", help="open on this chapter's exercises instead of the chapters")
+    live.add_argument("--json", action="store_true", help="print one snapshot as JSON and exit")
+    live.add_argument("--lines", action="store_true",
+                      help="plain lines: the class now, then a line per change until Ctrl+C (also when output "
+                           "is not a terminal, or RINGBOOK_SCREEN_READER is set)")
+    live.add_argument("--roster", type=Path, metavar="FILE", help="which account each learner is, as for report")
+    content_option(live)
+    live.set_defaults(run=run_live)
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -61,3 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from tui.cli.classroom import run_class_report
 
     return run_class_report(args.paths, args.format, content_of(args), args.roster)
+
+
+def run_live(args: argparse.Namespace) -> int:
+    from tui.cli.class_live import run_class_live
+
+    return run_class_live(args.inbox, content_of(args), chapter=args.chapter, as_json=args.json, lines=args.lines,
+                          roster_file=args.roster)

@@ -1,0 +1,60 @@
+"""`ringbook class live DIR --json` and its plain lines, over a real inbox, with RINGBOOK_NOW holding the clock."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+from tests.class_inbox import NOW, Class
+from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, stop_with_ctrl_c
+from tests.helpers import ringbook_in_process as run
+
+
+def test_json_is_one_snapshot_of_the_class(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("RINGBOOK_NOW", NOW.isoformat())
+    lesson = Class(tmp_path)
+    lesson.answer("ana", [("0.1", "0.875", "incorrect", 7), ("0.1", "14", "incorrect", 4),
+                          ("0.1", "3", "incorrect", 1)])
+    lesson.answer("ben", [("0.1", "0.875", "incorrect", 3), ("0.1", "1.75", "correct", 2)])
+    (lesson.inbox / "junk.json").write_text("[1, 2]")
+    code, out, err = run(capsys, "class", "live", lesson.inbox, "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert set(data) == {"book", "now", "chapters", "learners", "stuck", "slips", "exercises", "skipped"}
+    ana, ben = data["learners"]
+    assert (ana["name"], ana["chapters"]["0"], ana["exercises"]["0.1"]["state"]) == \
+        ("ana", {"state": "tried", "solved": 0, "total": 8}, "tried")
+    assert [a["regraded"] for a in ben["exercises"]["0.1"]["recent"]] == ["incorrect", "correct"]
+    assert [(s["learner"], s["exercise"], s["wrong"], s["minutes"]) for s in data["stuck"]] == [("ana", "0.1", 3, 7.0)]
+    assert data["slips"][0] == {"exercise": "0.1", "mistake": 1, "name": "That is one phase only", "learners": 2,
+                                "attempts": 2}
+    assert data["exercises"]["0.1"] == {"tried": 2, "solved": 1, "first_try_rate": 0.0, "median_attempts": 2}
+    assert data["skipped"] == [f"{lesson.inbox / 'junk.json'}: is not a ringbook progress export"]
+
+
+def test_an_unknown_chapter_or_folder_is_said_in_a_line(tmp_path, capsys):
+    assert run(capsys, "class", "live", tmp_path / "nowhere")[0:2] == (2, "")
+    code, _, err = run(capsys, "class", "live", tmp_path, "--chapter", "99", "--json")
+    assert code == 2 and err.startswith("ringbook class live: the book has no chapter '99'")
+
+
+def test_the_plain_lines_print_the_class_then_a_line_per_change(tmp_path):
+    lesson = Class(tmp_path)
+    lesson.answer("ana", [("0.1", "0.875", "incorrect", 2), ("0.1", "14", "incorrect", 1)])
+    child = subprocess.Popen([*RINGBOOK, "class", "live", str(lesson.inbox)], cwd=ROOT, text=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_NOW": NOW.isoformat()})
+    try:
+        lines = LineReader(child)
+        first = lines.until("nobody stuck now")
+        assert first[0].startswith("ringbook class live: plain lines: input or output is not a terminal")
+        assert "ana: chapter 0 tried (0 of 8)" in first
+        lines.until("slip now: 1 learner · 0.1 · That is one phase only")
+        lesson.answer("ana", [("0.1", "3", "incorrect", 0)])
+        assert lines.until("stuck now:")[-1] == "stuck now: ana · 0.1 · 3 wrong · 2 min"
+        lesson.answer("ana", [("0.1", "1.75", "correct", 0)])
+        changed = lines.until("no longer stuck")
+        assert "ana: 0.1 solved, 4 attempts" in changed
+    finally:
+        stop_with_ctrl_c(child)

@@ -1,0 +1,140 @@
+"""`ringbook class live`'s screen, driven by Pilot over a real inbox at 80x24 and 120x40: a file written into
+the inbox shows up, Enter opens a chapter and then a learner's attempts, Escape goes back."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable, Static
+
+from grader.book.load import load_book
+from tests.class_inbox import NOW, Class
+from tests.helpers import text_of, wait_until
+from tui.class_live_app import ClassLiveApp
+from tui.progress.class_live import ClassLive
+from tui.screens.class_attempts import ClassAttemptsScreen
+from tui.screens.class_live import ClassLiveScreen
+
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+
+
+@pytest.fixture(scope="module")
+def book():
+    return load_book()
+
+
+@pytest.fixture
+def lesson(tmp_path) -> Class:
+    lesson = Class(tmp_path)
+    lesson.answer("ana", [("0.1", "0.875", "incorrect", 7), ("0.1", "14", "incorrect", 4),
+                          ("0.1", "3", "incorrect", 1)])
+    lesson.answer("ben", [("0.1", "0.875", "incorrect", 3), ("0.1", "1.75", "correct", 2)])
+    return lesson
+
+
+def live_app(book, lesson: Class, chapter: str | None = None) -> ClassLiveApp:
+    live = ClassLive(book, lesson.inbox)
+    live.refresh()
+    return ClassLiveApp(live, chapter=chapter, now=lambda: NOW)
+
+
+def cell(app: ClassLiveApp, row: int, column: str) -> str:
+    table = app.screen.query_one("#heat", DataTable)
+    return str(table.get_cell(table.coordinate_to_cell_key(Coordinate(row, 0)).row_key, column))
+
+
+def rows(app: ClassLiveApp) -> list[str]:
+    table = app.screen.query_one("#heat", DataTable)
+    return [str(table.get_row_at(n)[0]) for n in range(table.row_count)]
+
+
+@SIZES
+async def test_a_learner_new_to_the_inbox_shows_up_and_one_changing_is_repainted(book, lesson, size):
+    app = live_app(book, lesson)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        assert rows(app) == ["ana", "ben"]
+        assert "ana · 0.1 · 3 wrong · 7 min" in text_of(app.screen.query_one("#stuck", Static))
+        assert "2 learners · 0.1 · That is one phase only" in text_of(app.screen.query_one("#slips", Static))
+        lesson.answer("cy", [("1.1", "112", "correct", 0)])
+        await wait_until(pilot, lambda: rows(app) == ["ana", "ben", "cy"], "cy's file on the screen")
+        assert (cell(app, 2, "0"), cell(app, 2, "1")) == ("·", "◐1")
+        lesson.answer("ana", [("0.1", "1.75", "correct", 0)])
+        await wait_until(pilot, lambda: "nobody" in text_of(app.screen.query_one("#stuck", Static)),
+                         "ana no longer stuck once her right answer arrives")
+        assert cell(app, 0, "0") == "◐1"
+
+
+@SIZES
+async def test_enter_opens_a_chapter_then_a_learners_attempts_and_escape_goes_back(book, lesson, size):
+    app = live_app(book, lesson)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        screen = app.screen
+        assert "Open" in {b.binding.description for b in screen.active_bindings.values() if b.binding.show}
+        await pilot.press("enter")                          # on ana, chapter 0
+        assert screen.chapter == "0"
+        assert rows(app)[:4] == ["first try", "median tries", "ana", "ben"]
+        assert (cell(app, 2, "0.1"), cell(app, 3, "0.1"), cell(app, 3, "0.2")) == ("!3", "✓", "·")
+        assert (cell(app, 0, "0.1"), cell(app, 1, "0.1")) == ("0%", "2")
+        assert "0.1: 2 tried, 1 solved, first try 0%, median attempts 2" in text_of(screen.query_one("#figures"))
+        await pilot.press("down", "enter")                  # ben's attempts at 0.1
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassAttemptsScreen), "ben's attempts")
+        listing = text_of(app.screen.query_one("#class-attempts-list", Static))
+        assert "2 counted attempts, solved" in listing
+        assert "3 min ago  0.875" in listing and "wrong: That is one phase only" in listing
+        assert "2 min ago  1.75" in listing and "right" in listing
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("escape")                         # back to the chapters, on ben and chapter 0
+        assert screen.chapter is None and rows(app) == ["ana", "ben"]
+        table = screen.query_one("#heat", DataTable)
+        assert (table.cursor_row, table.cursor_column) == (1, 1)
+        assert "back" not in {b.binding.action for b in screen.active_bindings.values()}
+
+
+async def test_a_click_on_a_chapter_opens_it(book, lesson):
+    app = live_app(book, lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        table = app.screen.query_one("#heat", DataTable)
+        region = table._get_cell_region(table.cursor_coordinate._replace(column=2))   # ana, chapter 1
+        await pilot.click(table, offset=(region.x + 1, region.y + 1))
+        await pilot.click(table, offset=(region.x + 1, region.y + 1))
+        await wait_until(pilot, lambda: app.screen.chapter == "1", "chapter 1 opened by the mouse")
+
+
+async def test_names_from_files_are_shown_as_text(book, tmp_path):
+    lesson = Class(tmp_path)
+    lesson.answer("m\x1b[2J[b]x", [("0.1", "3", "incorrect", 1)])
+    app = live_app(book, lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        assert rows(app) == ["m\\x1b[2J[b]x"]   # the escape as text, the brackets not read as markup
+        assert "m\\x1b[2J[b]x" in app.screen.query_one("#heat", DataTable).render_line(1).text
+
+
+async def test_time_moves_stuck_on_without_a_file_changing(book, lesson):
+    moments = [NOW]
+    live = ClassLive(book, lesson.inbox)
+    live.refresh()
+    app = ClassLiveApp(live, now=lambda: moments[-1])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        moments.append(NOW + timedelta(minutes=4))
+        seen = app.updates
+        app.run_worker(app._update, thread=True)     # what the timer does
+        await wait_until(pilot, lambda: app.updates > seen, "the next snapshot")
+        assert "nobody" in text_of(app.screen.query_one("#stuck", Static))   # the first wrong one left the window
+
+
+@SIZES
+def test_snapshot_of_a_chapter_being_worked_on(snap_compare, book, lesson, size):
+    async def chapter_open(pilot):
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ClassLiveScreen), "the live screen")
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(live_app(book, lesson), run_before=chapter_open, terminal_size=size)
