@@ -45,6 +45,8 @@ async def test_a_save_shows_in_place_and_a_broken_one_lists_its_problems_until_f
         await chapter_filled_in(app, pilot)
         first = app.screen
         page = first.query_one("#page", Scroll)
+        # The whole text is laid out a frame after the list is mounted; a scroll before that stops at the top.
+        await wait_until(pilot, lambda: page.max_scroll_y >= 12, "the chapter laid out longer than the screen")
         page.scroll_to(y=12, animate=False, immediate=True)
         await pilot.pause()
         assert page.scroll_y == 12

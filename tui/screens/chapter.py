@@ -152,7 +152,7 @@ class ChapterScreen(Screen):
                 return
         page = self.query_one("#page", VerticalScroll)
         await page.mount(Static(id="exercises-heading"), OptionList(id="exercise-list"))
-        if closing(self):
+        if closing(self) or not self.query("#exercise-list"):   # taken down meanwhile (a live book read again)
             return
         self.refresh_exercises()
         if self.initial_tab == "exercises":
