@@ -32,6 +32,7 @@ def test_a_new_inbox_is_mode_3733_in_the_group_given_and_the_learners_line_is_pr
     assert info.st_uid == os.geteuid() and info.st_gid == os.getegid()
     lines = out.splitlines()
     assert f"  export RINGBOOK_CLASS={inbox}" in lines
+    assert f"watch it with `ringbook class live {inbox}`" in out   # what the instructor runs next
     assert f"or each learner starts `ringbook --class {inbox}`." in lines
     assert lines[0] == f"Made {inbox}."
 

@@ -46,7 +46,8 @@ def run_class_init(folder: Path, group: str | None) -> int:
     say("Learners' accounts need this line (in /etc/profile.d/ringbook.sh, or in the ForceCommand wrapper):")
     say(f"  export {CLASS_VARIABLE}={quoted}")
     say(f"or each learner starts `ringbook --class {quoted}`.")
-    say(f"Their progress is then shared as they answer; read it with `ringbook class report {quoted}`.")
+    say(f"Their progress is then shared as they answer: watch it with `ringbook class live {quoted}`, "
+        f"or report on it with `ringbook class report {quoted}`.")
     return 0
 
 
