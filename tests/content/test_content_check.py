@@ -411,9 +411,13 @@ def test_a_cache_from_before_strings_were_made_printable_is_not_used(small_book,
     [cache] = tmp_path.glob("book-cache-*.json")
     data = json.loads(cache.read_text())
     data["format"] = 1
-    data["raw"]["chapters"]["00-ring-allreduce"]["exercises"][0]["title"] = "Traffic\x1b]2;pwned\x07"
+    chapter = data["raw"]["chapters"]["00-ring-allreduce"]
+    exercises = json.loads(chapter["exercises"])   # a chapter's exercises are one JSON text in the copy (format 9)
+    exercises[0]["title"] = chapter["headings"][0][1] = "Traffic\x1b]2;pwned\x07"
+    chapter["exercises"] = json.dumps(exercises)
     cache.write_text(json.dumps(data))
-    assert load_book(small_book, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU on a ring"
+    book = load_book(small_book, cache_dir=tmp_path)
+    assert book.exercise("0.1").title == book.headings[0].title == "Traffic per GPU on a ring"
 
 
 def terminal_output(app) -> str:

@@ -88,8 +88,12 @@ def test_a_cache_in_the_order_of_format_5_is_read_again(chapters_copy, tmp_path)
     assert table.steps and table.written is not None and len(table.steps) > 1
     old_order = [table.prompt, table.explanation, *table.hints, *(m.feedback for m in table.mistakes),
                  *(s.label for s in table.steps), *(s.feedback for s in table.steps), table.title]
-    chapter = next(c for c in data["raw"]["chapters"].values() if any(e["id"] == "6.4" for e in c["exercises"]))
-    next(e for e in chapter["exercises"] if e["id"] == "6.4")["_canonical_texts"] = old_order
+    for chapter in data["raw"]["chapters"].values():   # each chapter's exercises are one JSON text (format 9)
+        exercises = json.loads(chapter["exercises"])
+        for exercise in exercises:
+            if exercise["id"] == "6.4":
+                exercise["_canonical_texts"] = old_order
+        chapter["exercises"] = json.dumps(exercises)
     cache.write_text(json.dumps({**data, "format": 5}))
     assert load_book(book_copy, cache_dir=tmp_path) == fresh
 
