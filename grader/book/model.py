@@ -9,7 +9,7 @@ book name themselves by id rather than have generated reprs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -29,7 +29,7 @@ class Heading(NamedTuple):
     chapter_id: str
 
 
-@dataclass(repr=False)
+@dataclass(repr=False, eq=False)
 class Chapter:
     """A chapter folder: its narrative (read when it opens) and its exercises, built when first asked for (`build`):
     a book read from its cached copy shows home from the headings alone, before the kinds' modules load."""
@@ -38,7 +38,7 @@ class Chapter:
     title: str
     path: Path
     headings: tuple[Heading, ...]
-    build: Callable[[], tuple[Exercise, ...]] = field(compare=False)
+    build: Callable[[], tuple[Exercise, ...]]
     book_root: Path   # the book's folder: the chapter reads no file that resolves outside it (grader.files)
     part: str = ""  # the part of the course it belongs to, as book.yaml names it ("" for the main run)
 
@@ -51,6 +51,13 @@ class Chapter:
 
     def __repr__(self) -> str:
         return f"Chapter({self.id!r})"
+
+    def __eq__(self, other: object) -> bool:
+        """Equal with equal exercises (a book read from its copy the same as from its files), built to compare."""
+        return isinstance(other, Chapter) and self._compared() == other._compared()
+
+    def _compared(self) -> tuple[object, ...]:
+        return self.id, self.title, self.path, self.headings, self.book_root, self.part, self.exercises
 
     @cached_property
     def exercises(self) -> tuple[Exercise, ...]:

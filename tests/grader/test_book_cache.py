@@ -25,6 +25,19 @@ def test_a_cached_book_equals_a_freshly_read_one(book_copy, tmp_path):
     assert cached.exercise("0.1").source.line == fresh.exercise("0.1").source.line
 
 
+def test_a_book_read_from_its_copy_builds_each_chapters_exercises_when_first_asked(book_copy, tmp_path):
+    """Home shows only each exercise's id and title (issue 48): a book read from its copy has them before any
+    exercise is built, and builds a chapter's exercises the first time they are asked for, as the files give."""
+    fresh = load_book(book_copy, cache_dir=tmp_path)
+    cached = load_book(book_copy, cache_dir=tmp_path)
+    assert [(h.id, h.title, h.chapter_id) for h in cached.headings] == [
+        (e.id, e.title, e.chapter_id) for e in fresh.exercises]
+    assert not [c for c in cached.chapters if "exercises" in vars(c)]    # none built yet
+    first = cached.chapters[0]
+    assert first.exercises == fresh.chapters[0].exercises
+    assert [c.id for c in cached.chapters if "exercises" in vars(c)] == [first.id]
+
+
 def test_a_start_from_the_cache_never_imports_yaml(tmp_path):
     load_book(cache_dir=tmp_path)
     code = ("import sys; from pathlib import Path; from grader.book.load import load_book; "
