@@ -22,7 +22,6 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from grader.book.model import Book, Chapter, LabRef
-from grader.exercise import Exercise
 from tui.commands import BookCommands, app_commands
 from tui.keys_in_turn import KeysInTurn
 from tui.live_book import LiveBook
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from grader.book.quiz import Quiz
+    from grader.exercise import Exercise
     from grader.problems import Problem
     from tui.progress.class_share import ClassShare
     from tui.progress.review import Card
