@@ -1,5 +1,5 @@
-"""What every exercise kind shares: the base dataclass, the parts several kinds use (an option, a foreseen
-mistake, a code test), the numeric base of the kinds answered by a number or a formula, and the book's
+"""What every exercise kind shares: the base dataclass, the parts several kinds use (a foreseen mistake, a code
+test; an option is grader/draws.py's), the numeric base of the kinds answered by a number or a formula, and the book's
 hardware figures those formulas may name.
 
 Each kind's own dataclass lives in its module in grader/kinds/. Nothing changes an exercise once the loader
@@ -12,16 +12,14 @@ object.__setattr__, which made the model 5% of ringbook's start. Nor do they hav
 from __future__ import annotations
 
 import copy
-import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 DEFAULT_TOLERANCE = 0.005  # 3 significant figures always pass; a 4th-digit slip does not
-MAX_SEED = 2**63 - 1       # the largest seed a variant or a deal takes: one SQLite keeps as an integer
 
 TextKey = tuple[str | int, ...]   # where a text sits in an exercise: ("prompt",), ("hints", 0), ("steps", 1, "label")
 Where = Callable[..., int]        # the line of a field of the exercise, given its keys
@@ -71,36 +69,6 @@ class Exercise:
     def deal_key(self) -> str:
         """What the shuffle is seeded by: the id for the book's own order (seed 0), else id and seed."""
         return self.id if not self.deal else f"{self.id}:{self.deal}"
-
-
-class HasId(Protocol):
-    @property
-    def id(self) -> str: ...
-
-
-Dealt = TypeVar("Dealt", bound=HasId)
-
-
-def fixed_shuffle(things: tuple[Dealt, ...], seed: str, avoid: tuple[str, ...] = ()) -> tuple[Dealt, ...]:
-    """The same shuffle on every run and machine (seeded by a string such as the exercise id, never by
-    hash()), never in the `avoid` order of ids: what a learner sees, and what letters and positions refer to."""
-    shuffled = list(things)
-    rng = random.Random(seed)
-    for _ in range(20):
-        rng.shuffle(shuffled)
-        if tuple(t.id for t in shuffled) != avoid:
-            return tuple(shuffled)
-    return tuple(reversed(things))
-
-
-@dataclass(repr=False)
-class Option:
-    """One answer of a multiple-choice step (a trace's choice, a quiz question), with what to say when it is picked."""
-
-    id: str
-    text: str
-    correct: bool
-    feedback: str
 
 
 @dataclass(repr=False)

@@ -8,6 +8,7 @@ suite paid for it every time) or, on a loaded machine, too short.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import signal
@@ -220,3 +221,14 @@ class LineReader:
             if line.startswith(wanted):
                 return got
         raise AssertionError(f"no line starting {wanted!r}; printed:\n" + "\n".join(self.seen))
+
+
+def read_book_copy(path: Path) -> tuple[dict, list[list[dict]]]:
+    """A book's cached copy (grader/book/cache.py): its first line, the book without its exercises; then each
+    chapter's exercises, a line each."""
+    head, *lines = path.read_text(encoding="utf-8").split("\n")
+    return json.loads(head), [json.loads(line) for line in lines]
+
+
+def write_book_copy(path: Path, head: dict, chapters: list[list[dict]]) -> None:
+    path.write_text("\n".join([json.dumps(head), *map(json.dumps, chapters)]), encoding="utf-8")

@@ -141,19 +141,8 @@ def test_aiohttp_and_aiohttp_jinja2_calls():
 # --- Textual: tui/widgets/screen_frame.py ------------------------------------------------------------------
 
 
-def test_textual_private_modules_and_methods_the_frame_overrides():
-    try:
-        from textual.widgets._header import HeaderTitle  # noqa: F401 -- imported to show it still exists
-    except ImportError as exc:
-        pytest.fail(f"Textual moved a private widget {FRAME} imports: {exc}")
-    assert_parameters(widgets.Header.format_title, ["self"], FRAME, "Header.format_title is overridden")
+def test_textual_formats_a_title_as_the_header_calls_it():
     assert_parameters(App.format_title, ["self", "title", "sub_title"], FRAME, "Header.format_title calls it")
-    assert "_on_mount" in vars(widgets.Header) and "on_mount" not in vars(widgets.Header), (
-        f"Textual's Header no longer sets its title up in _on_mount; {FRAME} replaces that handler")
-    assert hasattr(widgets.Header, "_on_click"), (
-        f"Textual's Header no longer handles clicks in _on_click; {FRAME} overrides it to keep the header one row")
-    for name in ("screen_title", "screen_sub_title"):
-        assert isinstance(getattr(widgets.Header, name, None), property), f"Header.{name} is gone ({FRAME})"
 
 
 class FramedApp(App[None]):

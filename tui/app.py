@@ -22,7 +22,6 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from grader.book.model import Book, Chapter, LabRef
-from grader.exercise import Exercise
 from tui.commands import BookCommands, app_commands
 from tui.keys_in_turn import KeysInTurn
 from tui.live_book import LiveBook
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from grader.book.quiz import Quiz
+    from grader.exercise import Exercise
     from grader.problems import Problem
     from tui.progress.class_share import ClassShare
     from tui.progress.review import Card
@@ -79,11 +79,14 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
 
     def __init__(self, book: Book, store: ProgressStore, *, clock: Callable[[], datetime] | None = None,
                  quiet_host: bool = False, watch: Path | None = None, problems: Sequence[Problem] = (),
-                 share: ClassShare | None = None):
+                 share: ClassShare | None = None, check_kinds: bool = False):
         """`watch`: the book's folder, read again at each save (`--watch`); `problems`: why it did not load
         (then `book` is an empty stand-in until a save fixes it); `quiet_host`: a test's app (tui.pacing);
-        `share`: the class the learner's progress is shared with as they answer (`--class`)."""
+        `share`: the class the learner's progress is shared with as they answer (`--class`); `check_kinds`:
+        stop, naming the files to add, if a kind lacks a part in either face (the `ringbook` command's app)."""
         super().__init__()
+        self.check_kinds = check_kinds
+        self.kind_parts_missing: list[str] = []   # what check_kinds found
         self.session = StudySession(book, store, clock or now, share=share)
         self.pacing = Pacing(self, quiet_host=quiet_host)
         self.live_book = LiveBook(self, watch, list(problems))
@@ -116,6 +119,18 @@ class RingbookApp(KeysInTurn, SavesScreenshots):
             if share.problem:
                 self.notify_sharing(share.status())
         self.live_book.start()
+        if self.check_kinds:
+            self.call_after_refresh(self.kind_parts_check)
+
+    def kind_parts_check(self) -> None:
+        """What a kind lacks in either face (tui.kind_parts) stops the app, to be said once it has (cli.app.run_app):
+        checked just after the first frame, as it imports every kind's module, which a start from the book's copy
+        does not need before it."""
+        from tui.kind_parts import missing_parts
+
+        self.kind_parts_missing = missing_parts()
+        if self.kind_parts_missing:
+            self.exit(return_code=1)
 
     def on_unmount(self) -> None:
         self.live_book.stop()

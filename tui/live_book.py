@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from textual.screen import Screen
 
 from grader.book.model import Book
-from grader.problems import Problem
 from grader.safe_text import printable
 from tui.screens.home import HomeScreen
 
 if TYPE_CHECKING:
+    from grader.problems import Problem
     from tui.app import RingbookApp
     from tui.watch import Watch
 
@@ -107,6 +107,7 @@ class LiveBook:
 
         from grader.book.cache import default_folder
         from grader.book.load import BookError, load_book
+        from grader.problems import Problem
 
         assert self.folder is not None, "only a watched book is read again"
         try:

@@ -1,6 +1,6 @@
 """A parsed copy of a book that passed its checks, so the app starts without YAML or re-checking.
 
-The copy is plain JSON keyed by the book's folder and a hash of the bytes of every file the book was read
+The copy is lines of JSON keyed by the book's folder and a hash of the bytes of every file the book was read
 from: any edit (even one that keeps a file's size and modification time, as `touch -r` does), a damaged copy or
 a folder that cannot be used simply means the book is read from its files again. The cache can make loading
 faster, never different.
@@ -10,6 +10,11 @@ anyone, and a folder another account writes can hold links that make a write lan
 write (issue 42). A copy is read and written only inside a folder opened without following a link and found to
 be this user's and writable by no one else, and written as a new private file (O_CREAT | O_EXCL | O_NOFOLLOW)
 that replaces the old one whole.
+
+A book read from its copy builds a chapter's exercises when they are first asked for (grader.book.model.Chapter),
+from their fields kept on a line of their own per chapter, decoded then: home's first frame needs only each
+exercise's id and title, kept in the first line with the rest of the book, so a learner's start neither decodes
+nor builds the exercises, nor loads the kinds.
 """
 
 from __future__ import annotations
@@ -20,15 +25,21 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from grader.book.model import Book, Chapter, Heading, LabRef
+from grader.book.quiz import quiz_from_raw
 from grader.files import MAX_FILE_BYTES
 
-FORMAT = 8  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
+if TYPE_CHECKING:
+    from grader.exercise import Exercise
+
+FORMAT = 9  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
 # 4: their titles too; 5: and a choice's options; 6: in the order each kind declares them (a table's label and
 # feedback row by row, grader.exercise.NumericAnswer.TEXT_FIELDS), not all labels, then all feedback;
 # 7: keyed on each file's SHA-256, not its modification time and size; 8: format characters (Unicode Cf)
-# made printable too (grader.safe_text), which a copy checked before would hold raw
+# made printable too (grader.safe_text), which a copy checked before would hold raw; 9: lines of JSON, each
+# chapter's exercises on one of their own after the book's, which holds their headings and the kinds they name
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -97,20 +108,74 @@ def _sources(root: Path, raw: dict[str, Any]) -> list[Path]:
     return paths
 
 
+def _kinds_there(kinds: Any) -> bool:
+    """Whether each kind a copy's exercises name still has its module (grader/kinds/<kind>.py), none imported: a
+    copy of a book whose kind has gone is read from the files again, which say what is wrong, as the copy's
+    exercises are built only once the app is showing."""
+    folder = Path(__file__).resolve().parent.parent / "kinds"
+    return isinstance(kinds, list) and all(isinstance(k, str) and k.isidentifier() and (folder / f"{k}.py").is_file()
+                                           for k in kinds)
+
+
+def book(root: Path, folder: Path) -> Book | None:
+    """The book as its copy in `folder` keeps it, each chapter's exercises built when first asked for; None
+    when there is no usable copy (read)."""
+    raw = read(root, folder)
+    if raw is None:
+        return None
+    try:
+        data = raw["book"]
+        chapters = tuple(_chapter(root, entry, raw["chapters"][entry["dir"]], data) for entry in data["chapters"])
+        quizzes = tuple(quiz_from_raw(raw["quizzes"][entry["file"]]["data"], entry["id"], entry["title"],
+                                      root / entry["file"], raw["quizzes"][entry["file"]]["lines"])
+                        for entry in data.get("quizzes", ()))
+        labs = tuple(LabRef(entry["id"], entry["title"], root / entry["file"]) for entry in data.get("labs", ()))
+        return Book(data["title"], str(data.get("subtitle", "")), root, chapters, quizzes, labs)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _chapter(root: Path, entry: dict[str, Any], stored: dict[str, Any], data: dict[str, Any]) -> Chapter:
+    chapter_id, path = entry["id"], root / entry["dir"]
+    headings = tuple(Heading(str(exercise_id), str(title), chapter_id) for exercise_id, title in stored["headings"])
+    fields, lines = stored["exercises"], stored["lines"]
+    if not isinstance(fields, bytes):
+        raise TypeError("a chapter's exercises are kept on a line of their own")
+
+    def build() -> tuple[Exercise, ...]:
+        from grader.book.build import build_exercise, hardware_of
+        from grader.exercise import Source
+
+        hardware = hardware_of(data, root / "book.yaml", [])
+        return tuple(build_exercise(exercise, chapter_id, Source(path / "exercises.yaml", line), hardware)
+                     for exercise, line in zip(json.loads(fields), lines, strict=True))
+
+    return Chapter(chapter_id, entry["title"], path, headings, build, root, str(entry.get("part", "")))
+
+
 def read(root: Path, folder: Path) -> dict[str, Any] | None:
-    """The cached raw book, or None when there is none, the folder or copy is not this user's own, or any
-    source file's bytes have changed."""
+    """The cached raw book, or None when there is none, the folder or copy is not this user's own, a kind it
+    names has no module now, or any source file's bytes have changed. Each chapter's exercises are left as their
+    line of JSON, undecoded."""
     payload = read_own(folder, _name_for(root))
     if payload is None:
         return None
     try:
-        cached = json.loads(payload)
-        if cached.get("format") != FORMAT or cached.get("root") != _where(root):
+        head, *lines = payload.split(b"\n")
+        cached = json.loads(head)
+        if (cached.get("format") != FORMAT or cached.get("root") != _where(root)
+                or not _kinds_there(cached.get("kinds"))):
             return None
         for name, digest in cached["digests"].items():
             if _digest(root / name) != digest:
                 return None
-        return cached["raw"]
+        raw = cached["raw"]
+        entries = raw["book"]["chapters"]
+        if len(lines) != len(entries):
+            return None
+        for entry, line in zip(entries, lines, strict=True):
+            raw["chapters"][entry["dir"]]["exercises"] = line
+        return raw
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -134,11 +199,17 @@ def read_own(folder: Path, name: str) -> bytes | None:
 
 def write(root: Path, folder: Path, raw: dict[str, Any]) -> bool:
     """Save `raw` for next time in `folder`, made if missing; whether it was saved (not in a folder that is
-    a link, another's, or cannot be written)."""
+    a link, another's, or cannot be written). The copy is lines of JSON: the book without its exercises, then
+    each chapter's exercises on a line of their own, in the book's order (JSON holds no raw line break)."""
     digests = {str(p.relative_to(root)): _digest(p) for p in _sources(root, raw)}
-    payload = json.dumps({"format": FORMAT, "root": _where(root), "digests": digests, "raw": raw},
-                         ensure_ascii=False).encode()
-    return write_own(folder, _name_for(root), payload)
+    chapters = {folder: {key: value for key, value in chapter.items() if key != "exercises"}
+                for folder, chapter in raw["chapters"].items()}
+    kinds = sorted({exercise["kind"] for chapter in raw["chapters"].values() for exercise in chapter["exercises"]})
+    head = json.dumps({"format": FORMAT, "root": _where(root), "kinds": kinds, "digests": digests,
+                       "raw": {**raw, "chapters": chapters}}, ensure_ascii=False)
+    lines = [json.dumps(raw["chapters"][entry["dir"]]["exercises"], ensure_ascii=False)
+             for entry in raw["book"]["chapters"]]
+    return write_own(folder, _name_for(root), "\n".join([head, *lines]).encode())
 
 
 def write_own(folder: Path, name: str, payload: bytes) -> bool:

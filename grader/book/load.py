@@ -9,26 +9,23 @@ would reach the reader's terminal is a problem here too.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from grader import BUILTIN_CONTENT
 from grader.book import cache as book_cache
+from grader.book.build import CANONICAL_TEXTS, build_exercise, hardware_of, unknown_kind
 from grader.book.model import Book, Chapter, LabRef
 from grader.book.quiz import Quiz, quiz_from_raw, quiz_problems
 from grader.book.schema import QUIZ_SCHEMA_PATH, validator
-from grader.exercise import Exercise, NumericAnswer, Source, Where, guarded_text
+from grader.exercise import Exercise, NumericAnswer, Source, Where
 from grader.files import OUTSIDE, BookFileError, load_yaml, narrative_cost, read_text
 from grader.kinds.numeric import gpus_of
-from grader.kinds.registry import KINDS, Hardware, KindError, kind_named
+from grader.kinds.registry import KINDS, Hardware
 from grader.problems import EXCERPT, Problem, excerpt, line_loader, line_of, say, schema_validator, yaml_problem
 from grader.problems import schema_problems as schema_problems_of
 from grader.safe_text import clipped, markup_tags, unsafe_characters
-
-CANONICAL_TEXTS = "_canonical_texts"  # in the book cache only: a templated exercise's texts as first posed
 
 
 class BookError(Exception):
@@ -93,12 +90,9 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
     folder, grader.book.cache.default_folder), a book that passed its checks before and whose files have not
     changed since is read from the copy kept there, and one read from its files is kept there."""
     root = Path(root) if root is not None else BUILTIN_CONTENT
-    cached = None if cache_dir is None else book_cache.read(root, cache_dir)
+    cached = None if cache_dir is None else book_cache.book(root, cache_dir)
     if cached is not None:
-        try:
-            return _book_from_raw(root, cached)
-        except ValueError:   # a kind the copy holds that no module registers now: the files say what is wrong
-            pass
+        return cached
     raw: dict[str, Any] = {}
     book, problems = check_book(root, validate_schema=False, collect=raw)
     errors = [p for p in problems if not p.warning]
@@ -107,24 +101,6 @@ def load_book(root: Path | str | None = None, *, cache_dir: Path | None = None) 
     if cache_dir is not None:
         book_cache.write(root, cache_dir, raw)
     return book
-
-
-def _book_from_raw(root: Path, raw: dict[str, Any]) -> Book:
-    chapters = []
-    hardware = _hardware(raw["book"], root / "book.yaml", [])
-    for entry in raw["book"]["chapters"]:
-        chapter_dir = root / entry["dir"]
-        stored = raw["chapters"][entry["dir"]]
-        path = chapter_dir / "exercises.yaml"
-        exercises = tuple(_build(exercise, entry["id"], Source(path, line), hardware)
-                          for exercise, line in zip(stored["exercises"], stored["lines"], strict=True))
-        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, exercises, root, str(entry.get("part", ""))))
-    data = raw["book"]
-    quizzes = tuple(quiz_from_raw(raw["quizzes"][entry["file"]]["data"], entry["id"], entry["title"],
-                                  root / entry["file"], raw["quizzes"][entry["file"]]["lines"])
-                    for entry in data.get("quizzes", ()))
-    labs = tuple(LabRef(entry["id"], entry["title"], root / entry["file"]) for entry in data.get("labs", ()))
-    return Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters), quizzes, labs)
 
 
 def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
@@ -144,7 +120,7 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         problems.append(Problem(book_path, 1, "book.yaml needs a title (string) and chapters (a list)"))
         return None, problems
     chapters = []
-    hardware = _hardware(data, book_path, problems)
+    hardware = hardware_of(data, book_path, problems)
     seen_ids: dict[str, Source] = {}
     chapter_ids: set[str] = set()
     for index, entry in enumerate(data["chapters"]):
@@ -170,8 +146,8 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         raw_chapter: dict[str, Any] = {}
         exercises = _load_chapter(entry["id"], chapter_dir / "exercises.yaml", root, problems, seen_ids,
                                   validate_schema, raw_chapter, hardware)
-        chapters.append(Chapter(entry["id"], entry["title"], chapter_dir, tuple(exercises), root,
-                                str(entry.get("part", ""))))
+        chapters.append(Chapter.built(entry["id"], entry["title"], chapter_dir, tuple(exercises), root,
+                                      str(entry.get("part", ""))))
         if collect is not None:
             collect.setdefault("chapters", {})[entry["dir"]] = raw_chapter
     if not chapters and not problems:
@@ -182,40 +158,6 @@ def check_book(root: Path | str | None = None, *, validate_schema: bool = True,
         collect["book"] = data
     book = Book(data["title"], str(data.get("subtitle", "")), root, tuple(chapters), quizzes, labs)
     return book, problems
-
-
-def _hardware(data: dict, book_path: Path, problems: list[Problem]) -> dict[str, dict[str, float]]:
-    """book.yaml's `hardware`: per product (a name formulas can use, such as H100), the figures of
-    grader.exercise.FIGURES, each a positive number; a NIC faster than the PCIe link that feeds it is a
-    card that cannot exist."""
-    from grader.exercise import FIGURES
-
-    table = data.get("hardware", {})
-    if not isinstance(table, dict):
-        problems.append(Problem(book_path, line_of(data, ["hardware"]), "hardware must map product names to figures"))
-        return {}
-    good: dict[str, dict[str, float]] = {}
-    for name, figures in table.items():
-        line = line_of(data, ["hardware", name])
-        if not isinstance(name, str) or not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
-            problems.append(Problem(book_path, line, f"hardware {excerpt(name)}: a product name is a capital letter, "
-                                                     "then letters and digits (H100, B200), so formulas can say "
-                                                     "H100_memory"))
-        elif (not isinstance(figures, dict) or set(figures) != set(FIGURES)
-              or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < math.inf
-                         for v in figures.values())
-              or not all(float(figures[count]).is_integer() for count in ("gpus", "nics"))):
-            problems.append(Problem(book_path, line, f"hardware {name}: give memory (GB per GPU), nvlink (GB/s "
-                                                     "per GPU, one direction), gpus and nics (per node, whole), "
-                                                     "network (Gb/s per NIC) and pcie (GB/s of the link feeding a "
-                                                     "NIC), positive finite numbers"))
-        elif figures["network"] / 8 > figures["pcie"]:
-            problems.append(Problem(book_path, line, f"hardware {name}: NICs of {figures['network']:g} Gb/s "
-                                                     f"move {figures['network'] / 8:g} GB/s each, more than the "
-                                                     f"{figures['pcie']:g} GB/s PCIe link that feeds each (pcie)"))
-        else:
-            good[name] = {figure: float(figures[figure]) for figure in FIGURES}
-    return good
 
 
 def _climbs_out(name: str) -> bool:
@@ -308,11 +250,11 @@ def _load_chapter(chapter_id: str, path: Path, root: Path, problems: list[Proble
             problems.extend(schema_problems)
             return []
     exercises = []
-    raw_chapter.update(exercises=[], lines=[])
+    raw_chapter.update(exercises=[], lines=[], headings=[])
     for index, raw in enumerate(data.get("exercises", []) if isinstance(data, dict) else []):
         source = Source(path, line_of(data, ["exercises", index]))
         try:
-            exercise = _build(raw, chapter_id, source, hardware)
+            exercise = build_exercise(raw, chapter_id, source, hardware)
         except (KeyError, TypeError, ValueError) as exc:
             problems.append(Problem(path, source.line, f"malformed exercise ({clipped(str(exc), 2 * EXCERPT)})"))
             continue
@@ -353,6 +295,7 @@ def _load_chapter(chapter_id: str, path: Path, root: Path, problems: list[Proble
             raw = {**raw, CANONICAL_TEXTS: exercise.texts}   # the cache keeps the texts as first posed
         raw_chapter["exercises"].append(raw)
         raw_chapter["lines"].append(source.line)
+        raw_chapter["headings"].append([exercise.id, exercise.title])
     return exercises
 
 
@@ -371,46 +314,12 @@ def _gpu_problems(raw: dict[str, Any], hardware: Hardware, where: Where) -> list
     return []
 
 
-def unknown_kind(name: object) -> str:
-    """What to say of a kind no module registers: the module that would."""
-    module = f"grader/kinds/{name}.py" if isinstance(name, str) and name.isidentifier() else "a module of grader/kinds"
-    return f"unknown kind {excerpt(name)}: add {module} defining KIND"
-
-
 def _unknown_kinds(path: Path, data: Any) -> list[Problem]:
     """Each exercise whose kind no module registers, beside the schema's word for it (the kinds it knows)."""
     exercises = data.get("exercises") if isinstance(data, dict) else None
     return [Problem(path, line_of(data, ["exercises", i, "kind"]), unknown_kind(raw["kind"]))
             for i, raw in enumerate(exercises if isinstance(exercises, list) else [])
             if isinstance(raw, dict) and isinstance(raw.get("kind"), str) and raw["kind"] not in KINDS]
-
-
-def _build(raw: dict[str, Any], chapter_id: str, source: Source, hardware: Hardware | None = None) -> Exercise:
-    """The exercise `raw` describes, read by its kind; one whose numbers are posed shows its canonical texts."""
-    common: dict[str, Any] = dict(
-        id=str(raw["id"]), title=raw["title"], prompt=raw["prompt"], hints=tuple(raw.get("hints", ())),
-        explanation=guarded_text(raw["explanation"]), chapter_id=chapter_id, source=source,
-    )
-    if "tolerance" in raw:
-        common["tolerance"] = float(raw["tolerance"])
-    try:
-        kind = kind_named(raw["kind"])
-    except KindError as exc:
-        raise ValueError(unknown_kind(raw["kind"])) from exc
-    exercise = kind.read(raw, common, hardware or {})
-    return _posed(exercise, raw.get(CANONICAL_TEXTS)) if isinstance(exercise, NumericAnswer) else exercise
-
-
-def _posed(exercise: NumericAnswer, shown: list[str] | None = None) -> NumericAnswer:
-    """The exercise with its canonical numbers in its texts: `shown` when the book cache kept them,
-    else rendered by grader.book.variants, which loads only for an exercise that needs it."""
-    if not exercise.is_template:
-        return exercise
-    if isinstance(shown, list) and len(shown) == len(exercise.texts) and all(isinstance(t, str) for t in shown):
-        return exercise.with_texts(shown)
-    from grader.book.variants import canonical
-
-    return canonical(exercise)
 
 
 def exercise_from_spec(spec: Any) -> tuple[Exercise | None, list[str]]:
@@ -444,7 +353,7 @@ def _inline(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _built_inline(raw: dict[str, Any]) -> Exercise:
-    return _build(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
+    return build_exercise(raw, raw["id"].split(".")[0], Source(Path("<spec>"), 1))
 
 
 __all__ = ["BUILTIN_CONTENT", "Book", "BookError", "Problem", "check_book", "exercise_from_spec", "exercise_of_ours",

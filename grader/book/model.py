@@ -8,29 +8,60 @@ book name themselves by id rather than have generated reprs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from grader.exercise import Exercise
 from grader.files import BookFileError, narrative_cost, read_text
 from grader.safe_text import printable
 
+if TYPE_CHECKING:
+    from grader.exercise import Exercise
 
-@dataclass(repr=False)
+
+class Heading(NamedTuple):
+    """An exercise as the course lists it, known before it is built: what home shows and counts."""
+
+    id: str
+    title: str
+    chapter_id: str
+
+
+@dataclass(repr=False, eq=False)
 class Chapter:
-    """A chapter folder: its narrative (read when it opens) and its exercises."""
+    """A chapter folder: its narrative (read when it opens) and its exercises, built when first asked for (`build`):
+    a book read from its cached copy shows home from the headings alone, before the kinds' modules load."""
 
     id: str
     title: str
     path: Path
-    exercises: tuple[Exercise, ...]
+    headings: tuple[Heading, ...]
+    build: Callable[[], tuple[Exercise, ...]]
     book_root: Path   # the book's folder: the chapter reads no file that resolves outside it (grader.files)
     part: str = ""  # the part of the course it belongs to, as book.yaml names it ("" for the main run)
 
+    @classmethod
+    def built(cls, id: str, title: str, path: Path, exercises: tuple[Exercise, ...], book_root: Path,
+              part: str = "") -> Chapter:
+        """A chapter whose exercises are already built (read from its files)."""
+        headings = tuple(Heading(e.id, e.title, e.chapter_id) for e in exercises)
+        return cls(id, title, path, headings, lambda: exercises, book_root, part)
+
     def __repr__(self) -> str:
         return f"Chapter({self.id!r})"
+
+    def __eq__(self, other: object) -> bool:
+        """Equal with equal exercises (a book read from its copy the same as from its files), built to compare."""
+        return isinstance(other, Chapter) and self._compared() == other._compared()
+
+    def _compared(self) -> tuple[object, ...]:
+        return self.id, self.title, self.path, self.headings, self.book_root, self.part, self.exercises
+
+    @cached_property
+    def exercises(self) -> tuple[Exercise, ...]:
+        return self.build()
 
     @property
     def narrative_path(self) -> Path:
@@ -83,6 +114,11 @@ class Book:
     @property
     def exercises(self) -> list[Exercise]:
         return [e for c in self.chapters for e in c.exercises]
+
+    @property
+    def headings(self) -> list[Heading]:
+        """Every exercise's heading, in the book's order, with none of them built."""
+        return [h for c in self.chapters for h in c.headings]
 
     def exercise(self, exercise_id: str) -> Exercise | None:
         return self._by_id.get(exercise_id)

@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from grader.exercise import Option, fixed_shuffle
+from grader.draws import Option, fixed_shuffle
 
 RATINGS: dict[str, tuple[str, float]] = {  # rating id -> (what the learner says, points)
     "got": ("Got it", 1.0),

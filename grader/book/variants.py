@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from grader.exercise import GUARDED, MAX_SEED, Exercise, Mistake, NumericAnswer, hardware_figures
+from grader.draws import MAX_SEED
+from grader.exercise import GUARDED, Exercise, Mistake, NumericAnswer, hardware_figures
 from grader.maths.evaluate import EvaluationError, evaluate, holds
 from grader.maths.parse import Node, ParseError, parse
 

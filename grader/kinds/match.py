@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from grader.exercise import Exercise, Where, fixed_shuffle
+from grader.draws import fixed_shuffle
+from grader.exercise import Exercise, Where
 from grader.kinds.registry import COMMON_FIELDS, Figure, Findings, Hardware, Kind, no_findings
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid
 

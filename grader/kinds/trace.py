@@ -9,7 +9,8 @@ from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 import grader.kinds.numeric as numeric
-from grader.exercise import NumericAnswer, Option, Where, evaluate_text, fixed_shuffle, guarded_text
+from grader.draws import Option, fixed_shuffle
+from grader.exercise import NumericAnswer, Where, evaluate_text, guarded_text
 from grader.kinds.derive import judge_number
 from grader.kinds.registry import COMMON_FIELDS, Figure, Findings, Hardware, Kind, plain_label
 from grader.verdict import Deadline, Verdict, correct, incorrect, invalid

@@ -4,7 +4,6 @@ books (a billion laughs, huge files, escape sequences) are refused, and what the
 from __future__ import annotations
 
 import io
-import json
 import os
 import re
 import resource
@@ -17,7 +16,7 @@ from rich.console import Console
 from grader.book.load import BookError, check_book, load_book
 from grader.files import MAX_FILE_BYTES
 from grader.lab.load import load_lab
-from tests.helpers import RINGBOOK, ringbook_app, ringbook_subprocess
+from tests.helpers import RINGBOOK, read_book_copy, ringbook_app, ringbook_subprocess, write_book_copy
 from tui.cli.main import main
 
 CHAPTER0 = "00-ring-allreduce/exercises.yaml"
@@ -409,11 +408,13 @@ def test_even_an_unchecked_book_holds_no_control_character(book_copy):
 def test_a_cache_from_before_strings_were_made_printable_is_not_used(small_book, tmp_path):
     load_book(small_book, cache_dir=tmp_path)
     [cache] = tmp_path.glob("book-cache-*.json")
-    data = json.loads(cache.read_text())
+    data, exercises = read_book_copy(cache)
     data["format"] = 1
-    data["raw"]["chapters"]["00-ring-allreduce"]["exercises"][0]["title"] = "Traffic\x1b]2;pwned\x07"
-    cache.write_text(json.dumps(data))
-    assert load_book(small_book, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU on a ring"
+    hostile = "Traffic\x1b]2;pwned\x07"
+    exercises[0][0]["title"] = data["raw"]["chapters"]["00-ring-allreduce"]["headings"][0][1] = hostile
+    write_book_copy(cache, data, exercises)
+    book = load_book(small_book, cache_dir=tmp_path)
+    assert book.exercise("0.1").title == book.headings[0].title == "Traffic per GPU on a ring"
 
 
 def terminal_output(app) -> str:

@@ -7,7 +7,6 @@ import asyncio
 
 from rich.console import Console, ConsoleRenderable
 from textual.widgets import OptionList
-from textual.widgets._header import HeaderTitle
 from textual.widgets.markdown import MarkdownBlock
 
 from tests.helpers import chapter_filled_in, footer_keys, home_ready, ringbook_app, settle, text_of, wait_until
@@ -18,6 +17,7 @@ from tui.screens.chapter_end import ChapterEndScreen
 from tui.screens.exercise import ExerciseScreen
 from tui.screens.home import HomeScreen
 from tui.widgets.page import Scroll
+from tui.widgets.screen_frame import Header
 
 
 def row_texts(listing: OptionList, width: int = 72) -> list[str]:
@@ -204,15 +204,16 @@ async def test_the_header_keeps_a_long_chapter_title_whole_at_80_columns(book, s
         await pilot.pause()
         app.open_chapter(chapter)
         await chapter_filled_in(app, pilot)
-        shown = str(app.screen.query_one(HeaderTitle).render())
+        header = app.screen.query_one(Header)
+        shown = str(header.title_shown())
         assert shown == f"Chapter 8: {chapter.title}"        # the book's title left out, nothing cut
-        assert len(shown) <= app.screen.query_one(HeaderTitle).size.width
+        assert len(shown) <= header.size.width - Header.SIDES
     app = ringbook_app(book, store)
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         app.open_chapter(chapter)
         await chapter_filled_in(app, pilot)
-        assert str(app.screen.query_one(HeaderTitle).render()) == f"Chapter 8: {chapter.title} — {book.title}"
+        assert str(app.screen.query_one(Header).title_shown()) == f"Chapter 8: {chapter.title} — {book.title}"
 
 
 async def test_a_chapter_closed_as_it_opens_leaves_the_app_running(book, store):

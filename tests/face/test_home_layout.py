@@ -12,6 +12,7 @@ from textual.widgets import OptionList
 from tests.helpers import home_ready, offered_keys, ringbook_app, text_of
 from tui.screens.home import HomeScreen
 from tui.screens.practice_offer import PracticeOfferScreen
+from tui.widgets.screen_frame import Header
 
 SOLVED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -29,7 +30,7 @@ async def test_home_at_80x24_shows_every_chapter_the_quiz_and_the_lab_without_sc
         assert all(c.id in ids for c in book.chapters)
         assert rows.max_scroll_y == 0                                   # nothing below the fold
         assert rows.region.bottom <= app.screen.query_one("Footer").region.y
-        assert "Distributed Training, Derived" in str(app.screen.query_one("HeaderTitle").render())
+        assert "Distributed Training, Derived" in str(app.screen.query_one(Header).title_shown())
     async with ringbook_app(book, store).run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         home = pilot.app.screen

@@ -179,6 +179,20 @@ async def test_a_click_on_the_header_leaves_it_one_row_and_the_screen_as_it_was(
         assert app.screen is not home and type(app.screen).__name__ == "CommandPalette"
 
 
+async def test_the_headers_icon_says_it_opens_the_palette_when_the_mouse_is_on_it(book, store):
+    """Textual's header icon had the tooltip; the header drawn as one widget gives it over the icon alone."""
+    app = ringbook_app(book, store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        header = app.screen.query_one(Header)
+        await pilot.hover(Header, offset=(1, 0))
+        await wait_until(pilot, lambda: header.icon_hovered, "the icon hovered")
+        assert header.tooltip == "Open the command palette"
+        await pilot.hover(Header, offset=(40, 0))
+        await wait_until(pilot, lambda: not header.icon_hovered, "the title hovered")
+        assert header.tooltip is None
+
+
 async def test_no_rule_styles_what_is_inside_a_focused_scroll(book, store):
     """A Scroll (a chapter's page, an exercise's, the lab's) restyles itself alone when its focus changes
     (tui/widgets/page.py). That is right only while no rule selects a widget by a focused ancestor that a

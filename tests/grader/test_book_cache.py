@@ -1,6 +1,5 @@
 """The book cache makes starting faster, never different."""
 
-import json
 import os
 import pwd
 import stat
@@ -13,7 +12,7 @@ import pytest
 
 from grader.book import cache as book_cache
 from grader.book.load import BookError, load_book
-from tests.helpers import ROOT
+from tests.helpers import ROOT, read_book_copy, write_book_copy
 
 
 def test_a_cached_book_equals_a_freshly_read_one(book_copy, tmp_path):
@@ -23,6 +22,19 @@ def test_a_cached_book_equals_a_freshly_read_one(book_copy, tmp_path):
     assert cached == fresh
     assert cached.exercise("0.1").value == fresh.exercise("0.1").value
     assert cached.exercise("0.1").source.line == fresh.exercise("0.1").source.line
+
+
+def test_a_book_read_from_its_copy_builds_each_chapters_exercises_when_first_asked(book_copy, tmp_path):
+    """Home shows only each exercise's id and title (issue 48): a book read from its copy has them before any
+    exercise is built, and builds a chapter's exercises the first time they are asked for, as the files give."""
+    fresh = load_book(book_copy, cache_dir=tmp_path)
+    cached = load_book(book_copy, cache_dir=tmp_path)
+    assert [(h.id, h.title, h.chapter_id) for h in cached.headings] == [
+        (e.id, e.title, e.chapter_id) for e in fresh.exercises]
+    assert not [c for c in cached.chapters if "exercises" in vars(c)]    # none built yet
+    first = cached.chapters[0]
+    assert first.exercises == fresh.chapters[0].exercises
+    assert [c.id for c in cached.chapters if "exercises" in vars(c)] == [first.id]
 
 
 def test_a_start_from_the_cache_never_imports_yaml(tmp_path):
@@ -65,7 +77,7 @@ def test_a_damaged_cache_is_ignored(chapters_copy, tmp_path):
     [cache] = tmp_path.glob("book-cache-*.json")
     cache.write_text('{"format": 1, "root": "elsewhere"')
     assert len(load_book(book_copy, cache_dir=tmp_path).exercises) == len(load_book(book_copy).exercises)
-    data = json.loads(cache.read_text())              # and it was rewritten whole
+    data, _ = read_book_copy(cache)              # and it was rewritten whole
     assert data["format"] == book_cache.FORMAT and "raw" in data
 
 
@@ -83,14 +95,13 @@ def test_a_cache_in_the_order_of_format_5_is_read_again(chapters_copy, tmp_path)
     fresh = load_book(book_copy)
     load_book(book_copy, cache_dir=tmp_path)
     [cache] = tmp_path.glob("book-cache-*.json")
-    data = json.loads(cache.read_text())
+    data, exercises = read_book_copy(cache)
     table = fresh.exercise("6.4")
     assert table.steps and table.written is not None and len(table.steps) > 1
     old_order = [table.prompt, table.explanation, *table.hints, *(m.feedback for m in table.mistakes),
                  *(s.label for s in table.steps), *(s.feedback for s in table.steps), table.title]
-    chapter = next(c for c in data["raw"]["chapters"].values() if any(e["id"] == "6.4" for e in c["exercises"]))
-    next(e for e in chapter["exercises"] if e["id"] == "6.4")["_canonical_texts"] = old_order
-    cache.write_text(json.dumps({**data, "format": 5}))
+    next(e for chapter in exercises for e in chapter if e["id"] == "6.4")["_canonical_texts"] = old_order
+    write_book_copy(cache, {**data, "format": 5}, exercises)
     assert load_book(book_copy, cache_dir=tmp_path) == fresh
 
 
@@ -174,9 +185,9 @@ def test_a_cache_folder_that_is_not_the_readers_own_is_neither_written_nor_read(
             (folder / f"planted-{n}.tmp").symlink_to(secret)
         load_book(book_copy, cache_dir=tmp_path / "mine")   # and a copy of theirs that would retitle the book
         [mine] = (tmp_path / "mine").glob("book-cache-*.json")
-        data = json.loads(mine.read_text())
+        data, exercises = read_book_copy(mine)
         data["raw"]["book"]["title"] = "[link=https://evil]Distributed Training[/link]"
-        (folder / mine.name).write_text(json.dumps(data))
+        write_book_copy(folder / mine.name, data, exercises)
         give_away(folder, another_account())
         watched = folder
     before = sorted(p.name for p in watched.iterdir())
@@ -209,9 +220,9 @@ def test_a_copy_beside_the_book_is_never_read(chapters_copy, tmp_path):
     book_copy = chapters_copy("00-ring-allreduce")
     load_book(book_copy, cache_dir=book_copy / "__pycache__")
     [kept] = (book_copy / "__pycache__").glob("book-cache-*.json")
-    data = json.loads(kept.read_text())
+    data, exercises = read_book_copy(kept)
     data["raw"]["book"]["title"] = "[link=https://evil]Distributed Training[/link]"
-    kept.write_text(json.dumps(data))
+    write_book_copy(kept, data, exercises)
     kept.chmod(0o644)           # as trusted as the old rule asked: the reader's, and no one else may write it
     kept.parent.chmod(0o755)
     assert load_book(book_copy).title == "Distributed Training, Derived"

@@ -4,7 +4,7 @@ order shown; ids, which the store keeps, never change; seed 0 is the book's own 
 snapshots show it. Before, every seed showed the same order, so "it's D" was what a learner remembered."""
 
 from grader.book.variants import pose
-from grader.exercise import fixed_shuffle
+from grader.draws import fixed_shuffle
 from grader.grade import grade
 from grader.kinds.registry import label
 from tui.progress.review import practice_seed, review_seed

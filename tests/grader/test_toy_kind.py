@@ -213,6 +213,29 @@ def test_a_face_s_module_serving_another_way_than_its_name_is_refused(tmp_path, 
         discover(Face("app panel", "toy_faces", "PANEL"), "way")
 
 
+def test_the_app_stops_just_after_its_first_frame_for_a_kind_missing_its_faces(toy, tmp_path, monkeypatch, capsys):
+    """Where the app starts (here Textual's headless driver, as `ringbook serve`'s sessions), every kind is imported
+    and checked just after home's first frame, which importing them held back (issue 48): a kind without its parts
+    stops the app then, naming the files, with status 1."""
+    from textual.app import App
+
+    from tui.cli.app import run_app
+
+    frames = []
+    display = App._display
+
+    def home_drawn(app, screen, update):
+        if update is not None and type(screen).__name__ == "HomeScreen":
+            frames.append(screen)
+        return display(app, screen, update)
+
+    monkeypatch.setattr(App, "_display", home_drawn)
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.headless_driver:HeadlessDriver")
+    assert run_app(None, tmp_path / "data") == 1
+    assert frames, "home was drawn before the kinds were checked"
+    assert capsys.readouterr().err.endswith(MISSING)
+
+
 def test_ringbook_does_not_start_with_a_kind_missing_its_faces(toy, tmp_path, capsys):
     """The app and the plain-line face both start here: a kind without its parts stops it, before the store
     or the book is opened, naming the files."""

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.exercise import Option as BookOption
+from grader.draws import Option as BookOption
 from grader.kinds.registry import label
 from grader.kinds.trace import Trace
 from grader.verdict import Verdict

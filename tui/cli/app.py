@@ -32,9 +32,15 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
     # costs time (3% of the start). RingbookApp turns it back on once the home screen has been painted.
     gc.disable()
     try:
-        from tui.cli.common import kind_parts_missing, load_or_report, open_store_or_report
+        from tui.cli.common import kind_parts_missing, load_or_report, open_store_or_report, said_missing
+        from tui.lines.mode import SETTING_KEY, lines_reason
 
-        if kind_parts_missing():
+        terminal = sys.stdin.isatty() and sys.stdout.isatty()
+        # What a kind lacks in either face is said before anything opens where the plain lines will run whatever
+        # the store's setting says; where the app may start, just after its first frame, which importing the
+        # kinds would hold back (RingbookApp.check_kinds), or as the plain lines start after all.
+        lines_anyway = lines_reason(flag=screen_reader, environ=os.environ, setting="", terminal=terminal) is not None
+        if lines_anyway and kind_parts_missing():
             return 1
         store = open_store_or_report(data_dir)
         if store is None:
@@ -43,26 +49,28 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         if book is None:
             store.close()
             return 1
-        from tui.lines.mode import SETTING_KEY, lines_reason
-
         why = lines_reason(flag=screen_reader, environ=os.environ, setting=store.state(SETTING_KEY),
-                           terminal=sys.stdin.isatty() and sys.stdout.isatty())
+                           terminal=terminal)
         share = shared_with(class_dir, store)
         try:
             if why is not None:
                 gc.enable()
+                if not lines_anyway and kind_parts_missing():
+                    return 1
                 return run_lines(book, store, why, problems, content, speech=speech, share=share)
             from tui.app import RingbookApp  # Textual loads only when the app really starts
 
             switch_interval = sys.getswitchinterval()
             sys.setswitchinterval(FRAME_WRITER_WAIT)
             try:
-                RingbookApp(book, store, watch=book.root if watch else None, problems=problems, share=share).run()
+                app = RingbookApp(book, store, watch=book.root if watch else None, problems=problems, share=share,
+                                  check_kinds=True)
+                app.run()
             finally:
                 sys.setswitchinterval(switch_interval)
         finally:
             store.close()
-        return 0
+        return 1 if said_missing(app.kind_parts_missing) else 0
     finally:
         gc.enable()
 

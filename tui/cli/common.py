@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.book.load import BookError, load_book
 from grader.safe_text import printable
 
 if TYPE_CHECKING:
@@ -38,7 +37,11 @@ def kind_parts_missing() -> bool:
     plain-line face and `content check` start, before any exercise of the kind is opened."""
     from tui.kind_parts import missing_parts
 
-    missing = missing_parts()
+    return said_missing(missing_parts())
+
+
+def said_missing(missing: list[str]) -> bool:
+    """Say each part a kind lacks (tui.kind_parts.missing_parts) on stderr; whether there was any."""
     for sentence in missing:
         print(f"ringbook: {sentence}", file=sys.stderr)
     return bool(missing)
@@ -82,14 +85,20 @@ def folder_problem(content: Path | None) -> str | None:
 def load_or_report(content: Path | None) -> Book | None:
     """The book (from the reader's own cache while its files are unchanged), or None after saying on stderr why
     it cannot be opened: each problem, then what to run."""
-    from grader.book.cache import default_folder
+    from grader import BUILTIN_CONTENT
+    from grader.book import cache
 
     problem = folder_problem(content)
     if problem:
         print(f"ringbook: {problem}", file=sys.stderr)
         return None
+    copied = cache.book(content or BUILTIN_CONTENT, cache.default_folder())
+    if copied is not None:   # the book's checks (grader.book.load) and the kinds load only when it has changed
+        return copied
+    from grader.book.load import BookError, load_book
+
     try:
-        return load_book(content, cache_dir=default_folder())
+        return load_book(content, cache_dir=cache.default_folder())
     except BookError as exc:
         report_problems(exc.problems, content)
         return None

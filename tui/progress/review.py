@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from grader.exercise import MAX_SEED
+from grader.draws import MAX_SEED
 from tui.progress.records import Attempt
 from tui.progress.row_rules import parse_utc
 from tui.progress.store import ProgressStore

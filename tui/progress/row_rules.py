@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from grader.exercise import MAX_SEED
+from grader.draws import MAX_SEED
 from grader.safe_text import clipped
 from tui.progress.store_errors import StoreError
 from tui.progress.store_schema import (

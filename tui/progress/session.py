@@ -14,11 +14,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from grader.book.model import Book, Chapter
-from grader.exercise import Exercise
 from tui.progress.store import ProgressStore
 from tui.progress.streak import Streak
 
 if TYPE_CHECKING:
+    from grader.exercise import Exercise
     from grader.verdict import Verdict
     from tui.progress.class_share import ClassShare
     from tui.progress.records import Attempt

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from grader.book.model import Chapter
+from grader.book.model import Chapter, Heading
 from tui.progress.mastery import Mastery, designs_saved, mastery, quiz_scores, unfinished_run
 from tui.progress.session import StudySession
 from tui.progress.store import ExerciseState
@@ -26,7 +26,6 @@ from tui.widgets.screen_frame import Footer, Header
 if TYPE_CHECKING:
     from grader.book.model import LabRef
     from grader.book.quiz import Quiz
-    from grader.exercise import Exercise
 
 FRAME_ROWS = 15   # the full layout's rows besides the course's: header, title, subtitle, lines, spacing, footer
 SHARING_ROWS = 2  # the line that says progress is shared with a class, wrapped at 80 columns
@@ -251,37 +250,39 @@ class HomeScreen(Screen):
         return Option(Text.assemble("    ", (f"{lab.title:<{width}}", "bold" if designs else ""), "  ", status),
                       id=f"lab:{lab.id}")
 
-    def continue_target(self, states: dict[str, ExerciseState], opened: set[str]) -> Exercise | Chapter:
+    def continue_target(self, states: dict[str, ExerciseState], opened: set[str]) -> Heading | Chapter:
         """Where Continue goes: where the learner left off (where_left_off), or, when that is an exercise of
         a chapter not yet begun (its text never on screen, none of its exercises tried), the chapter's
         opening, so the text of a new chapter is never skipped. `opened`: the chapters whose opening the
-        learner has had on screen (ProgressStore.chapters_opened)."""
+        learner has had on screen (ProgressStore.chapters_opened). Exercises by their headings: none is built
+        for home's first frame (grader.book.model.Chapter)."""
         target = self.where_left_off(states)
         if not isinstance(target, Chapter):
-            chapter = self.session.chapter_of(target)
-            begun = chapter.id in opened or any(e.id in states for e in chapter.exercises)
+            chapter = self.session.book.chapter(target.chapter_id)
+            assert chapter is not None, f"{target.id} is this book's"
+            begun = chapter.id in opened or any(h.id in states for h in chapter.headings)
             if not begun:
                 return chapter
         return target
 
-    def where_left_off(self, states: dict[str, ExerciseState]) -> Exercise | Chapter:
+    def where_left_off(self, states: dict[str, ExerciseState]) -> Heading | Chapter:
         """The last exercise opened if it is unsolved, else the next unsolved one after it (the book
         wraps round); else the last chapter opened; else the first unsolved exercise of a learner who has
         answered something; else the first chapter."""
         book = self.session.book
         chapter_id, exercise_id = self.session.store.last_opened()
-        opened = book.exercise(exercise_id)
-        if opened is not None:
-            exercises = book.exercises
-            at = [e.id for e in exercises].index(opened.id)
+        exercises = book.headings
+        ids = [h.id for h in exercises]
+        if exercise_id in ids:
+            at = ids.index(exercise_id)
             for exercise in exercises[at:] + exercises[:at]:
                 if not (exercise.id in states and states[exercise.id].solved):
                     return exercise
-            return opened   # everything is solved: back where the learner was
+            return exercises[at]   # everything is solved: back where the learner was
         if (chapter := book.chapter(chapter_id)) is not None:
             return chapter
         if states:
-            unsolved = [e for e in book.exercises if not (e.id in states and states[e.id].solved)]
+            unsolved = [h for h in book.headings if not (h.id in states and states[h.id].solved)]
             if unsolved:
                 return unsolved[0]
         return book.chapters[0]
@@ -303,8 +304,8 @@ class HomeScreen(Screen):
         target = self.continue_target(store.exercise_states(), store.chapters_opened())
         if isinstance(target, Chapter):
             self.nav.open_chapter(target)
-        else:
-            self.nav.open_exercise(target)   # over home: Back comes here, where the learner was
+        elif (exercise := self.session.book.exercise(target.id)) is not None:
+            self.nav.open_exercise(exercise)   # over home: Back comes here, where the learner was
 
     def open(self, row_id: str | None) -> None:
         """Open what a row stands for: `quiz:ID`, `lab:ID`, or a chapter id."""

@@ -1,5 +1,5 @@
-"""The header and footer every screen wears: Textual's header, minus the watchers it leaves behind and safe
-to close at once, and a footer that draws the screen's keys as one line.
+"""The header and footer every screen wears, each one widget drawing one line as Textual's draw theirs (each of
+Textual's is a widget per part), and neither leaving watchers behind.
 
 Textual drops a watcher only when the watched value next changes, even after the widget that asked for
 it has left the screen (textual#6666). The app's title never changes, so every screen opened kept its
@@ -7,8 +7,8 @@ Header alive (and Textual's footer kept every key it had shown, each bound to th
 about 2,500 objects per chapter visit, which made each full garbage collection slower until, after fifty
 visits, one could stall a chapter's first frame for a quarter of a second.
 
-This reaches into Textual (HeaderTitle, `__watchers`, the methods overridden);
-tests/test_pinned_internals.py checks each by name and signature, and pyproject.toml keeps Textual below 9.
+This reaches into Textual (`__watchers`); tests/test_pinned_internals.py checks it, and pyproject.toml keeps
+Textual below 9.
 """
 
 from __future__ import annotations
@@ -17,16 +17,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events, widgets
+from textual import events
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.message_pump import MessagePump
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets._header import HeaderTitle
 
 
 def forget_watchers(reactable: DOMNode, gone: MessagePump) -> None:
@@ -50,44 +51,107 @@ def ring_if_dimmed(screen: Screen, event: events.Key) -> None:
         screen.app.bell()
 
 
-class Header(widgets.Header):
-    """Textual's header, which lets go of the app's title when its screen closes, stays one row, and
-    leaves out the sub-title (the book's title) when the two do not fit: "Chapter 8: Mixed Precision
-    Training" whole, not "… — Distributed Training, D…" at 80 columns."""
+class Header(Widget):
+    """The screen's title row, as Textual's header draws it (the icon that opens the command palette, the title
+    centred, the clock's space; cell for cell and style for style, tests/face/test_snapshots.py) but as one widget:
+    Textual's is four (header, icon, title, clock space), about 4 ms of each screen's first frame, home's too. It
+    stays one row when clicked (Textual's grew to three, which only looked broken), and leaves out the sub-title
+    (the book's title) when the two do not fit: "Chapter 8: Mixed Precision Training" whole, not "… — Distributed
+    Training, D…" at 80 columns."""
 
-    SIDES = 8 + 10   # Textual's icon and clock space, either side of the title
+    ICON = "⭘"
+    ICON_WIDTH = 8     # Textual's icon: docked left, a column of padding either side
+    CLOCK_WIDTH = 10   # and the clock's space, docked right, likewise
+    SIDES = ICON_WIDTH + CLOCK_WIDTH
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"header--icon-hover"}
+    DEFAULT_CSS = """
+    Header {
+        dock: top;
+        width: 100%;
+        height: 1;
+        background: $panel;
+        color: $foreground;
+        .header--icon-hover {
+            background: $foreground 10%;
+        }
+    }
+    """
 
-    def _on_mount(self, event: events.Mount) -> None:
-        """In place of Textual's (prevent_default), which sets the title from watchers it runs later: one still
-        waiting when its screen closed at once (Escape typed just after Enter, on a busy host) found the title
-        row gone and stopped the app with a traceback. These run as the title changes, while there is a row."""
-        event.prevent_default()
+    icon_hovered: reactive[bool] = reactive(False)
+
+    def on_mount(self) -> None:
+        """Drawn again as a title changes; these watchers are dropped as the header goes (on_unmount)."""
         for watched, name in ((self.app, "title"), (self.app, "sub_title"), (self.screen, "title"),
                               (self.screen, "sub_title")):
-            self.watch(watched, name, self.show_title)
+            self.watch(watched, name, self.title_changed, init=False)
 
-    def show_title(self) -> None:
-        for row in self.query(HeaderTitle):   # none once the header is being taken down
-            row.update(self.format_title())
+    def title_changed(self) -> None:
+        self.refresh()
 
-    def on_click(self, event: events.Click) -> None:
-        """Textual's header grows to three rows on a click, which only looked broken (in a browser, where
-        clicks are common): its handler is not called (prevent_default), and its icon still opens the
-        command palette."""
-        event.prevent_default()
+    def on_unmount(self) -> None:
+        forget_watchers(self.app, self)
+
+    @property
+    def screen_title(self) -> str:
+        return self.screen.title if self.screen.title is not None else self.app.title
+
+    @property
+    def screen_sub_title(self) -> str:
+        return self.screen.sub_title if self.screen.sub_title is not None else self.app.sub_title
 
     def format_title(self) -> Content:
+        """The title, and the sub-title after it when both fit."""
         title, sub_title = self.screen_title, self.screen_sub_title
         room = self.app.size.width - self.SIDES
         if sub_title and len(title) + len(" — ") + len(sub_title) > room:
             return self.app.format_title(title, "")
         return self.app.format_title(title, sub_title)
 
-    def on_resize(self) -> None:
-        self.show_title()
+    def title_shown(self) -> Content:
+        """The title as the row shows it between the icon and the clock's space, cut with an ellipsis if need be."""
+        return self.format_title().rstrip().truncate(max(self.size.width - self.SIDES, 0), ellipsis=True)
 
-    def on_unmount(self) -> None:
-        forget_watchers(self.app, self)
+    def render_line(self, y: int) -> Strip:
+        """The row in the segments Textual's four widgets gave it: padding in the background alone, the space
+        beside the icon and either side of the title not reversed, so a screenshot is the same text."""
+        text = self.rich_style
+        padding = Style(bgcolor=text.bgcolor)
+        if self.icon_hovered:
+            hovered = self.get_component_rich_style("header--icon-hover")
+            text, padding = text + Style(bgcolor=hovered.bgcolor), Style(bgcolor=hovered.bgcolor)
+        aside = text + Style(reverse=False)
+        icon = [Segment(" ", padding), Segment(self.ICON, text),
+                Segment(" " * (self.ICON_WIDTH - 3), aside), Segment(" ", padding)]
+        room = max(self.size.width - self.SIDES, 0)
+        title = self.title_shown()
+        left = (room - title.cell_length) // 2
+        right = room - title.cell_length - left
+        base, x, parts = self.rich_style, self.ICON_WIDTH + left, []
+        for part, style in title.render(end=""):   # each at its offset, as Textual marks a text for selecting it,
+            parts.append(Segment(part, base + style.rich_style + Style.from_meta({"offset": (x, 0)})))
+            x += cell_len(part)                      # so that two alike are still two segments, as they were
+        segments = [*icon, Segment(" " * left, base + Style(reverse=False)), *parts,
+                    Segment(" " * right, base + Style(reverse=False)),
+                    Segment(" ", padding), Segment("", text), Segment(" " * (self.CLOCK_WIDTH - 2), padding),
+                    Segment(" ", padding)]
+        return Strip(segments, self.size.width)
+
+    def on_icon(self, x: int) -> bool:
+        return x < self.ICON_WIDTH and self.app.ENABLE_COMMAND_PALETTE
+
+    async def on_click(self, event: events.Click) -> None:
+        """The icon opens the command palette, as Textual's does; a click elsewhere changes nothing."""
+        if self.on_icon(event.x):
+            event.stop()
+            await self.run_action("app.command_palette")
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self.icon_hovered = self.on_icon(event.x)
+        self.tooltip = "Open the command palette" if self.icon_hovered else None
+
+    def on_leave(self) -> None:
+        self.icon_hovered = False
 
 
 @dataclass(frozen=True)
