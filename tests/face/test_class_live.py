@@ -67,6 +67,31 @@ async def test_a_learner_new_to_the_inbox_shows_up_and_one_changing_is_repainted
         assert cell(app, 0, "0") == "◐1"
 
 
+async def test_a_change_renders_only_the_rows_it_changed(book, lesson):
+    """A snapshot in which only ana's file changed renders ana's cells again and no other row's (Textual's
+    DataTable.update_cell rendered every visible cell: tui.widgets.heat_table)."""
+    app = live_app(book, lesson)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        table = app.screen.query_one("#heat", DataTable)
+        await pilot.pause()
+        rendered: list[int] = []
+        render_cell = table._render_cell
+
+        def noting(row_index, column_index, *args, **kwargs):
+            rendered.append(row_index)
+            return render_cell(row_index, column_index, *args, **kwargs)
+
+        table._render_cell = noting
+        lesson.answer("ana", [("0.1", "1.75", "correct", 0)])
+        await wait_until(pilot, lambda: cell(app, 0, "0") == "◐1", "ana's right answer on the screen")
+        drawn: list[bool] = []
+        app.call_after_refresh(drawn.append, True)
+        await wait_until(pilot, lambda: drawn, "the frame after it")
+        assert rendered and set(rendered) == {0}
+        assert table.render_line(1).text.split()[:2] == ["ana", "◐1"]   # was ◐0: the new cell, not a cached one
+
+
 @SIZES
 async def test_enter_opens_a_chapter_then_a_learners_attempts_and_escape_goes_back(book, lesson, size):
     app = live_app(book, lesson)
