@@ -22,7 +22,8 @@ opening the view on a class under way: that first read is not timed, and no rena
   lines are rendered and composed as for a terminal; headless, only writing them out to one is left out.
 Latency is from each rename to the first moment the phase had that learner's new attempt (the monotonic
 clock is shared by the processes). The ratio of each phase's p50 and p99 to the bare read's is printed, since
-a busy host moves all three. Memory: the process's RSS at the start and end of the screen phase (bounded:
+a busy host moves all three, and the CPU this process used while the class wrote (the writer's own, about a
+tenth of a core, is not in it). Memory: the process's RSS at the start and end of the screen phase (bounded:
 the end should not grow with --seconds), and its peak.
 """
 
@@ -136,6 +137,14 @@ class Phase:
         self.inbox = self.folder / "inbox"
         self.inbox.mkdir()
         self.shown: dict[str, list[tuple[int, float]]] = {}
+        self.cpu = 0.0   # this process's CPU while the class wrote, in cores (all threads: watcher, reader, UI)
+
+    def cpu_from(self) -> None:
+        self._cpu_start = (time.process_time(), time.monotonic())
+
+    def cpu_to(self) -> None:
+        cpu, wall = self._cpu_start
+        self.cpu = (time.process_time() - cpu) / (time.monotonic() - wall)
 
     def seen(self, name: str, attempts: int) -> None:
         self.shown.setdefault(name, []).append((attempts, time.monotonic()))
@@ -207,8 +216,10 @@ def run_watched(phase: Phase, watching: Callable[[Phase], Callable[[], None]]) -
                   longest=WATCH_LONGEST_SECONDS)
     watch.start()
     go.set()
+    phase.cpu_from()
     noted = renames.get()
     writer.join()
+    phase.cpu_to()
     time.sleep(1.0)   # the last bursts
     watch.stop()
     return phase.latencies(noted)
@@ -242,8 +253,10 @@ def run_screen(phase: Phase, book: Any) -> tuple[list[float], float, float]:
             await pilot.pause()
             memory.append(rss_mb())
             go.set()
+            phase.cpu_from()
             noted = await asyncio.get_running_loop().run_in_executor(None, renames.get)
             await asyncio.get_running_loop().run_in_executor(None, writer.join)
+            phase.cpu_to()
             await asyncio.sleep(1.0)
             memory.append(rss_mb())
             return noted
@@ -271,17 +284,17 @@ def main() -> None:
     print(f"{args.learners} learners, one file replaced every {args.every / args.learners * 1000:.0f} ms "
           f"(each learner's every {args.every:g} s), {args.seconds:g} s per phase, {args.runs} run(s)")
     for run in range(1, args.runs + 1):
-        phase = Phase(args, run)
-        bare = run_watched(phase, bare_read)
-        phase = Phase(args, run)
-        modelled = run_watched(phase, lambda phase: model(phase, book))
-        screen, rss_start, rss_end = run_screen(Phase(args, run), book)
+        phases = [Phase(args, run) for _ in range(3)]
+        bare = run_watched(phases[0], bare_read)
+        modelled = run_watched(phases[1], lambda phase: model(phase, book))
+        screen, rss_start, rss_end = run_screen(phases[2], book)
         b50, b99 = figures(bare)
         print(f"run {run}:")
-        for label, found in (("bare read (baseline)", bare), ("model", modelled), ("screen", screen)):
+        for label, found, phase in zip(("bare read (baseline)", "model", "screen"), (bare, modelled, screen), phases,
+                                       strict=True):
             p50, p99 = figures(found)
             print(f"  {label:<22} p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  ({len(found)} updates)  "
-                  f"ratio to bare: p50 {p50 / b50:5.2f}  p99 {p99 / b99:5.2f}")
+                  f"ratio to bare: p50 {p50 / b50:5.2f}  p99 {p99 / b99:5.2f}  CPU {phase.cpu:4.0%} of a core")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"  RSS during the screen phase: {rss_start:.0f} MB at its start, {rss_end:.0f} MB at its end; "
               f"peak of the process {peak:.0f} MB")

@@ -44,8 +44,10 @@ KEPT_ATTEMPTS = 20                     # per learner and exercise, the newest at
 SLIP_NAME_WIDTH = 40                   # a named slip is its feedback's first sentence, cut to this
 # How the faces watch the inbox (tui.watch): a class renames a file every few milliseconds, so a burst never
 # goes quiet for the editor's quarter second; each is read once it pauses for QUIET or has lasted LONGEST.
-WATCH_QUIET_SECONDS = 0.02
-WATCH_LONGEST_SECONDS = 0.1
+# LONGEST is most of an update's wait (benchmarks/class_live.py: 100 ms gave a p99 of 120 ms before any
+# reading); a burst of 300 learners' 30 ms is a few files, read in about 10 ms with the snapshot.
+WATCH_QUIET_SECONDS = 0.01
+WATCH_LONGEST_SECONDS = 0.03
 
 
 class FileKey(NamedTuple):
