@@ -155,6 +155,23 @@ async def test_time_moves_stuck_on_without_a_file_changing(book, lesson):
         assert "nobody" in text_of(app.screen.query_one("#stuck", Static))   # the first wrong one left the window
 
 
+async def test_on_a_chapters_exercises_time_moves_a_stuck_cell_on_without_a_file_changing(book, lesson):
+    """Only changed rows are repainted, and a row whose learner is no longer stuck has changed: ana's !3
+    becomes ✗3 once the first of her wrong answers leaves the window."""
+    moments = [NOW]
+    live = ClassLive(book, lesson.inbox)
+    live.refresh()
+    app = ClassLiveApp(live, chapter="0", now=lambda: moments[-1])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        assert (cell(app, 2, "0.1"), cell(app, 3, "0.1")) == ("!3", "✓")
+        moments.append(NOW + timedelta(minutes=4))
+        seen = app.updates
+        app.run_worker(app._update, thread=True)     # what the timer does
+        await wait_until(pilot, lambda: app.updates > seen, "the next snapshot")
+        assert (cell(app, 2, "0.1"), cell(app, 3, "0.1")) == ("✗3", "✓")
+
+
 @SIZES
 def test_snapshot_of_a_chapter_being_worked_on(snap_compare, book, lesson, size):
     async def chapter_open(pilot):

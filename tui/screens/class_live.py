@@ -121,16 +121,18 @@ class ClassLiveScreen(Screen[None]):
         return Text("-" if figures.median_attempts is None else f"{figures.median_attempts:g}", justify="center")
 
     def show(self, snapshot: Snapshot, changed: set[tuple[str, str]]) -> None:
-        """A new snapshot: the rows of the learners in `changed` repainted, or the table whole when learners
-        came or went; the panels and figures always (time moves them)."""
-        before = {s.key for s in self.snapshot.learners}
-        self.snapshot = snapshot
-        if before != {s.key for s in snapshot.learners}:
+        """A new snapshot: the rows of the learners in `changed` repainted (on a chapter's exercises, also
+        those whose "stuck" time moved on), or the table whole when learners came or went; the panels and
+        figures always (time moves them)."""
+        old, self.snapshot = self.snapshot, snapshot
+        if {s.key for s in old.learners} != {s.key for s in snapshot.learners}:
             self._fill()
         else:
             columns = ["learner", *self.columns]
+            moved = {s.learner for s in set(old.stuck) ^ set(snapshot.stuck)} if self.chapter is not None else set()
             rows = {_row_key(learner): dict(zip(columns, self._cells(learner), strict=True))
-                    for learner in snapshot.learners if learner.key in changed or self.chapter is not None}
+                    for learner in snapshot.learners
+                    if learner.key in changed or snapshot.labels[learner.key] in moved}
             if self.chapter is not None:
                 rows["first-try"] = {e: self._figure(e, "rate") for e in self.columns}
                 rows["median"] = {e: self._figure(e, "median") for e in self.columns}
