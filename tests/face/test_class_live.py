@@ -3,6 +3,7 @@ the inbox shows up, Enter opens a chapter and then a learner's attempts, Escape 
 
 from __future__ import annotations
 
+import gc
 from datetime import timedelta
 
 import pytest
@@ -170,6 +171,16 @@ async def test_on_a_chapters_exercises_time_moves_a_stuck_cell_on_without_a_file
         app.run_worker(app._update, thread=True)     # what the timer does
         await wait_until(pilot, lambda: app.updates > seen, "the next snapshot")
         assert (cell(app, 2, "0.1"), cell(app, 3, "0.1")) == ("✗3", "✓")
+
+
+async def test_the_class_read_is_left_out_of_full_collections_while_the_view_runs(book, lesson):
+    """gc.freeze while the view runs (a full collection over 300 learners' rows took 77 ms, 2.5 ms frozen);
+    unfrozen when it stops, so cycles among those objects are collected again."""
+    app = live_app(book, lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
 
 
 @SIZES
