@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import random
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
@@ -295,6 +296,8 @@ def main() -> None:
             p50, p99 = figures(found)
             print(f"  {label:<22} p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  ({len(found)} updates)  "
                   f"ratio to bare: p50 {p50 / b50:5.2f}  p99 {p99 / b99:5.2f}  CPU {phase.cpu:4.0%} of a core")
+        for phase in phases:
+            shutil.rmtree(phase.folder)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"  RSS during the screen phase: {rss_start:.0f} MB at its start, {rss_end:.0f} MB at its end; "
               f"peak of the process {peak:.0f} MB")
