@@ -177,3 +177,24 @@ def test_a_row_edited_in_place_is_checked_again_when_its_file_is_read_again(book
     assert snapshot.learners == ()
     [skipped] = snapshot.skipped
     assert skipped.startswith(f"{path}: ") and "'seed' has the wrong type (bool)" in skipped
+
+
+def test_stuck_and_slips_kept_per_learner_are_what_a_fresh_read_finds_at_every_moment(book, lesson):
+    """A snapshot takes each learner's stuck and slips from the last one while no attempt has entered or left
+    a window since: at every half minute across the windows, forwards and back (attempts after the moment
+    asked about count only from their time), they are what a view reading the inbox afresh works out."""
+    lesson.answer("ana", [("0.1", "0.875", "incorrect", 12), ("0.1", "14", "incorrect", 9),
+                          ("0.1", "3", "incorrect", 7), ("0.1", "0.875", "incorrect", 4),
+                          ("0.3", "44", "incorrect", 2)])
+    lesson.answer("ben", [("0.1", "0.875", "incorrect", 8), ("0.1", "1.75", "correct", 5),
+                          ("0.3", "44", "incorrect", 3), ("0.3", "44", "incorrect", 1)])
+    kept = ClassLive(book, lesson.inbox)
+    kept.refresh()
+    moments = [NOW + timedelta(minutes=m / 2) for m in range(-30, 50)]
+    for moment in moments + moments[::-1]:
+        fresh = ClassLive(book, lesson.inbox)
+        fresh.refresh()
+        now, then = kept.snapshot(moment), fresh.snapshot(moment)
+        assert (now.stuck, now.slips) == (then.stuck, then.slips), moment
+    assert {s.learner for s in kept.snapshot(NOW).stuck} == {"ana"}
+    assert kept.snapshot(NOW + STUCK_WINDOW).stuck == ()

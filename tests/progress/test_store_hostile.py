@@ -421,3 +421,23 @@ def test_a_mark_dropped_or_forged_by_hand_means_every_row_is_checked(data_dir):
         assert store.attempts() == []
     finally:
         store.close()
+
+
+def test_a_store_in_memory_is_a_whole_empty_store_whatever_the_one_before_was_given():
+    """Stores in memory are copies of one empty store (the live view checks each export in one): what an
+    export put into the last never reaches the next, and each has the schema a new file is given."""
+    from tui.progress.store_file import connect
+    from tui.progress.store_schema import SCHEMA_VERSION, migrate, schema_objects, user_version
+
+    first = ProgressStore.in_memory()
+    first.import_data(an_export())
+    first.set_day_boundary_hour(5)
+    second = ProgressStore.in_memory()
+    assert first.record_counts() and not second.record_counts()
+    assert second.day_boundary_hour == 0 and second.export_data()["attempts"] == []
+    made = connect(":memory:")
+    migrate(made, None)
+    assert schema_objects(second._db) == schema_objects(made)
+    assert user_version(second._db) == SCHEMA_VERSION
+    for connection in (first, second, made):
+        connection.close()

@@ -44,8 +44,10 @@ KEPT_ATTEMPTS = 20                     # per learner and exercise, the newest at
 SLIP_NAME_WIDTH = 40                   # a named slip is its feedback's first sentence, cut to this
 # How the faces watch the inbox (tui.watch): a class renames a file every few milliseconds, so a burst never
 # goes quiet for the editor's quarter second; each is read once it pauses for QUIET or has lasted LONGEST.
-WATCH_QUIET_SECONDS = 0.02
-WATCH_LONGEST_SECONDS = 0.1
+# LONGEST is most of an update's wait (benchmarks/class_live.py: 100 ms gave a p99 of 120 ms before any
+# reading); a burst of 300 learners' 30 ms is a few files, read in about 10 ms with the snapshot.
+WATCH_QUIET_SECONDS = 0.01
+WATCH_LONGEST_SECONDS = 0.03
 
 
 class FileKey(NamedTuple):
@@ -153,6 +155,18 @@ class Snapshot:
     skipped: tuple[str, ...]          # "FILE: reason", as the class report words it
 
 
+@dataclass(frozen=True)
+class _Now:
+    """One learner's part of "stuck now" and "slips now" as worked out at `start`: the same at any moment up to
+    (not including) `until`, the next at which an attempt enters a window or leaves it. A snapshot of 300
+    learners takes each learner's from here rather than going over all their attempts again."""
+
+    start: datetime
+    until: datetime
+    stuck: tuple[tuple[str, int, datetime], ...]           # (exercise, wrong in a row, the first of them's time)
+    slips: dict[tuple[str, int | None, str], int]          # the wrong answers made in the window, by slip
+
+
 @dataclass
 class _File:
     key: FileKey
@@ -176,6 +190,7 @@ class ClassLive:
         # per learner, each attempt row (the memo's own object, while unchanged) and what grading it gave
         self._graded_rows: dict[tuple[str, str], dict[str, tuple[dict[str, Any], LiveAttempt | None]]] = {}
         self._grading: dict[str, GradingTime] = {}
+        self._now: dict[tuple[str, str], _Now] = {}   # per learner, while their files and the windows stay as they are
         self._me = file_owner(os.getuid()) if hasattr(os, "getuid") else ""
         self._chapter_of = {e.id: e.chapter_id for e in book.exercises}
 
@@ -208,8 +223,13 @@ class ClassLive:
             self._files[path] = new
             if new.learner is not None:
                 touched.add(new.learner)
-        for learner in touched:
-            self._work_out(learner)
+        if touched:
+            files_of: dict[tuple[str, str], list[_File]] = {}
+            for record in self._files.values():
+                if record.learner in touched:
+                    files_of.setdefault(record.learner, []).append(record)
+            for learner in touched:
+                self._work_out(learner, files_of.get(learner, []))
         return touched
 
     def _read(self, path: Path, key: FileKey, memo: RowMemo) -> _File:
@@ -226,16 +246,16 @@ class ClassLive:
             return self.roster.names[student.owner]
         return student.name
 
-    def _work_out(self, key: tuple[str, str]) -> None:
+    def _work_out(self, key: tuple[str, str], files: list[_File]) -> None:
         """One learner's figures from all their files, merged by uid as the class report merges them (a uid
         recorded differently in two files counts in neither)."""
         seen: dict[str, dict[str, Any]] = {}
         differing: set[str] = set()
-        for record in self._files.values():
-            if record.learner == key:
-                for row in record.attempts:
-                    if seen.setdefault(row["uid"], row) != row:
-                        differing.add(row["uid"])
+        self._now.pop(key, None)
+        for record in files:
+            for row in record.attempts:
+                if seen.setdefault(row["uid"], row) != row:
+                    differing.add(row["uid"])
         if not seen:
             self._learners.pop(key, None)
             self._graded_rows.pop(key, None)
@@ -291,8 +311,19 @@ class ClassLive:
             owners.setdefault(learner.name, set()).add(learner.owner)
         labels = {s.key: f"{s.name} ({s.owner})" if len(owners[s.name]) > 1 else s.name for s in learners}
         skipped = tuple(sorted(record.reason for record in self._files.values() if record.learner is None))
-        return Snapshot(now, learners, labels, {s.key: s.chapters for s in learners},
-                        _stuck(learners, labels, now), self._slips(learners, now), self._figures(learners), skipped)
+        parts = [self._now_of(learner, now) for learner in learners]
+        stuck = sorted((Stuck(labels[learner.key], exercise_id, wrong, since)
+                        for learner, part in zip(learners, parts, strict=True)
+                        for exercise_id, wrong, since in part.stuck),
+                       key=lambda s: (s.since, s.learner, s.exercise_id))
+        return Snapshot(now, learners, labels, {s.key: s.chapters for s in learners}, tuple(stuck),
+                        self._slips(learners, parts), self._figures(learners), skipped)
+
+    def _now_of(self, learner: Learner, now: datetime) -> _Now:
+        part = self._now.get(learner.key)
+        if part is None or not part.start <= now < part.until:
+            part = self._now[learner.key] = _learner_now(learner, now)
+        return part
 
     def _chapters(self, exercises: dict[str, Tried]) -> dict[str, ChapterCell]:
         cells = {}
@@ -305,19 +336,13 @@ class ClassLive:
             cells[chapter.id] = ChapterCell(state, solved, total)
         return cells
 
-    def _slips(self, learners: tuple[Learner, ...], now: datetime) -> tuple[Slip, ...]:
+    def _slips(self, learners: tuple[Learner, ...], parts: list[_Now]) -> tuple[Slip, ...]:
         who: dict[tuple[str, int | None, str], set[tuple[str, str]]] = {}
         made: Counter[tuple[str, int | None, str]] = Counter()
-        since = now - SLIP_WINDOW
-        for learner in learners:
-            for tried in learner.exercises.values():
-                for attempt in reversed(tried.recent):   # newest first, up to the window's start
-                    if attempt.when < since:
-                        break
-                    slip = attempt.slip
-                    if slip is not None and attempt.status == "incorrect" and attempt.when <= now:
-                        who.setdefault(slip, set()).add(learner.key)
-                        made[slip] += 1
+        for learner, part in zip(learners, parts, strict=True):
+            for slip, n in part.slips.items():
+                who.setdefault(slip, set()).add(learner.key)
+                made[slip] += n
         order = {e.id: i for i, e in enumerate(self.book.exercises)}
         slips = [Slip(exercise_id, name, mistake, len(who[(exercise_id, mistake, name)]), n)
                  for (exercise_id, mistake, name), n in made.items()]
@@ -333,10 +358,14 @@ class ClassLive:
         return (attempt.exercise_id, None, attempt.answer + (f" (seed {attempt.seed})" if varies else ""))
 
     def _figures(self, learners: tuple[Learner, ...]) -> dict[str, ExerciseFigures]:
+        tried_by: dict[str, list[Tried]] = {}
+        for learner in learners:
+            for exercise_id, tried_one in learner.exercises.items():
+                if tried_one.attempts:
+                    tried_by.setdefault(exercise_id, []).append(tried_one)
         figures = {}
         for exercise in self.book.exercises:
-            tried = [s.exercises[exercise.id] for s in learners
-                     if exercise.id in s.exercises and s.exercises[exercise.id].attempts]
+            tried = tried_by.get(exercise.id, [])
             to_solve = [t.tries_to_solve for t in tried if t.tries_to_solve is not None]
             figures[exercise.id] = ExerciseFigures(
                 exercise.id, len(tried), len(to_solve),
@@ -351,23 +380,34 @@ def _tried(attempts: list[LiveAttempt]) -> Tried:
     return Tried(len(counted), first_right is not None, first_right, tuple(attempts[-KEPT_ATTEMPTS:]))
 
 
-def _stuck(learners: tuple[Learner, ...], labels: dict[tuple[str, str], str], now: datetime) -> tuple[Stuck, ...]:
-    """Learners whose last STUCK_WRONG or more counted attempts on an exercise were all wrong, all within
-    STUCK_WINDOW: a right answer, or a pause longer than the window, ends it."""
+def _learner_now(learner: Learner, now: datetime) -> _Now:
+    """Stuck: the exercises whose last STUCK_WRONG or more counted attempts were all wrong, all within
+    STUCK_WINDOW (a right answer, or a pause longer than the window, ends it). Slips: the wrong answers made
+    within SLIP_WINDOW. Attempts after `now` (a learner's clock ahead) count from their time on."""
     stuck = []
-    since = now - STUCK_WINDOW
-    for learner in learners:
-        for exercise_id, tried in learner.exercises.items():
-            wrong: list[LiveAttempt] = []
-            for attempt in reversed(tried.recent):   # newest first: most stop at once, outside the window
-                if attempt.status is None or attempt.when > now:
-                    continue
-                if attempt.status == "correct" or attempt.when < since:
-                    break
-                wrong.append(attempt)
-            if len(wrong) >= STUCK_WRONG:
-                stuck.append(Stuck(labels[learner.key], exercise_id, len(wrong), wrong[-1].when))
-    return tuple(sorted(stuck, key=lambda s: (s.since, s.learner, s.exercise_id)))
+    slips: Counter[tuple[str, int | None, str]] = Counter()
+    stuck_since, slip_since = now - STUCK_WINDOW, now - SLIP_WINDOW
+    until = datetime.max.replace(tzinfo=UTC)
+    for exercise_id, tried in learner.exercises.items():
+        wrong: list[LiveAttempt] = []
+        ended = False
+        for attempt in reversed(tried.recent):   # newest first
+            when = attempt.when
+            # the moments the answer changes: this attempt's own, and its leaving either window
+            for moment in (when, when + STUCK_WINDOW, when + SLIP_WINDOW):
+                if now <= moment < until:
+                    until = moment
+            if attempt.status == "incorrect" and attempt.slip is not None and slip_since <= when <= now:
+                slips[attempt.slip] += 1
+            if ended or attempt.status is None or when > now:
+                continue
+            if attempt.status == "correct" or when < stuck_since:
+                ended = True
+                continue
+            wrong.append(attempt)
+        if len(wrong) >= STUCK_WRONG:
+            stuck.append((exercise_id, len(wrong), wrong[-1].when))
+    return _Now(now, until, tuple(stuck), dict(slips))
 
 
 def mistake_name(feedback: str) -> str:

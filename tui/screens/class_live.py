@@ -3,7 +3,7 @@ stuck now, the slips being made now, and the figures of the column under the cur
 
 Every learner's name and answer reaches the screen as Rich Text, never markup, and through grader.safe_text
 (tui.progress.class_live_text): an escape sequence in a name shows as text. A cell says its state by a glyph
-as well as by its colour. A new snapshot repaints only the rows of the learners whose files changed.
+as well as by its colour. A new snapshot repaints only the rows whose cells changed (tui.widgets.heat_table).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from grader.book.model import Book
 from tui.progress.class_live import ChapterCell, Learner, Snapshot, Tried
 from tui.progress.class_live_text import figures_line, name, slip_line, stuck_line
 from tui.screens.class_attempts import ClassAttemptsScreen
+from tui.widgets.heat_table import HeatTable
 from tui.widgets.screen_frame import Footer, Header
 
 STYLES = {"solved": "bold green", "tried": "yellow", "not started": "dim", "stuck": "bold red"}
@@ -61,7 +62,7 @@ class ClassLiveScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield DataTable(id="heat", cursor_type="cell", zebra_stripes=True)
+        yield HeatTable(id="heat", cursor_type="cell", zebra_stripes=True)
         yield Static(id="figures")
         with Horizontal(id="panels"):
             yield Static(id="stuck")
@@ -120,22 +121,22 @@ class ClassLiveScreen(Screen[None]):
         return Text("-" if figures.median_attempts is None else f"{figures.median_attempts:g}", justify="center")
 
     def show(self, snapshot: Snapshot, changed: set[tuple[str, str]]) -> None:
-        """A new snapshot: the rows of the learners in `changed` repainted, or the table whole when learners
-        came or went; the panels and figures always (time moves them)."""
-        before = {s.key for s in self.snapshot.learners}
-        self.snapshot = snapshot
-        if before != {s.key for s in snapshot.learners}:
+        """A new snapshot: the rows of the learners in `changed` repainted (on a chapter's exercises, also
+        those whose "stuck" time moved on), or the table whole when learners came or went; the panels and
+        figures always (time moves them)."""
+        old, self.snapshot = self.snapshot, snapshot
+        if {s.key for s in old.learners} != {s.key for s in snapshot.learners}:
             self._fill()
         else:
-            table = self.query_one("#heat", DataTable)
-            for learner in snapshot.learners:
-                if learner.key in changed or self.chapter is not None:
-                    for column, cell in zip(["learner", *self.columns], self._cells(learner), strict=True):
-                        table.update_cell(_row_key(learner), column, cell)
+            columns = ["learner", *self.columns]
+            moved = {s.learner for s in set(old.stuck) ^ set(snapshot.stuck)} if self.chapter is not None else set()
+            rows = {_row_key(learner): dict(zip(columns, self._cells(learner), strict=True))
+                    for learner in snapshot.learners
+                    if learner.key in changed or snapshot.labels[learner.key] in moved}
             if self.chapter is not None:
-                for exercise_id in self.columns:
-                    table.update_cell("first-try", exercise_id, self._figure(exercise_id, "rate"))
-                    table.update_cell("median", exercise_id, self._figure(exercise_id, "median"))
+                rows["first-try"] = {e: self._figure(e, "rate") for e in self.columns}
+                rows["median"] = {e: self._figure(e, "median") for e in self.columns}
+            self.query_one("#heat", HeatTable).replace_rows(rows)
             self._show_figures()
         self._panels()
 
