@@ -100,8 +100,11 @@ async def test_enter_opens_a_chapter_then_a_learners_attempts_and_escape_goes_ba
         await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
         screen = app.screen
         assert "Open" in {b.binding.description for b in screen.active_bindings.values() if b.binding.show}
+        figures = screen.query_one("#figures")
+        assert "✓ every exercise solved · ◐n tried, n solved · · none tried" in text_of(figures)   # the glyphs named
         await pilot.press("enter")                          # on ana, chapter 0
         assert screen.chapter == "0"
+        assert "✓ solved · ✗n tried, n attempts · !n stuck now · · not started" in text_of(figures)
         assert rows(app)[:4] == ["first try", "median tries", "ana", "ben"]
         assert (cell(app, 2, "0.1"), cell(app, 3, "0.1"), cell(app, 3, "0.2")) == ("!3", "✓", "·")
         assert (cell(app, 0, "0.1"), cell(app, 1, "0.1")) == ("0%", "2")

@@ -150,10 +150,12 @@ class ClassLiveScreen(Screen[None]):
 
     def _show_figures(self) -> None:
         """The column under the cursor: a chapter's title and how many learners finished it, or an exercise's
-        first-try rate and median attempts; files skipped, if any."""
+        first-try rate and median attempts; files skipped, if any; and under it what the glyphs mean."""
         table = self.query_one("#heat", DataTable)
         column = table.cursor_column - 1
-        line = LEGEND[self.chapter is not None]
+        legend = LEGEND[self.chapter is not None]
+        count = len(self.snapshot.learners)
+        line = f"{count} learner{'' if count == 1 else 's'}"
         if 0 <= column < len(self.columns):
             key = self.columns[column]
             if self.chapter is None:
@@ -164,7 +166,10 @@ class ClassLiveScreen(Screen[None]):
                 line = figures_line(self.snapshot, key)
         if self.snapshot.skipped:
             line += f"  ({len(self.snapshot.skipped)} files skipped: --lines names them)"
-        self.query_one("#figures", Static).update(Text(line, no_wrap=True, overflow="ellipsis"))
+        # The legend always shows: an instructor new to the view reads the glyphs from it, not from a manual.
+        shown = Text(line, no_wrap=True, overflow="ellipsis")
+        shown.append("\n" + legend, "dim")
+        self.query_one("#figures", Static).update(shown)
 
     def on_data_table_cell_highlighted(self, _event: DataTable.CellHighlighted) -> None:
         self._show_figures()
