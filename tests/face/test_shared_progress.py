@@ -9,9 +9,9 @@ import os
 import stat
 from pathlib import Path
 
-from textual.widgets import Input
 from textual.widgets._toast import Toast
 
+from tests.face.test_learning_loop import answer
 from tests.helpers import RINGBOOK, home_ready, open_exercise, settle, text_of, wait_until
 from tests.pseudo_terminal import PseudoTerminal, seeded_data_dir
 from tui.app import RingbookApp
@@ -38,14 +38,6 @@ def attempts_shared(inbox: Path) -> list[str]:
         return []
     assert len(files) == 1, files
     return [attempt["answer"] for attempt in json.loads(files[0].read_text())["attempts"]]
-
-
-async def answer(app, pilot, text: str) -> None:
-    box = app.screen.query_one("#answer", Input)
-    box.focus()
-    box.value = ""
-    await pilot.press(*text, "enter")
-    await settle(app, pilot)
 
 
 async def test_each_answer_is_shared_in_one_file_of_the_learners_own_that_the_class_report_reads(book, store,
