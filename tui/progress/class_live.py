@@ -23,16 +23,18 @@ from typing import Any, NamedTuple
 
 from grader.book.model import Book
 from grader.exercise import NumericAnswer
-from grader.kinds.build import Build
-from grader.kinds.registry import kind_of, label
+from grader.kinds.registry import label
 from tui.progress.class_report import (
+    BUILD,
     GRADING_SECONDS_PER_ACCOUNT,
     UNDECIDED,
+    UNGRADED,
     GradingTime,
     Regrader,
-    StudentFile,
+    payer_of,
     read_student_file,
-    unreadable_code,
+    regraded_attempt,
+    shown_name,
 )
 from tui.progress.export_file import RowMemo, UnreadableExport, file_owner, local_time
 from tui.progress.roster import Roster
@@ -189,7 +191,7 @@ class ClassLive:
         self._learners: dict[tuple[str, str], Learner] = {}
         # per learner, each attempt row (the memo's own object, while unchanged) and what grading it gave
         self._graded_rows: dict[tuple[str, str], dict[str, tuple[dict[str, Any], LiveAttempt | None]]] = {}
-        self._grading: dict[str, GradingTime] = {}
+        self._grading: dict[tuple[str, str], GradingTime] = {}
         self._now: dict[tuple[str, str], _Now] = {}   # per learner, while their files and the windows stay as they are
         self._me = file_owner(os.getuid()) if hasattr(os, "getuid") else ""
         self._chapter_of = {e.id: e.chapter_id for e in book.exercises}
@@ -238,13 +240,8 @@ class ClassLive:
             student = read_student_file(path, memo)
         except UnreadableExport as exc:
             return _File(key, None, reason=f"{path}: {exc}")
-        return _File(key, (self._shown_name(student), student.owner), tuple(student.rows["attempts"]), memo=memo)
-
-    def _shown_name(self, student: StudentFile) -> str:
-        """The roster's name for the file's owner; else the name the file gives (as the class report)."""
-        if self.roster is not None and student.owner in self.roster.names:
-            return self.roster.names[student.owner]
-        return student.name
+        return _File(key, (shown_name(student, self.roster), student.owner), tuple(student.rows["attempts"]),
+                     memo=memo)
 
     def _work_out(self, key: tuple[str, str], files: list[_File]) -> None:
         """One learner's figures from all their files, merged by uid as the class report merges them (a uid
@@ -276,23 +273,14 @@ class ClassLive:
         self._learners[key] = Learner(*key, exercises, self._chapters(exercises))
 
     def _graded(self, row: dict[str, Any], key: tuple[str, str]) -> LiveAttempt | None:
-        """An attempt graded again as the class report grades it; None for an exercise not in the book."""
+        """An attempt graded again as the class report grades it (class_report.regraded_attempt); None for an
+        exercise not in the book."""
         exercise = self.book.exercise(row["exercise_id"])
         if exercise is None:
             return None
-        mistake = None
-        if kind_of(exercise).runs_code:
-            regraded = "tampered" if isinstance(exercise, Build) and unreadable_code(exercise, row["answer"]) \
-                else "build"
-        else:
-            verdict = self._regrader.regraded(exercise, row["answer"], self._grading_time(key), row["seed"])
-            if verdict is None:
-                regraded = "ungraded"
-            elif verdict.undecided:
-                regraded = UNDECIDED
-            else:
-                regraded = verdict.status if verdict.status == row["status"] else "tampered"
-                mistake = verdict.mistake
+        outcome, verdict = regraded_attempt(exercise, row, self._regrader, self._grading_time(key))
+        regraded = outcome if outcome in (BUILD, UNGRADED, UNDECIDED) or outcome == row["status"] else "tampered"
+        mistake = verdict.mistake if verdict is not None and not verdict.undecided else None
         attempt = LiveAttempt(local_time(row).astimezone(UTC), exercise.id, label(exercise, row["answer"]),
                               row["status"], regraded, mistake, row["seed"])
         return replace(attempt, slip=self._slip_of(attempt)) if attempt.status == "incorrect" else attempt
@@ -300,9 +288,7 @@ class ClassLive:
     def _grading_time(self, key: tuple[str, str]) -> GradingTime:
         """The grading time of the account owning the files, for the whole lesson (files the instructor owns,
         or without an owner, are charged to their name, as in the class report)."""
-        name, owner = key
-        payer = f"account {owner}" if owner and owner != self._me else f"name {name.casefold()}"
-        return self._grading.setdefault(payer, GradingTime(GRADING_SECONDS_PER_ACCOUNT))
+        return self._grading.setdefault(payer_of(key, self._me), GradingTime(GRADING_SECONDS_PER_ACCOUNT))
 
     def snapshot(self, now: datetime) -> Snapshot:
         learners = tuple(sorted(self._learners.values(), key=lambda s: (s.name.casefold(), s.name, s.owner)))

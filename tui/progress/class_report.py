@@ -281,6 +281,24 @@ class Regrader:
         self._warmed.add(exercise.id)
 
 
+BUILD, UNREADABLE, UNGRADED = "build", "unreadable code", "ungraded"   # regraded_attempt's outcomes beside statuses
+
+
+def regraded_attempt(exercise: Exercise, attempt: dict[str, Any], regrader: Regrader,
+                     time_left: GradingTime) -> tuple[str, Regraded | None]:
+    """What one recorded attempt comes to, graded again, for the report and `class live` alike: BUILD (code,
+    counted as recorded: never run on the instructor's account, only parsed), UNREADABLE (code that could not
+    have been recorded), UNGRADED (the account's grading time is spent), UNDECIDED, or the book's status; with
+    the verdict, which names the mistake made."""
+    if kind_of(exercise).runs_code:
+        return (UNREADABLE if isinstance(exercise, Build) and unreadable_code(exercise, attempt["answer"])
+                else BUILD), None
+    verdict = regrader.regraded(exercise, attempt["answer"], time_left, attempt["seed"])
+    if verdict is None:
+        return UNGRADED, None
+    return (UNDECIDED if verdict.undecided else verdict.status), verdict
+
+
 def _regrade(exercise: Exercise, answer: str, seed: int) -> Regraded:
     """Grade against the variant the learner was shown. A seed the book cannot pose (the exercise changed,
     or the file was edited) is a variant the app never showed: its answers are invalid, not counted."""
@@ -345,9 +363,9 @@ def build_report(book: Book, paths: list[Path], now: datetime | None = None,
         except UnreadableExport as exc:
             report.skipped.append(f"{path}: {exc}")
         else:
-            groups.setdefault((_shown_name(student_file, roster), student_file.owner), []).append(student_file)
+            groups.setdefault((shown_name(student_file, roster), student_file.owner), []).append(student_file)
     me = file_owner(os.getuid()) if hasattr(os, "getuid") else ""
-    payers = {key: _payer(key, me) for key in groups}
+    payers = {key: payer_of(key, me) for key in groups}
     share = min(grading_seconds, grading_seconds_in_all / max(1, len(set(payers.values()))))
     time_left = {payer: GradingTime(share) for payer in payers.values()}
     accounts_of: dict[str, set[str]] = {}   # names as they read -> the accounts giving them
@@ -408,14 +426,14 @@ def _within_read_allowance(paths: list[Path], allowance: int, skipped: list[str]
     return sorted(kept, key=order.__getitem__)
 
 
-def _shown_name(student_file: StudentFile, roster: Roster | None) -> str:
+def shown_name(student_file: StudentFile, roster: Roster | None) -> str:
     """The roster's name for the file's owner; else the name the file gives."""
     if roster is not None and student_file.owner in roster.names:
         return roster.names[student_file.owner]
     return student_file.name
 
 
-def _payer(key: tuple[str, str], me: str) -> tuple[str, str]:
+def payer_of(key: tuple[str, str], me: str) -> tuple[str, str]:
     """Whose grading time a group of files spends: its owner's, unless the files are the instructor's own
     copies (owned by the account making the report) or have no owner; those are charged to their name."""
     name, owner = key
@@ -491,21 +509,19 @@ def _student_report(book: Book, name: str, files: list[StudentFile], regrader: R
         exercise = book.exercise(attempt["exercise_id"])
         if exercise is None:
             outside_book += 1
-        elif kind_of(exercise).runs_code:   # never run on the instructor's account: parsed, not run
-            if isinstance(exercise, Build) and unreadable_code(exercise, attempt["answer"]):
-                tampered.append(Tampered(exercise.id, attempt["answer"], attempt["status"], "invalid"))
-            else:
-                build.append(attempt)
+            continue
+        outcome, _ = regraded_attempt(exercise, attempt, regrader, time_left)
+        if outcome == BUILD:
+            build.append(attempt)
+        elif outcome == UNGRADED:
+            ungraded[origin[attempt["uid"]]] += 1
+        elif outcome == UNDECIDED:
+            undecided += 1
+        elif outcome == attempt["status"]:
+            confirmed.append(attempt)
         else:
-            status = regrader.status(exercise, attempt["answer"], time_left, attempt["seed"])
-            if status is None:
-                ungraded[origin[attempt["uid"]]] += 1
-            elif status == UNDECIDED:
-                undecided += 1
-            elif status == attempt["status"]:
-                confirmed.append(attempt)
-            else:
-                tampered.append(Tampered(exercise.id, attempt["answer"], attempt["status"], status))
+            tampered.append(Tampered(exercise.id, attempt["answer"], attempt["status"],
+                                     "invalid" if outcome == UNREADABLE else outcome))
     hour = next((f.day_boundary_hour for f in reversed(files) if f.day_boundary_hour is not None), 0)
     counted = {**rows, "attempts": confirmed + build}
     with _store_of(counted, hour) as store:
