@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import secrets
 import shlex
 import sys
 from collections import Counter
@@ -30,11 +27,11 @@ from tui.progress.export_file import (
 from tui.progress.mastery import designs_saved, mastery, quiz_scores
 from tui.progress.store import ProgressStore, StoreError
 from tui.progress.submission import (
-    SUBMISSION_MODE,
     export_with_identity,
     file_safe,
     for_the_inbox,
     identity_problem,
+    write_new,
 )
 from tui.widgets.progress_bar import bar
 
@@ -249,33 +246,12 @@ def drop(folder: Path, data: dict[str, Any]) -> int:
     stamp = now().astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     stem = f"{file_safe(data['student']['name'])}-{stamp}"
     try:
-        target = _create_new(folder, stem, text)
+        target = write_new(folder, stem, text)
     except OSError as exc:
         print(f"ringbook: cannot write into the drop folder {folder}: {exc.strerror}.", file=sys.stderr)
         return 1
     print(f"Submitted {described(export_counts(data))} as {target}.")
     return 0
-
-
-def _create_new(folder: Path, stem: str, text: str) -> Path:
-    """Write `text` to a new file `<stem>-<random token>.json` (O_EXCL: never one that exists), with mode
-    SUBMISSION_MODE. In an inbox students cannot list, a classmate would have to guess 80 random bits
-    to open it. A write that fails half-way leaves nothing behind."""
-    for _ in range(100):
-        target = folder / f"{stem}-{secrets.token_hex(10)}.json"
-        try:
-            descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            continue
-        try:
-            os.fchmod(descriptor, SUBMISSION_MODE)   # exactly this, whatever the umask took away
-            with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError:
-            target.unlink(missing_ok=True)
-            raise
-        return target
-    raise FileExistsError(errno.EEXIST, "no free file name in the drop folder")
 
 
 def import_file(store: ProgressStore, source: Path) -> int:

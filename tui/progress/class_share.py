@@ -28,14 +28,13 @@ from pathlib import Path
 from tui.progress.export_file import file_owner, inert_json
 from tui.progress.store import ProgressStore, StoreError
 from tui.progress.store_file import sync
-from tui.progress.submission import SUBMISSION_MODE, export_with_identity, file_safe, for_the_inbox, login
+from tui.progress.submission import export_with_identity, file_safe, for_the_inbox, login, write_new
 
 CLASS_VARIABLE = "RINGBOOK_CLASS"
 QUIET_SECONDS = 2.0      # after an attempt, how long no other comes before the burst is shared
 CLOSE_WAITS_AT_MOST = 10.0   # quitting waits this long for the last write (a hung network file system)
 NAME_KEY = "class_share_file:"   # + the inbox's path: the file name chosen for that inbox
 LIVE_NAME = re.compile(r"[A-Za-z0-9._-]+-live-[0-9a-f]{20}\.json")
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def nothing_said(_text: str) -> None:
@@ -179,18 +178,12 @@ class ClassShare:
         target = self.inbox / name
         if self._not_mine(target):
             return True
-        descriptor, temp = self._new_file(name)
+        temp = write_new(self.inbox, f".{name}", text, tail=".partial")   # a dot: the report's *.json skips it
         try:
-            os.fchmod(descriptor, SUBMISSION_MODE)   # exactly this, whatever the umask took away
-            with os.fdopen(descriptor, "wb") as out:
-                out.write(text.encode("utf-8"))
-                out.flush()
-                os.fsync(out.fileno())
-            try:
-                os.replace(temp, target)
-            except PermissionError:   # the sticky bit: a file of another account came there meanwhile
-                temp.unlink(missing_ok=True)
-                return True
+            os.replace(temp, target)
+        except PermissionError:   # the sticky bit: a file of another account came there meanwhile
+            temp.unlink(missing_ok=True)
+            return True
         except BaseException:
             temp.unlink(missing_ok=True)
             raise
@@ -199,15 +192,6 @@ class ClassShare:
         except OSError:   # an inbox that cannot be opened for reading (mode 3733 gives students no r) is no error
             pass
         return False
-
-    def _new_file(self, name: str) -> tuple[int, Path]:
-        """A new private file (O_EXCL, never through a link) in the inbox, beside `name`, opened for writing."""
-        while True:
-            temp = self.inbox / f".{name}.{secrets.token_hex(6)}.partial"
-            try:
-                return os.open(temp, _NEW_FILE, 0o600), temp
-            except FileExistsError:
-                continue
 
     @staticmethod
     def _not_mine(target: Path) -> bool:

@@ -8,8 +8,11 @@ the file's owner, and compares it with the user the export names.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import secrets
+from pathlib import Path
 from typing import Any
 
 from grader.safe_text import printable
@@ -19,6 +22,7 @@ from tui.progress.store_schema import IN_PROGRESS_SECTIONS
 # A submission is read by its student and by the inbox's group, which only the instructor is in (the
 # inbox is setgid, so files take its group); nobody else, whatever the student's umask.
 SUBMISSION_MODE = 0o640
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def student_identity(name: str | None) -> dict[str, str]:
@@ -78,3 +82,26 @@ def identity_problem(data: dict[str, Any]) -> str:
 def file_safe(name: str) -> str:
     """A student name as a file-name part: letters, digits, dot, dash and underscore only."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "student"
+
+
+def write_new(folder: Path, stem: str, text: str, tail: str = ".json") -> Path:
+    """`text` in a new file `<stem>-<80 random bits><tail>` of `folder` (O_EXCL: never one that exists, nor
+    through a link), of mode SUBMISSION_MODE whatever the umask, and synced. In an inbox students cannot list,
+    a classmate would have to guess the bits to reach it. A write that fails half-way leaves nothing behind."""
+    for _ in range(100):
+        target = folder / f"{stem}-{secrets.token_hex(10)}{tail}"
+        try:
+            descriptor = os.open(target, _NEW_FILE, 0o600)
+        except FileExistsError:
+            continue
+        try:
+            os.fchmod(descriptor, SUBMISSION_MODE)   # exactly this, whatever the umask took away
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(text.encode("utf-8"))
+                out.flush()
+                os.fsync(out.fileno())
+        except BaseException:
+            target.unlink(missing_ok=True)
+            raise
+        return target
+    raise FileExistsError(errno.EEXIST, f"no free file name in {folder}")
