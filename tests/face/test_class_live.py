@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from grader.book.load import load_book
 from tests.class_inbox import NOW, Class
@@ -191,6 +192,10 @@ def test_snapshot_of_a_chapter_being_worked_on(snap_compare, book, lesson, size)
     async def chapter_open(pilot):
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ClassLiveScreen), "the live screen")
         await pilot.press("enter")
+        # DataTable sizes its columns to new rows when it is next idle: on a busy host the picture was once taken
+        # before, with "first try" and "median tries" cut to the width of "Learner".
+        learners = pilot.app.screen.query_one("#heat", DataTable).columns[ColumnKey("learner")]
+        await wait_until(pilot, lambda: learners.content_width >= len("median tries"), "the learner column sized")
         await pilot.pause()
 
     assert snap_compare(live_app(book, lesson), run_before=chapter_open, terminal_size=size)
