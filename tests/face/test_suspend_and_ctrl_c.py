@@ -25,7 +25,10 @@ if child == 0:
     os.tcsetpgrp(0, os.getpgrp())
     signal.signal(signal.SIGTTOU, signal.SIG_DFL)
     os.execv(sys.argv[1], sys.argv[1:])
-os.setpgid(child, child)
+try:
+    os.setpgid(child, child)   # as a shell does, from both sides; the child may have done it and exec'd already
+except PermissionError:
+    pass
 _, status = os.waitpid(child, os.WUNTRACED)
 if os.WIFSTOPPED(status):
     os.tcsetpgrp(0, os.getpgrp())
