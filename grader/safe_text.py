@@ -26,12 +26,11 @@ _FORMAT = ("\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u
            "\u2060-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
            "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
 _UNSAFE = re.compile(f"[{_CONTROL}{_FORMAT}]")
-_UNSAFE_IN_LINE = re.compile(f"[\t\n{_CONTROL}{_FORMAT}]")
 
 _JOINERS = "\u200c\u200d"
 # The blocks of the scripts whose letters join (Arabic, Syriac, Thaana, N'Ko, Mandaic, Mongolian): Python's
 # unicodedata has no Joining_Type, and a non-joiner between two letters of these is what Persian writes.
-_JOINING_SCRIPT = re.compile("[\u0600-\u07ff\u0840-\u08ff\u1800-\u18af]")
+_JOINING_BLOCKS = (("\u0600", "\u07ff"), ("\u0840", "\u08ff"), ("\u1800", "\u18af"))
 _VIRAMA = 9   # the canonical combining class of a virama
 
 
@@ -55,7 +54,7 @@ def _joining_letter(text: str, at: int, step: int) -> bool:
     while 0 <= at < len(text) and unicodedata.category(text[at]) == "Mn":
         at += step
     return (0 <= at < len(text) and unicodedata.category(text[at]).startswith("L")
-            and _JOINING_SCRIPT.match(text[at]) is not None)
+            and any(first <= text[at] <= last for first, last in _JOINING_BLOCKS))
 
 
 def _escape_unless_needed(match: re.Match[str]) -> str:
@@ -65,7 +64,9 @@ def _escape_unless_needed(match: re.Match[str]) -> str:
 def printable(text: str, *, one_line: bool = False) -> str:
     """`text` with every control and format character shown as an escape (`\\x1b`, `\\u200b`); with
     `one_line`, newlines and tabs too, for a table cell or a file name."""
-    return (_UNSAFE_IN_LINE if one_line else _UNSAFE).sub(_escape_unless_needed, text)
+    shown = _UNSAFE.sub(_escape_unless_needed, text)
+    # a tab or newline becomes an escape as any control would (_escape); never part of one, so replaced after
+    return shown.replace("\t", "\\x09").replace("\n", "\\x0a") if one_line else shown
 
 
 def unsafe_characters(text: str) -> list[tuple[int, str]]:
@@ -74,7 +75,7 @@ def unsafe_characters(text: str) -> list[tuple[int, str]]:
     found = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.replace("\t", " ")
-        match = next((m for m in _UNSAFE_IN_LINE.finditer(line) if not _needed_joiner(line, m.start())), None)
+        match = next((m for m in _UNSAFE.finditer(line) if not _needed_joiner(line, m.start())), None)
         if match:
             char = match.group()
             what = ("control character" if unicodedata.category(char) == "Cc"

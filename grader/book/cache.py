@@ -5,6 +5,14 @@ from: any edit (even one that keeps a file's size and modification time, as `tou
 a folder that cannot be used simply means the book is read from its files again. The cache can make loading
 faster, never different.
 
+Hashing every file took a tenth of a learner's start before the first frame, so a file is hashed only when its
+status differs from the one kept with its hash: size, modification and change times, inode and device, as git's
+index keeps them. The change time is set by the kernel at every write, rename or `touch -r`, and no one can set
+it back, so an edit always changes it; except within the same tick of the kernel's clock as the last change, the
+"racy" case git's index has too. So a status is kept only for a file last changed well before its hash was taken
+(SETTLED_NS): any later change comes at a later tick. A book just written is hashed at each start until it settles
+and its copy is next written.
+
 Each reader keeps their own copies, in their own cache folder, never beside the book: a book may belong to
 anyone, and a folder another account writes can hold links that make a write land in any file the reader may
 write (issue 42). A copy is read and written only inside a folder opened without following a link and found to
@@ -20,10 +28,11 @@ nor builds the exercises, nor loads the kinds.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import stat
+import time
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,12 +43,13 @@ from grader.files import MAX_FILE_BYTES
 if TYPE_CHECKING:
     from grader.exercise import Exercise
 
-FORMAT = 9  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
+FORMAT = 10  # 2: strings made printable when read; 3: templated exercises carry their canonical texts;
 # 4: their titles too; 5: and a choice's options; 6: in the order each kind declares them (a table's label and
 # feedback row by row, grader.exercise.NumericAnswer.TEXT_FIELDS), not all labels, then all feedback;
 # 7: keyed on each file's SHA-256, not its modification time and size; 8: format characters (Unicode Cf)
 # made printable too (grader.safe_text), which a copy checked before would hold raw; 9: lines of JSON, each
-# chapter's exercises on one of their own after the book's, which holds their headings and the kinds they name
+# chapter's exercises on one of their own after the book's, which holds their headings and the kinds they name;
+# 10: each file's status beside its hash, and the copy named by a CRC-32 of the folder (hashlib is not loaded)
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -83,13 +93,34 @@ def _open_own_folder(folder: Path, *, create: bool) -> int | None:
     return None
 
 
+SETTLED_NS = 2_000_000_000   # a file last changed this long before its hash was taken keeps its status beside it
+
+
 def _name_for(root: Path) -> str:
-    digest = hashlib.sha256(_where(root).encode()).hexdigest()[:16]
-    return f"book-cache-{digest}.json"
+    """The copy's name: two folders whose names share a CRC only replace each other's copy (read checks the root)."""
+    return f"book-cache-{zlib.crc32(_where(root).encode()):08x}.json"
+
+
+def _status(path: Path) -> list[int] | None:
+    """What an edit of the file at `path` changes (git's index keeps the same), or None for no regular file."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev]
+
+
+def _settled(status: list[int] | None) -> list[int] | None:
+    """`status` when the file last changed SETTLED_NS or more ago, which is kept beside its hash; else None."""
+    return status if status is not None and status[2] < time.time_ns() - SETTLED_NS else None
 
 
 def _digest(path: Path) -> str | None:
     """SHA-256 of a book file's bytes, or None for one the book could not be read from (a pipe is not waited on)."""
+    import hashlib  # loaded only when a file has to be hashed: not at a learner's start from a settled copy
+
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -166,7 +197,9 @@ def read(root: Path, folder: Path) -> dict[str, Any] | None:
         if (cached.get("format") != FORMAT or cached.get("root") != _where(root)
                 or not _kinds_there(cached.get("kinds"))):
             return None
-        for name, digest in cached["digests"].items():
+        for name, (digest, status) in cached["digests"].items():
+            if status is not None and _status(root / name) == status:
+                continue
             if _digest(root / name) != digest:
                 return None
         raw = cached["raw"]
@@ -201,7 +234,7 @@ def write(root: Path, folder: Path, raw: dict[str, Any]) -> bool:
     """Save `raw` for next time in `folder`, made if missing; whether it was saved (not in a folder that is
     a link, another's, or cannot be written). The copy is lines of JSON: the book without its exercises, then
     each chapter's exercises on a line of their own, in the book's order (JSON holds no raw line break)."""
-    digests = {str(p.relative_to(root)): _digest(p) for p in _sources(root, raw)}
+    digests = {str(p.relative_to(root)): (_digest(p), _settled(_status(p))) for p in _sources(root, raw)}
     chapters = {folder: {key: value for key, value in chapter.items() if key != "exercises"}
                 for folder, chapter in raw["chapters"].items()}
     kinds = sorted({exercise["kind"] for chapter in raw["chapters"].values() for exercise in chapter["exercises"]})

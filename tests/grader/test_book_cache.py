@@ -249,3 +249,60 @@ def test_a_file_edited_keeping_its_size_and_time_is_read_again(chapters_copy, tm
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     assert load_book(book_copy, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU in a RING"
+
+
+# --- hashed only when a file's status changed (issue 48, section 4) ---------------------------------------------
+
+def edited_keeping_size_and_time(path: Path, old: str, new: str) -> None:
+    """`old` replaced by `new` (as long) in the file, its size and modification time put back as `touch -r` does;
+    at a later tick of the kernel's clock than its last change, so its change time is another."""
+    before = path.stat()
+    assert len(old) == len(new)
+    path.write_text(path.read_text().replace(old, new, 1))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    while path.stat().st_ctime_ns == before.st_ctime_ns:   # the same tick: within a few milliseconds, another
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+def test_a_file_changed_just_before_its_copy_was_written_is_hashed_at_every_start(chapters_copy, tmp_path):
+    """A file changed within SETTLED_NS of its hash keeps no status: an edit in the same tick of the kernel's
+    clock would leave its status as it was (git's "racy" case)."""
+    book_copy = chapters_copy("00-ring-allreduce")
+    load_book(book_copy, cache_dir=tmp_path)
+    [cache] = tmp_path.glob("book-cache-*.json")
+    data, _ = read_book_copy(cache)
+    assert data["digests"] and all(status is None for _, status in data["digests"].values())
+
+
+def test_a_settled_file_whose_status_is_unchanged_is_not_read_again(chapters_copy, tmp_path, monkeypatch):
+    """The copy's own title is shown although every hash in it is wrong: the files' statuses were as kept, so
+    none was read (a learner's start reads no book file at all)."""
+    monkeypatch.setattr(book_cache, "SETTLED_NS", 0)
+    book_copy = chapters_copy("00-ring-allreduce")
+    load_book(book_copy, cache_dir=tmp_path)
+    [cache] = tmp_path.glob("book-cache-*.json")
+    data, exercises = read_book_copy(cache)
+    assert all(status is not None for _, status in data["digests"].values())
+    data["digests"] = {name: ["0" * 64, status] for name, (_, status) in data["digests"].items()}
+    data["raw"]["book"]["title"] = "The copy's own title"
+    write_book_copy(cache, data, exercises)
+    assert load_book(book_copy, cache_dir=tmp_path).title == "The copy's own title"
+
+
+def test_a_settled_file_edited_keeping_its_size_and_time_is_read_again(chapters_copy, tmp_path, monkeypatch):
+    monkeypatch.setattr(book_cache, "SETTLED_NS", 0)
+    book_copy = chapters_copy("00-ring-allreduce")
+    load_book(book_copy, cache_dir=tmp_path)
+    edited_keeping_size_and_time(book_copy / "00-ring-allreduce/exercises.yaml",
+                                 "title: Traffic per GPU on a ring", "title: Traffic per GPU in a RING")
+    assert load_book(book_copy, cache_dir=tmp_path).exercise("0.1").title == "Traffic per GPU in a RING"
+
+
+def test_a_learners_start_from_a_settled_copy_loads_no_hashing(tmp_path):
+    """hashlib (OpenSSL's) cost a learner's start a millisecond and a half before the first frame. The built-in
+    book's files were written long before (a clean clone's, before its environment is made)."""
+    load_book(cache_dir=tmp_path)
+    code = ("import sys; from pathlib import Path; from grader.book.load import load_book; "
+            f"load_book(cache_dir=Path({str(tmp_path)!r})); print('hashlib' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True).stdout == "False\n"

@@ -1,10 +1,12 @@
 """Untrusted text is shown, never obeyed: every control character becomes a visible escape."""
 
+import re
 import unicodedata
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from grader import safe_text
 from grader.safe_text import clipped, markup_tags, printable, unsafe_characters
 
 # Defined independently of the module: what a terminal could act on or a reader be fooled by.
@@ -96,6 +98,16 @@ def test_the_joiners_a_script_needs_are_kept():
 def test_newlines_stay_unless_one_line_is_asked_for():
     assert printable("a\nb\tc") == "a\nb\tc"
     assert printable("a\nb\tc", one_line=True) == "a\\x0ab\\x09c"
+
+
+# One line as it was first written: tab and newline in the same character class as the rest (a second regular
+# expression, compiled at every start). printable(one_line=True) now escapes them after the rest.
+IN_ONE_LINE = re.compile(f"[\t\n{safe_text._CONTROL}{safe_text._FORMAT}]")
+
+
+@given(st.text(alphabet=st.sampled_from("a\t\n\r\x1b\u200b\u200c\u200d\u094d\u0915\u0645\u0627")) | st.text())
+def test_one_line_escapes_tabs_and_newlines_as_one_class_with_the_rest_did(text):
+    assert printable(text, one_line=True) == IN_ONE_LINE.sub(safe_text._escape_unless_needed, text)
 
 
 @given(st.text(), st.integers(min_value=1, max_value=40))
