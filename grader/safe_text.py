@@ -25,7 +25,9 @@ _CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff"
 _FORMAT = ("\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
            "\u2060-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
            "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
-_UNSAFE = re.compile(f"[{_CONTROL}{_FORMAT}]")
+# The expressions are compiled when first used (re's own cache keeps them), not at every start: most text needs
+# none (printable's first test), and the markup checks only run for an author.
+_UNSAFE = f"[{_CONTROL}{_FORMAT}]"
 
 _JOINERS = "\u200c\u200d"
 # The blocks of the scripts whose letters join (Arabic, Syriac, Thaana, N'Ko, Mandaic, Mongolian): Python's
@@ -64,7 +66,9 @@ def _escape_unless_needed(match: re.Match[str]) -> str:
 def printable(text: str, *, one_line: bool = False) -> str:
     """`text` with every control and format character shown as an escape (`\\x1b`, `\\u200b`); with
     `one_line`, newlines and tabs too, for a table cell or a file name."""
-    shown = _UNSAFE.sub(_escape_unless_needed, text)
+    if text.isprintable():   # none of Unicode's controls, format characters or separators (but space): as is
+        return text
+    shown = re.sub(_UNSAFE, _escape_unless_needed, text)
     # a tab or newline becomes an escape as any control would (_escape); never part of one, so replaced after
     return shown.replace("\t", "\\x09").replace("\n", "\\x0a") if one_line else shown
 
@@ -75,7 +79,7 @@ def unsafe_characters(text: str) -> list[tuple[int, str]]:
     found = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.replace("\t", " ")
-        match = next((m for m in _UNSAFE.finditer(line) if not _needed_joiner(line, m.start())), None)
+        match = next((m for m in re.finditer(_UNSAFE, line) if not _needed_joiner(line, m.start())), None)
         if match:
             char = match.group()
             what = ("control character" if unicodedata.category(char) == "Cc"
@@ -94,20 +98,20 @@ def clipped(text: str, width: int) -> str:
 # What Textual or Rich would read as markup rather than show: an action or a link (`[@click=...]`,
 # `[link=...]`), a closing tag (`[/]`, `[/bold]`), and an opening tag (`[bold]`, `[on red]`) in a text that
 # also closes one. Ordinary brackets, such as `[b·s, d]`, `[1, 2]` or `x[i]` in code, are left alone.
-_TAG = re.compile(r"(?<!\\)\[([A-Za-z@/#$][^\[\]\n]*)\]")
-_ACTION_OR_LINK = re.compile(r"^\s*(@|link\s*=)", re.IGNORECASE)
-_CLOSING = re.compile(r"^/[\w\s.-]*$")
-_STYLE_WORDS = re.compile(r"^[A-Za-z#$][\w\s#.-]*$")
+_TAG = r"(?<!\\)\[([A-Za-z@/#$][^\[\]\n]*)\]"
+_ACTION_OR_LINK = r"(?i)^\s*(@|link\s*=)"
+_CLOSING = r"^/[\w\s.-]*$"
+_STYLE_WORDS = r"^[A-Za-z#$][\w\s#.-]*$"
 
 
 def markup_tags(text: str) -> list[tuple[int, str]]:
     """(line number, description) for each line of `text` holding Textual/Rich markup, for content check:
     the app shows book text literally (tui.widgets.plain), but markup there is an attack or a mistake."""
-    tags = [(match.start(), match.group(1)) for match in _TAG.finditer(text)]
-    closes = any(_CLOSING.match(tag) for _, tag in tags)
+    tags = [(match.start(), match.group(1)) for match in re.finditer(_TAG, text)]
+    closes = any(re.match(_CLOSING, tag) for _, tag in tags)
     found: list[tuple[int, str]] = []
     for start, tag in tags:
-        if _ACTION_OR_LINK.match(tag) or _CLOSING.match(tag) or (closes and _STYLE_WORDS.match(tag)):
+        if re.match(_ACTION_OR_LINK, tag) or re.match(_CLOSING, tag) or (closes and re.match(_STYLE_WORDS, tag)):
             line = text.count("\n", 0, start) + 1
             shown = clipped(f"[{tag}]", 40)
             if not found or found[-1][0] != line:

@@ -100,6 +100,14 @@ def test_newlines_stay_unless_one_line_is_asked_for():
     assert printable("a\nb\tc", one_line=True) == "a\\x0ab\\x09c"
 
 
+def test_text_python_calls_printable_holds_nothing_to_escape():
+    """printable returns such text as it is, without its expression: sound only while every character it escapes
+    is one Python does not call printable (Unicode's controls, format characters, surrogates, unassigned)."""
+    every = "".join(map(chr, range(0x110000)))
+    escaped = re.findall(safe_text._UNSAFE, every)
+    assert len(escaped) > 2000 and not any(char.isprintable() for char in escaped)
+
+
 # One line as it was first written: tab and newline in the same character class as the rest (a second regular
 # expression, compiled at every start). printable(one_line=True) now escapes them after the rest.
 IN_ONE_LINE = re.compile(f"[\t\n{safe_text._CONTROL}{safe_text._FORMAT}]")
