@@ -8,7 +8,7 @@ from datetime import datetime
 
 from tui.lines.context import Context
 from tui.lines.exercise import work_on
-from tui.progress.session import ReviewEnd
+from tui.progress.review import ReviewEnd
 
 
 def when(moment: datetime | None) -> str:

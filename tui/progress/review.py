@@ -318,6 +318,18 @@ class SessionResult:
     due: datetime | None         # when it is due again, UTC (None: not a card any more)
 
 
+@dataclass(frozen=True)
+class ReviewEnd:
+    """A finished review or practice session, as its summary shows it (StudySession.finish)."""
+
+    cards: list[Card]
+    results: list[SessionResult]
+    titles: dict[str, str]          # each card's title as its variant poses it
+    now: datetime
+    next_due: datetime | None       # the next card due after the session
+    practice: bool
+
+
 def session_results(store: ProgressStore, session: list[Card], kinds: Mapping[str, str] | None = None,
                     purpose: str = "review") -> list[SessionResult]:
     """Each card of a finished session, in the order it was posed: the attempts for `purpose` ("review",

@@ -22,21 +22,9 @@ if TYPE_CHECKING:
     from grader.verdict import Verdict
     from tui.progress.class_share import ClassShare
     from tui.progress.records import Attempt
-    from tui.progress.review import Card, SessionResult
+    from tui.progress.review import Card, ReviewEnd
 
 Moved = Literal["card", "first", "done"]   # where a step through the review left it (StudySession.move)
-
-
-@dataclass(frozen=True)
-class ReviewEnd:
-    """A finished review or practice session, as its summary shows it."""
-
-    cards: list[Card]
-    results: list[SessionResult]
-    titles: dict[str, str]          # each card's title as its variant poses it
-    now: datetime
-    next_due: datetime | None       # the next card due after the session
-    practice: bool
 
 
 @dataclass
@@ -139,7 +127,7 @@ class StudySession:
     def finish(self) -> ReviewEnd:
         """The finished session's summary; the next review starts afresh."""
         from grader.book.variants import pose
-        from tui.progress.review import kinds_of, next_due, session_results
+        from tui.progress.review import ReviewEnd, kinds_of, next_due, session_results
 
         cards, kinds, now = self.review_cards, kinds_of(self.book), self.clock()
         results = session_results(self.store, cards, kinds, self.review_purpose)

