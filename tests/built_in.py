@@ -3,7 +3,9 @@
 Reading and checking the book's files costs about half a second, and test modules name the book at
 import (parametrize ids, tables of exercises): 18 reads in every xdist worker before a test ran. A
 Book is not changed once built (grader/book/model.py), so one read serves every module and the `book`
-fixture. A test about reading the book itself calls grader.book.load.load_book.
+fixture; it is read from the copy the run keeps (tests/conftest.py, cache_the_built_in_book), as a learner's
+app reads it, which loads the same book (tests/grader/test_book_cache.py). A test about reading the book
+itself calls grader.book.load.load_book.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ import re
 import shutil
 from pathlib import Path
 
+from grader.book import cache as book_cache
 from grader.book.load import BUILTIN_CONTENT, load_book
 from grader.book.model import Book
 
 
 @functools.cache
 def builtin_book() -> Book:
-    return load_book()
+    return load_book(cache_dir=book_cache.default_folder())
 
 
 def book_of_chapters(target: Path, *dirs: str, lab: bool = False) -> Path:

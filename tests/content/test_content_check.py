@@ -7,13 +7,14 @@ import io
 import os
 import re
 import resource
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from grader.book.load import BookError, check_book, load_book
+from grader.book.load import BUILTIN_CONTENT, BookError, check_book, load_book
 from grader.files import MAX_FILE_BYTES
 from grader.lab.load import load_lab
 from tests.helpers import RINGBOOK, read_book_copy, ringbook_app, ringbook_subprocess, write_book_copy
@@ -320,10 +321,15 @@ def test_nesting_too_deep_is_refused_not_a_crash(small_book):
 
 @pytest.mark.parametrize("name", ["00-ring-allreduce/chapter.md", CHAPTER0, "book.yaml",
                                   "quizzes/readiness.yaml", "labs/parallelism-paradox.yaml"])
-def test_a_file_over_the_cap_is_refused_in_check_and_when_opening(request, capsys, name):
-    """On the small book (what the check of the rest would cost says nothing here), but for the quiz, which
-    names every chapter and so comes only with the whole book."""
-    root = request.getfixturevalue("book_copy" if name.startswith("quizzes/") else "small_book")
+def test_a_file_over_the_cap_is_refused_in_check_and_when_opening(small_book, capsys, name):
+    """On the small book (what the check of the rest would cost says nothing here), the quiz given to it too: its
+    questions name every chapter, but a file over the cap is refused before a line of it is read."""
+    root = small_book
+    if name.startswith("quizzes/"):
+        (root / "quizzes").mkdir()
+        shutil.copy(BUILTIN_CONTENT / name, root / name)
+        with (root / "book.yaml").open("a") as book:
+            book.write(f"quizzes:\n  - {{id: readiness, title: Readiness Check, file: {name}}}\n")
     path = root / name
     with path.open("a") as file:
         file.write("\n#" + "x" * MAX_FILE_BYTES + "\n")   # a comment in YAML, a heading in Markdown
