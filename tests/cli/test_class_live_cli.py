@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
+import pytest
+
+from grader.book.load import load_book
 from tests.class_inbox import NOW, Class
 from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, stop_with_ctrl_c
 from tests.helpers import ringbook_in_process as run
+from tests.progress.test_store_unreadable import another_account, run_as
+from tui.progress.class_live import Snapshot
+from tui.progress.class_live_text import change_lines, snapshot_lines
 
 
 def test_json_is_one_snapshot_of_the_class(tmp_path, capsys, monkeypatch):
@@ -21,7 +30,9 @@ def test_json_is_one_snapshot_of_the_class(tmp_path, capsys, monkeypatch):
     code, out, err = run(capsys, "class", "live", lesson.inbox, "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
-    assert set(data) == {"book", "now", "chapters", "learners", "stuck", "slips", "exercises", "skipped"}
+    assert set(data) == {"book", "now", "chapters", "learners", "stuck", "slips", "exercises", "skipped",
+                         "inbox_unlisted"}
+    assert data["inbox_unlisted"] is None
     ana, ben = data["learners"]
     assert (ana["name"], ana["chapters"]["0"], ana["exercises"]["0.1"]["state"]) == \
         ("ana", {"state": "tried", "solved": 0, "total": 8}, "tried")
@@ -58,3 +69,32 @@ def test_the_plain_lines_print_the_class_then_a_line_per_change(tmp_path):
         assert "ana: 0.1 solved, 4 attempts" in changed
     finally:
         stop_with_ctrl_c(child)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to become another account")
+def test_an_inbox_the_account_cannot_list_is_said_not_shown_as_an_empty_class(tmp_path):
+    """A learner (or an instructor outside the inbox's group) running class live on the class's inbox, which
+    `class init` makes mode 3733: every learner's file is there, but this account may not list them."""
+    account = another_account()
+    shared = Path(tempfile.mkdtemp(prefix="ringbook-class-"))   # pytest's own folders are root's alone
+    try:
+        os.chmod(shared, 0o755)
+        lesson = Class(shared)
+        lesson.answer("ana", [("0.1", "1.75", "correct", 5)])
+        os.chmod(lesson.inbox, 0o3733)
+        said = shared / "said.txt"
+        code = run_as(account, ["class", "live", str(lesson.inbox), "--json"], said)
+        assert code == 2, said.read_text()
+        assert said.read_text().startswith(f"ringbook class live: cannot list {lesson.inbox} (Permission denied). "
+                                           "Only the inbox's owner and its group"), said.read_text()
+    finally:
+        shutil.rmtree(shared)
+
+
+def test_the_plain_lines_say_when_the_inbox_cannot_be_listed_and_when_it_can_again():
+    shown = snapshot_lines(load_book(), Snapshot(NOW, (), {}, {}, (), (), {}, (), "Permission denied"))
+    assert shown[-1] == ("The inbox cannot be listed now (Permission denied): the class is shown as it was last "
+                         "read.")
+    listed, unlisted = (Snapshot(NOW, (), {}, {}, (), (), {}, (), reason) for reason in ("", "Permission denied"))
+    assert change_lines(listed, unlisted) == [shown[-1]]
+    assert change_lines(unlisted, listed) == ["The inbox can be listed again."]

@@ -199,3 +199,19 @@ def test_snapshot_of_a_chapter_being_worked_on(snap_compare, book, lesson, size)
         await pilot.pause()
 
     assert snap_compare(live_app(book, lesson), run_before=chapter_open, terminal_size=size)
+
+
+async def test_an_inbox_that_cannot_be_listed_is_said_above_the_class_as_last_read(book, lesson, tmp_path):
+    app = live_app(book, lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        unlisted = app.screen.query_one("#unlisted", Static)
+        assert not unlisted.display
+        lesson.inbox.rename(tmp_path / "away")
+        app.run_worker(app._update, thread=True)     # what the timer does
+        await wait_until(pilot, lambda: unlisted.display, "the reason above the table")
+        assert text_of(unlisted).startswith("The inbox cannot be listed now (No such file or directory)")
+        assert rows(app) == ["ana", "ben"]
+        (tmp_path / "away").rename(lesson.inbox)
+        app.run_worker(app._update, thread=True)
+        await wait_until(pilot, lambda: not unlisted.display, "the line gone once it can be listed")

@@ -198,3 +198,18 @@ def test_stuck_and_slips_kept_per_learner_are_what_a_fresh_read_finds_at_every_m
         assert (now.stuck, now.slips) == (then.stuck, then.slips), moment
     assert {s.learner for s in kept.snapshot(NOW).stuck} == {"ana"}
     assert kept.snapshot(NOW + STUCK_WINDOW).stuck == ()
+
+
+def test_an_inbox_that_cannot_be_listed_keeps_the_class_as_last_read_and_says_why(book, lesson, tmp_path):
+    """Its permissions changed, its disk went away: an empty listing took every learner off the view, as if the
+    class had gone home. The class stays as it was and the snapshot says why, until the inbox can be listed."""
+    lesson.answer("ana", [("0.1", "1.75", "correct", 5)])
+    live = ClassLive(book, lesson.inbox)
+    live.refresh()
+    lesson.inbox.rename(tmp_path / "away")
+    assert live.refresh() == set()
+    snapshot = live.snapshot(NOW)
+    assert [s.name for s in snapshot.learners] == ["ana"] and snapshot.unlisted == "No such file or directory"
+    (tmp_path / "away").rename(lesson.inbox)
+    live.refresh()
+    assert live.snapshot(NOW).unlisted == "" and [s.name for s in live.snapshot(NOW).learners] == ["ana"]

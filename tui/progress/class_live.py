@@ -155,6 +155,7 @@ class Snapshot:
     slips: tuple[Slip, ...]           # most learners first
     figures: dict[str, ExerciseFigures]
     skipped: tuple[str, ...]          # "FILE: reason", as the class report words it
+    unlisted: str = ""                # why the inbox could not be listed at the last look (the class is as before)
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,7 @@ class ClassLive:
         self.inbox = inbox
         self.roster = roster
         self.reads = 0
+        self.unlisted = ""   # why the inbox could not be listed at the last refresh; "" when it could
         self._regrader = regrader or Regrader()
         self._files: dict[str, _File] = {}
         self._learners: dict[tuple[str, str], Learner] = {}
@@ -197,12 +199,16 @@ class ClassLive:
         self._chapter_of = {e.id: e.chapter_id for e in book.exercises}
 
     def refresh(self) -> set[tuple[str, str]]:
-        """Read what changed in the inbox since the last call; the learners whose figures changed."""
+        """Read what changed in the inbox since the last call; the learners whose figures changed. An inbox that
+        cannot be listed (its permissions changed, its disk gone) changes nothing: the class stays as last read,
+        and `unlisted` says why, where an empty listing would have taken every learner off the view."""
         seen: dict[str, FileKey] = {}
         try:
             entries = list(os.scandir(self.inbox))
-        except OSError:
-            entries = []
+        except OSError as exc:
+            self.unlisted = exc.strerror or type(exc).__name__
+            return set()
+        self.unlisted = ""
         for entry in entries:
             if entry.name.endswith(".json") and not entry.name.startswith("."):
                 try:
@@ -303,7 +309,7 @@ class ClassLive:
                         for exercise_id, wrong, since in part.stuck),
                        key=lambda s: (s.since, s.learner, s.exercise_id))
         return Snapshot(now, learners, labels, {s.key: s.chapters for s in learners}, tuple(stuck),
-                        self._slips(learners, parts), self._figures(learners), skipped)
+                        self._slips(learners, parts), self._figures(learners), skipped, self.unlisted)
 
     def _now_of(self, learner: Learner, now: datetime) -> _Now:
         part = self._now.get(learner.key)

@@ -83,6 +83,7 @@ def as_data(book: Book, snapshot: Snapshot) -> dict[str, Any]:
                                       "median_attempts": f.median_attempts}
                       for f in snapshot.figures.values() if f.tried},
         "skipped": list(snapshot.skipped),
+        "inbox_unlisted": snapshot.unlisted or None,
     }
 
 
@@ -105,7 +106,12 @@ def snapshot_lines(book: Book, snapshot: Snapshot) -> list[str]:
     lines += [f"stuck now: {stuck_line(s, snapshot.now)}" for s in snapshot.stuck] or ["nobody stuck now"]
     lines += [f"slip now: {slip_line(s)}" for s in snapshot.slips] or ["no slips now"]
     lines += [f"skipped {printable(line, one_line=True)}" for line in snapshot.skipped]
-    return lines
+    return lines + ([unlisted_line(snapshot.unlisted)] if snapshot.unlisted else [])
+
+
+def unlisted_line(reason: str) -> str:
+    return (f"The inbox cannot be listed now ({printable(reason, one_line=True)}): "
+            "the class is shown as it was last read.")
 
 
 def change_lines(old: Snapshot, new: Snapshot) -> list[str]:
@@ -132,4 +138,6 @@ def change_lines(old: Snapshot, new: Snapshot) -> list[str]:
     lines += [f"slip now: {slip_line(s)}" for s in new.slips
               if s.learners > 1 and s.learners > slips_before.get((s.exercise_id, s.mistake, s.name), 0)]
     lines += [f"skipped {printable(line, one_line=True)}" for line in new.skipped if line not in set(old.skipped)]
+    if new.unlisted != old.unlisted:
+        lines.append(unlisted_line(new.unlisted) if new.unlisted else "The inbox can be listed again.")
     return lines

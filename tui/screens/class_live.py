@@ -19,7 +19,7 @@ from textual.widgets.data_table import CellDoesNotExist
 
 from grader.book.model import Book
 from tui.progress.class_live import ChapterCell, Learner, Snapshot, Tried
-from tui.progress.class_live_text import figures_line, name, slip_line, stuck_line
+from tui.progress.class_live_text import figures_line, name, slip_line, stuck_line, unlisted_line
 from tui.screens.class_attempts import ClassAttemptsScreen
 from tui.widgets.heat_table import HeatTable
 from tui.widgets.screen_frame import Footer, Header
@@ -62,6 +62,7 @@ class ClassLiveScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="unlisted")
         yield HeatTable(id="heat", cursor_type="cell", zebra_stripes=True)
         yield Static(id="figures")
         with Horizontal(id="panels"):
@@ -141,6 +142,10 @@ class ClassLiveScreen(Screen[None]):
         self._panels()
 
     def _panels(self) -> None:
+        """Stuck and slips now; above the table, while the inbox cannot be listed, why (the class as last read)."""
+        unlisted = self.query_one("#unlisted", Static)
+        unlisted.display = bool(self.snapshot.unlisted)
+        unlisted.update(Text(unlisted_line(self.snapshot.unlisted)) if self.snapshot.unlisted else "")
         now = self.snapshot.now
         stuck = [stuck_line(s, now) for s in self.snapshot.stuck]
         slips = [slip_line(s) for s in self.snapshot.slips if s.learners > 1] or \
