@@ -12,11 +12,12 @@ command line both use it. Why a thread and not watchfiles' `awatch`: docs/contri
 from __future__ import annotations
 
 import queue
+import select
 import threading
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from watchfiles import Change
@@ -94,11 +95,13 @@ class Watch:
 
 class Edits:
     """For a command's main thread: `with Edits(folder, ...) as edits: for _ in edits: ...` runs the loop's body
-    once per burst of edits, from the moment the `with` starts watching, until Ctrl+C. Raises OSError on
-    entry when the folder cannot be watched."""
+    once per burst of edits, from the moment the `with` starts watching, until Ctrl+C, or until nobody reads
+    `output` any more (reader_gone: over `ssh -T`, a closed connection is otherwise seen only at the next line
+    printed, which may never come). Raises OSError on entry when the folder cannot be watched."""
 
-    def __init__(self, folder: Path, **options: Any):
+    def __init__(self, folder: Path, *, output: TextIO | None = None, **options: Any):
         self._bursts: queue.Queue[None] = queue.Queue()
+        self._output = output
         self.watch = Watch(folder, lambda: self._bursts.put(None), **options)
 
     def __enter__(self) -> Edits:
@@ -110,9 +113,21 @@ class Edits:
         self.watch.stop()
 
     def __iter__(self) -> Iterator[None]:
-        while True:
+        while self._output is None or not reader_gone(self._output):
             try:
                 self._bursts.get(timeout=WAKE_SECONDS)
             except queue.Empty:
                 continue
             yield None
+
+
+def reader_gone(stream: TextIO) -> bool:
+    """Whether nobody reads `stream` any more: poll says so of a pipe or socket whose reading end has closed (an
+    error, or a hang-up), and of a terminal hung up; of a file, or a pipe still read, neither."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        return False
+    poller = select.poll()
+    poller.register(descriptor, 0)   # an error and a hang-up are reported whatever is asked for
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))

@@ -13,7 +13,7 @@ import pytest
 
 from grader.book.load import load_book
 from tests.class_inbox import NOW, Class
-from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, stop_with_ctrl_c
+from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, WAIT_SECONDS, LineReader, stop_with_ctrl_c
 from tests.helpers import ringbook_in_process as run
 from tests.progress.test_store_unreadable import another_account, run_as
 from tui.progress.class_live import Snapshot
@@ -98,3 +98,30 @@ def test_the_plain_lines_say_when_the_inbox_cannot_be_listed_and_when_it_can_aga
     listed, unlisted = (Snapshot(NOW, (), {}, {}, (), (), {}, (), reason) for reason in ("", "Permission denied"))
     assert change_lines(listed, unlisted) == [shown[-1]]
     assert change_lines(unlisted, listed) == ["The inbox can be listed again."]
+
+
+def test_the_plain_lines_end_once_nobody_reads_them(tmp_path):
+    """Over `ssh -T` the lines go down a pipe: when the connection closed, class live went on until the next
+    change it printed failed, which in a quiet class could be never (a process per closed connection)."""
+    lesson = Class(tmp_path)
+    lesson.answer("ana", [("0.1", "1.75", "correct", 2)])   # so the class's last line is "no slips now"
+    read, write = os.pipe()
+    child = subprocess.Popen([*RINGBOOK, "class", "live", str(lesson.inbox), "--lines"], cwd=ROOT,
+                             stdin=subprocess.DEVNULL, stdout=write, stderr=subprocess.DEVNULL,
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_NOW": NOW.isoformat()})
+    os.close(write)
+    try:
+        printed = b""
+        while not printed.endswith(b"no slips now\n"):
+            chunk = os.read(read, 4096)
+            assert chunk, printed.decode()
+            printed += chunk
+        os.close(read)   # the connection goes; the class stays quiet
+        read = -1
+        assert child.wait(timeout=WAIT_SECONDS) == 0
+    finally:
+        if read != -1:
+            os.close(read)
+        if child.poll() is None:
+            child.kill()
+            child.wait()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
 import pytest
 from watchfiles import Change
 
-from tui.watch import BOOK_FILES, Watch
+from tui.watch import BOOK_FILES, Watch, reader_gone
 
 GENEROUS_SECONDS = 30   # how long a burst may take to be reported on a loaded machine before the test fails
 
@@ -56,3 +57,11 @@ def test_an_edit_made_as_start_returns_is_reported_and_stop_ends_the_watching_th
 def test_a_folder_that_cannot_be_watched_is_an_oserror_at_start(tmp_path: Path):
     with pytest.raises(OSError):
         Watch(tmp_path / "gone", lambda: None).start()
+
+
+def test_a_reader_is_gone_from_a_pipe_whose_reading_end_closed_not_from_a_file_or_a_pipe_still_read(tmp_path: Path):
+    read, write = os.pipe()
+    with open(write, "w") as pipe, open(tmp_path / "out.txt", "w") as file:
+        assert not reader_gone(pipe) and not reader_gone(file)
+        os.close(read)
+        assert reader_gone(pipe) and not reader_gone(file)

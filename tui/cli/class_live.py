@@ -60,7 +60,7 @@ def _run_lines(live: ClassLive, why: str) -> int:
 
     print(f"ringbook class live: plain lines: {why}. A line per change; Ctrl+C ends.", flush=True)
     try:
-        with Edits(live.inbox, recursive=False, suffixes=(".json",), quiet=WATCH_QUIET_SECONDS,
+        with Edits(live.inbox, output=sys.stdout, recursive=False, suffixes=(".json",), quiet=WATCH_QUIET_SECONDS,
                    longest=WATCH_LONGEST_SECONDS) as edits:   # watching before the first read
             live.refresh()
             shown = live.snapshot(clock.now())

@@ -113,7 +113,7 @@ def content_check_watching(content: Path | None) -> int:
         return status
     root = content if content is not None else BUILTIN_CONTENT
     try:
-        with Edits(root, suffixes=BOOK_FILES) as edits:
+        with Edits(root, output=sys.stdout, suffixes=BOOK_FILES) as edits:
             waiting = f"Watching {printable(relative(root), one_line=True)} for changes; Ctrl+C stops."
             print(waiting, flush=True)
             for _ in edits:
