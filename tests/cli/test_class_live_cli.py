@@ -72,9 +72,10 @@ def test_the_plain_lines_print_the_class_then_a_line_per_change(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to become another account")
-def test_an_inbox_the_account_cannot_list_is_said_not_shown_as_an_empty_class(tmp_path):
+def test_an_inbox_the_account_cannot_list_is_said_not_shown_as_an_empty_class():
     """A learner (or an instructor outside the inbox's group) running class live on the class's inbox, which
-    `class init` makes mode 3733: every learner's file is there, but this account may not list them."""
+    `class init` makes mode 3733: every learner's file is there, but this account may not list them. Said before
+    the book is read (the account cannot read this test's Python, which reading it may need)."""
     account = another_account()
     shared = Path(tempfile.mkdtemp(prefix="ringbook-class-"))   # pytest's own folders are root's alone
     try:

@@ -23,6 +23,13 @@ def run_class_live(inbox: Path, content: Path | None, *, chapter: str | None = N
     if not inbox.is_dir():
         _warn(f"{inbox} is not a folder; give the class's inbox.")
         return EXIT_NOTHING
+    try:
+        with os.scandir(inbox):
+            pass
+    except OSError as exc:   # not an empty class: one whose files this account cannot see, as a learner's cannot
+        _warn(f"cannot list {inbox} ({exc.strerror or exc}). Only the inbox's owner and its group (`ringbook class "
+              "init` made them the instructor's) may list the files learners drop in; nothing shown.")
+        return EXIT_NOTHING
     book = load_or_report(content)
     if book is None:
         return EXIT_NOTHING
@@ -36,10 +43,6 @@ def run_class_live(inbox: Path, content: Path | None, *, chapter: str | None = N
         return EXIT_NOTHING
     live = ClassLive(book, inbox, roster)
     live.refresh()
-    if live.unlisted:   # not an empty class: one whose files cannot be seen (as a learner would find the inbox)
-        _warn(f"cannot list {inbox} ({live.unlisted}). Only the inbox's owner and its group (`ringbook class "
-              f"init` made them the instructor's) may list the files learners drop in; nothing shown.")
-        return EXIT_NOTHING
     if as_json:
         sys.stdout.write(inert_json(as_data(book, live.snapshot(clock.now()))))
         return 0
