@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.face.test_shared_progress import attempts_shared
 from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, LineReader, ringbook_subprocess, stop_with_ctrl_c
 from tui.cli.work_watch import builds
+from tui.progress import clock
+from tui.progress.class_live import ClassLive
 from tui.progress.store import ProgressStore
 
 EXERCISE = "0.5"
@@ -303,3 +306,42 @@ def test_in_a_pipe_keys_are_lines_and_every_run_is_appended_as_plain_text(book, 
         assert store.exercise_states()[EXERCISE].solved_after_reveal
     finally:
         store.close()
+
+
+def test_runs_are_shared_with_the_class_as_the_apps_answers_are(book, data_dir, tmp_path):
+    """`ringbook work` kept every run in the store but shared none: a learner working in their editor was
+    missing from the instructor's live view (--class, RINGBOOK_CLASS: tui.progress.class_share)."""
+    exercise = book.exercise(EXERCISE)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir(mode=0o3733)
+    child = subprocess.Popen([*RINGBOOK, "work", EXERCISE, "--class", str(inbox)], cwd=ROOT,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)})
+    output = LineReader(child)
+    try:
+        task = output.until("Each save runs the tests.")
+        assert f"Shared with {pwd.getpwuid(os.getuid()).pw_name} as you answer." in " ".join(task)
+        output.until("builds solved:")
+        (data_dir / "work" / f"{EXERCISE}.py").write_text(exercise.solution)
+        output.until("builds solved: 1 of 5")
+    finally:
+        stop_with_ctrl_c(child)   # shares what waits, as quitting the app does
+    assert child.returncode == 0, child.stderr.read() if child.stderr else ""
+    assert attempts_shared(inbox) == [exercise.solution]
+    live = ClassLive(book, inbox)   # and the instructor's live view has it
+    live.refresh()
+    [learner] = live.snapshot(clock.now()).learners
+    assert learner.exercises[EXERCISE].state == "solved"
+
+
+def test_a_class_inbox_that_is_not_there_is_said_with_the_task(data_dir, tmp_path):
+    child = subprocess.Popen([*RINGBOOK, "work", EXERCISE, "--class", str(tmp_path / "nowhere")], cwd=ROOT,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, **STACKS_ON_ABORT, "RINGBOOK_DATA_DIR": str(data_dir)})
+    output = LineReader(child)
+    try:
+        task = output.until("Each save runs the tests.")
+    finally:
+        stop_with_ctrl_c(child)
+    assert (f"Not shared with your class: the class inbox {tmp_path / 'nowhere'} does not exist; your answers are "
+            "kept here as always.") in task

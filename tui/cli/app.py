@@ -32,7 +32,7 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
     # costs time (3% of the start). RingbookApp turns it back on once the home screen has been painted.
     gc.disable()
     try:
-        from tui.cli.common import kind_parts_missing, load_or_report, open_store_or_report, said_missing
+        from tui.cli.common import kind_parts_missing, load_or_report, open_store_or_report, said_missing, shared_with
         from tui.lines.mode import SETTING_KEY, lines_reason
 
         terminal = sys.stdin.isatty() and sys.stdout.isatty()
@@ -73,19 +73,6 @@ def run_app(content: Path | None, data_dir: Path | None, *, screen_reader: bool 
         return 1 if said_missing(app.kind_parts_missing) else 0
     finally:
         gc.enable()
-
-
-def shared_with(class_dir: Path | None, store: ProgressStore) -> ClassShare | None:
-    """The class progress is shared with (--class, else RINGBOOK_CLASS); none without a class, or for a store that
-    keeps nothing on disk."""
-    from tui.cli.common import class_inbox
-
-    inbox = class_inbox(class_dir)
-    if inbox is None or store.path is None:
-        return None
-    from tui.progress.class_share import ClassShare
-
-    return ClassShare(inbox, store.path.parent)
 
 
 def run_lines(book: Book, store: ProgressStore, why: str, problems: list[Problem], content: Path | None, *,

@@ -13,6 +13,7 @@ from grader.safe_text import printable
 if TYPE_CHECKING:
     from grader.book.model import Book
     from grader.problems import Problem
+    from tui.progress.class_share import ClassShare
     from tui.progress.store import ProgressStore
 
 
@@ -30,6 +31,17 @@ def class_inbox(given: Path | None) -> Path | None:
     """The class inbox progress is shared with: --class, else RINGBOOK_CLASS (tui.progress.class_share), else none."""
     configured = os.environ.get("RINGBOOK_CLASS", "").strip()
     return given if given is not None else Path(configured) if configured else None
+
+
+def shared_with(class_dir: Path | None, store: ProgressStore) -> ClassShare | None:
+    """The class progress is shared with (--class, else RINGBOOK_CLASS); none without a class, or for a store that
+    keeps nothing on disk."""
+    inbox = class_inbox(class_dir)
+    if inbox is None or store.path is None:
+        return None
+    from tui.progress.class_share import ClassShare
+
+    return ClassShare(inbox, store.path.parent)
 
 
 def kind_parts_missing() -> bool:

@@ -4,7 +4,8 @@ The code (the learner's draft, else the starter) is written to `<data folder>/wo
 code edited there while no run watched it: that is the learner's newest, and becomes the draft (work_files keeps
 any code displaced, numbered). Without an ID it opens the next build not yet solved, in book order. The tests
 run at once and at every save, as the app's Ctrl+R does: the same grader and sandbox, each run recorded in the
-same store (tui.progress.answering) and kept as the draft the app opens with. The watch itself (keys, runs,
+same store (tui.progress.answering) and kept as the draft the app opens with, and shared with the learner's class
+as the app shares it (--class, RINGBOOK_CLASS: tui.progress.class_share). The watch itself (keys, runs,
 moving on) is work_watch.py; what it shows, a status block in a terminal or plain lines in a pipe, is
 work_screen.py.
 """
@@ -16,12 +17,13 @@ from pathlib import Path
 
 from grader.kinds.build import Build
 from grader.safe_text import printable
-from tui.cli.common import load_or_report, open_store_or_report
+from tui.cli.common import load_or_report, open_store_or_report, shared_with
 
 EXIT_UNKNOWN_ID = 3
 
 
-def work_on(exercise_id: str | None, content: Path | None, data_dir: Path | None, *, allow_unsandboxed: bool) -> int:
+def work_on(exercise_id: str | None, content: Path | None, data_dir: Path | None, *, allow_unsandboxed: bool,
+            class_dir: Path | None = None) -> int:
     from grader.sandbox.runner import allow_unsandboxed as allow
     from grader.sandbox.runner import prepare_runs, sandbox_status
     from tui.cli.work_watch import Watcher, next_unsolved
@@ -59,6 +61,11 @@ def work_on(exercise_id: str | None, content: Path | None, data_dir: Path | None
         if sandbox.mode == "refused":
             return 2
         prepare_runs()
-        return Watcher(book, store, exercise).run()
+        share = shared_with(class_dir, store)
+        try:
+            return Watcher(book, store, exercise, share).run()
+        finally:
+            if share is not None:
+                share.close()   # what came since the last run is shared too, as the app shares on quitting
     finally:
         store.close()

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from grader.book.model import Book
 from grader.kinds.build import Build
@@ -29,6 +30,9 @@ from tui.lines.mode import SETTING_KEY
 from tui.progress.store import ProgressStore, StoreError
 from tui.progress.work_files import Opened, WorkFileError, open_work_file, read_work_file, work_file, work_folder
 from tui.watch import Watch
+
+if TYPE_CHECKING:
+    from tui.progress.class_share import ClassShare
 
 EXIT_TERMINATED = 128 + signal.SIGTERM   # as a shell reports a program that SIGTERM ended
 WAKE_SECONDS = 1.0   # the loop wakes this often while idle, so a signal is acted on at once
@@ -91,11 +95,14 @@ class Watching:
 class Watcher:
     """`ringbook work` once its first build is chosen: `run()` watches until q, Ctrl+C or SIGTERM."""
 
-    def __init__(self, book: Book, store: ProgressStore, exercise: Build):
+    def __init__(self, book: Book, store: ProgressStore, exercise: Build, share: ClassShare | None = None):
         from tui.cli.work_keys import Keys
 
-        self.book, self.store = book, store
+        self.book, self.store, self.share = book, store, share
         self.events: queue.Queue[str] = queue.Queue()   # "saved", or a key of work_keys.KEYS
+        self.notices: queue.Queue[str] = queue.Queue()  # what sharing with the class said, from its own thread
+        if share is not None:
+            share.said = self.notices.put
         self.keys = Keys(self.events.put)
         block = draws_block(store.state(SETTING_KEY))
         self.screen = TerminalScreen() if block else PlainScreen(keys_from_lines=not self.keys.terminal)
@@ -128,10 +135,13 @@ class Watcher:
             try:
                 event = self.events.get(timeout=WAKE_SECONDS)
             except queue.Empty:
-                continue
+                event = ""
+            while not self.notices.empty():
+                self.screen.notice(self.notices.get())
             if event == "q":
                 return
-            self.handle(event)
+            if event:
+                self.handle(event)
 
     def handle(self, event: str) -> None:
         now = self.now
@@ -165,6 +175,8 @@ class Watcher:
                 notes.append(f"Your code before it is kept as {opened.kept}.")
         elif opened.kept is not None:
             notes.append(f"The file held other code: it is kept as {opened.kept}.")
+        if self.share is not None and self.now is None:   # the first task says it, as home does
+            notes.append(self.share.status())
         self._stop_watching()
         self._start_watching(path)   # before the task is shown: a save made once it shows is seen
         self.now = Watching(exercise, path)
@@ -200,11 +212,14 @@ class Watcher:
         notes = []
         if record:
             try:
-                record_answer(self.store, now.exercise.id, code, verdict, hints_used=now.hints_shown,
-                              seconds_taken=time.monotonic() - now.since, seed=0, purpose="learn",
-                              explanation_shown=False, now=clock(), draft_key=now.exercise.id)
+                kept = record_answer(self.store, now.exercise.id, code, verdict, hints_used=now.hints_shown,
+                                     seconds_taken=time.monotonic() - now.since, seed=0, purpose="learn",
+                                     explanation_shown=False, now=clock(), draft_key=now.exercise.id)
             except StoreError as exc:
                 notes.append(f"Not saved: {exc}")
+            else:
+                if kept is not None and self.share is not None:
+                    self.share.attempted()   # shared a moment later, on the sharing thread
             keep_as_draft(self.store, now.exercise.id, code)   # what the app opens with, as after a run there
         now.since = time.monotonic()
         now.passed, first_shown = verdict.status == "correct", False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from tui.cli.parsers.options import content_of, content_option, data_dir_of, data_option
+from tui.cli.parsers.options import class_of, class_option, content_of, content_option, data_dir_of, data_option
 
 if TYPE_CHECKING:
     from tui.cli.parsers.options import Commands
@@ -32,10 +32,12 @@ def add_work(commands: Commands) -> None:
                       help="where no sandbox is available, run the code without one (it then runs as you)")
     content_option(work)
     data_option(work)
+    class_option(work)
     work.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from tui.cli.work import work_on
 
-    return work_on(args.exercise_id, content_of(args), data_dir_of(args), allow_unsandboxed=args.allow_unsandboxed)
+    return work_on(args.exercise_id, content_of(args), data_dir_of(args), allow_unsandboxed=args.allow_unsandboxed,
+                   class_dir=class_of(args))
