@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import subprocess
 import tempfile
@@ -126,3 +127,23 @@ def test_the_plain_lines_end_once_nobody_reads_them(tmp_path):
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give files to accounts")
+def test_a_roster_names_each_learner_by_their_files_owner_as_the_report_does(tmp_path, capsys):
+    accounts = [a for a in pwd.getpwall() if a.pw_uid not in (0, os.getuid())][:2]
+    if len(accounts) < 2:
+        pytest.skip("this host has fewer than two other accounts to own the files")
+    lesson = Class(tmp_path)
+    for file_name, account in zip(("ana", "ben"), accounts, strict=True):
+        os.chown(lesson.answer(file_name, [("0.1", "1.75", "correct", 1)]), account.pw_uid, account.pw_gid)
+    roster = tmp_path / "roster.txt"
+    roster.write_text(f"{accounts[0].pw_name} Ana Lima\n{accounts[1].pw_name} Ben Okafor  # second row\n")
+    code, out, err = run(capsys, "class", "live", lesson.inbox, "--json", "--roster", roster)
+    assert (code, err) == (0, "")
+    assert sorted((learner["label"], learner["account"]) for learner in json.loads(out)["learners"]) == [
+        ("Ana Lima", accounts[0].pw_name), ("Ben Okafor", accounts[1].pw_name)]
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe")
+    code, _, err = run(capsys, "class", "live", lesson.inbox, "--json", "--roster", tmp_path / "bad.txt")
+    assert (code, err) == (2, f"ringbook class live: the roster {tmp_path / 'bad.txt'} is not UTF-8 text; "
+                              "nothing shown.\n")
