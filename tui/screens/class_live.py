@@ -8,6 +8,7 @@ as well as by its colour. A new snapshot repaints only the rows whose cells chan
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -88,7 +89,11 @@ class ClassLiveScreen(Screen[None]):
         table = self.query_one("#heat", DataTable)
         where = table.cursor_coordinate
         table.clear(columns=True)
-        table.add_column("Learner", key="learner")
+        # as wide as its longest label from the start: sized by DataTable when next idle, the column was drawn
+        # at the width of "Learner" for a frame, every other column one step left of where it then moved
+        firsts = ["Learner", *(name(label) for label in self.snapshot.labels.values()),
+                  *(("first try", "median tries") if self.chapter is not None else ())]
+        table.add_column("Learner", key="learner", width=max(map(cell_len, firsts)))
         for column in self.columns:
             table.add_column(column, key=column)
         if self.chapter is not None:
