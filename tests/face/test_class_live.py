@@ -225,3 +225,15 @@ async def test_the_learner_column_fits_its_labels_from_the_moment_the_table_is_m
         screen.action_open()   # chapter 0's exercises, made now: no await, so the table has not been idle since
         table = screen.query_one("#heat", DataTable)
         assert table.columns[ColumnKey("learner")].get_render_width(table) == len("median tries") + 2
+
+
+async def test_at_80x24_a_stuck_line_keeps_its_time_and_shortens_a_long_name(book, tmp_path):
+    lesson = Class(tmp_path)
+    lesson.answer("alexandra", [("0.1", "0.875", "incorrect", 0.5), ("0.1", "14", "incorrect", 0.4),
+                                ("0.1", "3", "incorrect", 0.2)])
+    app = live_app(book, lesson)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ClassLiveScreen), "the live screen")
+        panel = app.screen.query_one("#stuck", Static)
+        await wait_until(pilot, lambda: panel.render_line(0).text.strip() == "alex… · 0.1 · 3 wrong · <1 min",
+                         "the stuck line whole but for the name")

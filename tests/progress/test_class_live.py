@@ -12,7 +12,8 @@ from grader.book.load import load_book
 from tests.class_inbox import NOW, Class
 from tests.face.test_review_recall import right_answer
 from tests.hostile_exports import make_attacks
-from tui.progress.class_live import STUCK_WINDOW, ClassLive, mistake_name
+from tui.progress.class_live import STUCK_WINDOW, ClassLive, Stuck, mistake_name
+from tui.progress.class_live_text import stuck_line
 
 
 @pytest.fixture(scope="module")
@@ -213,3 +214,12 @@ def test_an_inbox_that_cannot_be_listed_keeps_the_class_as_last_read_and_says_wh
     (tmp_path / "away").rename(lesson.inbox)
     live.refresh()
     assert live.snapshot(NOW).unlisted == "" and [s.name for s in live.snapshot(NOW).learners] == ["ana"]
+
+
+def test_a_stuck_line_in_a_narrow_panel_shortens_the_name_not_the_facts():
+    """At 80x24 "alice · 0.1 · 3 wrong · <1 min" was cut to "... · <1 …": the time, the one fact that grows."""
+    stuck = Stuck("alexandra", "0.1", 3, NOW - timedelta(seconds=30))
+    assert stuck_line(stuck, NOW) == "alexandra · 0.1 · 3 wrong · <1 min"
+    assert stuck_line(stuck, NOW, width=30) == "alex… · 0.1 · 3 wrong · <1 min"
+    assert stuck_line(stuck, NOW, width=10) == "ale… · 0.1 · 3 wrong · <1 min"   # at least four of the name
+    assert stuck_line(stuck, NOW, width=80) == stuck_line(stuck, NOW)

@@ -15,6 +15,7 @@ from grader.safe_text import clipped, printable
 from tui.progress.class_live import LiveAttempt, Slip, Snapshot, Stuck, Tried, mistake_name
 
 NAME_WIDTH = 16     # a learner's name in a line
+MIN_NAME_WIDTH = 4  # and at least this much of it in a panel too narrow for the whole line
 ANSWER_WIDTH = 30   # an answer in a line (--json has it whole)
 LISTED_WIDTH = 20   # an answer in a list of attempts, beside its time and verdict
 # Glyphs for solved, tried and not started: colour is never the only signal.
@@ -30,8 +31,13 @@ def minutes(since: datetime, now: datetime) -> str:
     return "<1 min" if whole == 0 else f"{whole} min"
 
 
-def stuck_line(stuck: Stuck, now: datetime) -> str:
-    return f"{name(stuck.learner)} · {stuck.exercise_id} · {stuck.wrong} wrong · {minutes(stuck.since, now)}"
+def stuck_line(stuck: Stuck, now: datetime, width: int | None = None) -> str:
+    """"ana · 0.1 · 3 wrong · 7 min"; in `width` columns the name gives way (to MIN_NAME_WIDTH), not the facts."""
+    facts = f" · {stuck.exercise_id} · {stuck.wrong} wrong · {minutes(stuck.since, now)}"
+    shown = name(stuck.learner)
+    if width is not None:
+        shown = clipped(shown, max(width - len(facts), MIN_NAME_WIDTH))
+    return shown + facts
 
 
 def slip_line(slip: Slip) -> str:

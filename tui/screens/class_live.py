@@ -76,6 +76,10 @@ class ClassLiveScreen(Screen[None]):
         self.query_one("#slips").border_title = "Slips now"
         self._fill()
         self._panels()
+        self.call_after_refresh(self._panels)   # laid out now: a stuck line's name gives way to the panel's width
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._panels)
 
     @property
     def columns(self) -> list[str]:
@@ -152,10 +156,11 @@ class ClassLiveScreen(Screen[None]):
         unlisted.display = bool(self.snapshot.unlisted)
         unlisted.update(Text(unlisted_line(self.snapshot.unlisted)) if self.snapshot.unlisted else "")
         now = self.snapshot.now
-        stuck = [stuck_line(s, now) for s in self.snapshot.stuck]
+        panel = self.query_one("#stuck", Static)
+        stuck = [stuck_line(s, now, panel.content_region.width or None) for s in self.snapshot.stuck]
         slips = [slip_line(s) for s in self.snapshot.slips if s.learners > 1] or \
             [slip_line(s) for s in self.snapshot.slips]
-        self.query_one("#stuck", Static).update(_lines(_first(stuck, "nobody")))
+        panel.update(_lines(_first(stuck, "nobody")))
         self.query_one("#slips", Static).update(_lines(_first(slips, "none")))
 
     def _show_figures(self) -> None:
