@@ -29,6 +29,16 @@ def small_book(chapters_copy) -> Path:
     return chapters_copy("00-ring-allreduce", "01-zero-stages", "09-capstone-llama-405b", lab=True)
 
 
+def with_the_quiz(root: Path) -> Path:
+    """`root` (a book of some chapters) given the built-in quiz too. Its questions name every chapter, so the
+    check reports those it does not have; a test of what is wrong in the quiz file itself looks past them."""
+    (root / "quizzes").mkdir()
+    shutil.copy(BUILTIN_CONTENT / "quizzes/readiness.yaml", root / "quizzes/readiness.yaml")
+    with (root / "book.yaml").open("a") as book:
+        book.write("quizzes:\n  - {id: readiness, title: Readiness Check, file: quizzes/readiness.yaml}\n")
+    return root
+
+
 def run_check(content: Path | None, capsys) -> tuple[int, str]:
     argv = ["content", "check"] + (["--content", str(content)] if content else [])
     code = main(argv)
@@ -324,12 +334,7 @@ def test_nesting_too_deep_is_refused_not_a_crash(small_book):
 def test_a_file_over_the_cap_is_refused_in_check_and_when_opening(small_book, capsys, name):
     """On the small book (what the check of the rest would cost says nothing here), the quiz given to it too: its
     questions name every chapter, but a file over the cap is refused before a line of it is read."""
-    root = small_book
-    if name.startswith("quizzes/"):
-        (root / "quizzes").mkdir()
-        shutil.copy(BUILTIN_CONTENT / name, root / name)
-        with (root / "book.yaml").open("a") as book:
-            book.write(f"quizzes:\n  - {{id: readiness, title: Readiness Check, file: {name}}}\n")
+    root = with_the_quiz(small_book) if name.startswith("quizzes/") else small_book
     path = root / name
     with path.open("a") as file:
         file.write("\n#" + "x" * MAX_FILE_BYTES + "\n")   # a comment in YAML, a heading in Markdown
@@ -377,9 +382,9 @@ def with_escapes(root: Path) -> dict[str, int]:
     return lines
 
 
-def test_control_characters_are_reported_with_path_and_line(book_copy, capsys):
-    lines = with_escapes(book_copy)
-    code, out = run_check(book_copy, capsys)
+def test_control_characters_are_reported_with_path_and_line(small_book, capsys):
+    lines = with_escapes(with_the_quiz(small_book))
+    code, out = run_check(small_book, capsys)
     assert code == 1
     for name, (_, _, shown) in ESCAPES.items():
         assert f"{name}:{lines[name]}: {shown} (" in out and "would reach the reader's terminal" in out, (name, out)
