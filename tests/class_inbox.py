@@ -20,11 +20,11 @@ class Class:
         self.inbox = root / "inbox"
         self.inbox.mkdir()
 
-    def answer(self, name: str, rows: list[tuple[str, str, str, float]]) -> Path:
-        """Record (exercise, answer, status, minutes before NOW) for `name`, and write their export again."""
+    def answer(self, name: str, rows: list[tuple[str, str, str, float]], now: datetime = NOW) -> Path:
+        """Record (exercise, answer, status, minutes before `now`) for `name`, and write their export again."""
         store = ProgressStore.open(self.root / "stores" / name)
         for exercise_id, answer, status, minutes_ago in rows:
-            store.record_attempt(exercise_id, answer, status, now=NOW - timedelta(minutes=minutes_ago))
+            store.record_attempt(exercise_id, answer, status, now=now - timedelta(minutes=minutes_ago))
         data = {**store.export_data(), "student": {"name": name, "user": name, "host": "class"}}
         store.close()
         target = self.inbox / f"{name}-0123456789abcdef0123.json"

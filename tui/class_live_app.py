@@ -19,11 +19,9 @@ from textual.app import App
 from textual.message import Message
 
 from tui.progress import clock
-from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive, Snapshot
+from tui.progress.class_live import TICK_SECONDS, WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive, Snapshot
 from tui.screens.class_live import ClassLiveScreen
 from tui.watch import Watch
-
-TICK_SECONDS = 2.0   # stuck and slips move on with time; a change the watcher missed is read then
 
 
 class ClassLiveApp(App[None]):

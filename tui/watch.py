@@ -14,6 +14,7 @@ from __future__ import annotations
 import queue
 import select
 import threading
+import time
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -95,13 +96,15 @@ class Watch:
 
 class Edits:
     """For a command's main thread: `with Edits(folder, ...) as edits: for _ in edits: ...` runs the loop's body
-    once per burst of edits, from the moment the `with` starts watching, until Ctrl+C, or until nobody reads
+    once per burst of edits, from the moment the `with` starts watching, and with `every`, also once `every`
+    seconds have passed without one (for what changes with time alone); until Ctrl+C, or until nobody reads
     `output` any more (reader_gone: over `ssh -T`, a closed connection is otherwise seen only at the next line
     printed, which may never come). Raises OSError on entry when the folder cannot be watched."""
 
-    def __init__(self, folder: Path, *, output: TextIO | None = None, **options: Any):
+    def __init__(self, folder: Path, *, output: TextIO | None = None, every: float | None = None, **options: Any):
         self._bursts: queue.Queue[None] = queue.Queue()
         self._output = output
+        self._every = every
         self.watch = Watch(folder, lambda: self._bursts.put(None), **options)
 
     def __enter__(self) -> Edits:
@@ -113,11 +116,14 @@ class Edits:
         self.watch.stop()
 
     def __iter__(self) -> Iterator[None]:
+        last = time.monotonic()
         while self._output is None or not reader_gone(self._output):
             try:
                 self._bursts.get(timeout=WAKE_SECONDS)
             except queue.Empty:
-                continue
+                if self._every is None or time.monotonic() - last < self._every:
+                    continue
+            last = time.monotonic()
             yield None
 
 

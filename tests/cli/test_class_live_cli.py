@@ -17,7 +17,8 @@ from tests.class_inbox import NOW, Class
 from tests.helpers import RINGBOOK, ROOT, STACKS_ON_ABORT, WAIT_SECONDS, LineReader, stop_with_ctrl_c
 from tests.helpers import ringbook_in_process as run
 from tests.progress.test_store_unreadable import another_account, run_as
-from tui.progress.class_live import Snapshot
+from tui.progress import clock
+from tui.progress.class_live import STUCK_WINDOW, Snapshot
 from tui.progress.class_live_text import change_lines, snapshot_lines
 
 
@@ -147,3 +148,22 @@ def test_a_roster_names_each_learner_by_their_files_owner_as_the_report_does(tmp
     code, _, err = run(capsys, "class", "live", lesson.inbox, "--json", "--roster", tmp_path / "bad.txt")
     assert (code, err) == (2, f"ringbook class live: the roster {tmp_path / 'bad.txt'} is not UTF-8 text; "
                               "nothing shown.\n")
+
+
+def test_the_plain_lines_say_when_time_alone_ends_a_stuck_learners_window(tmp_path):
+    """The screen reads the class again every 2 s, since "stuck" and "slips" move on with time; the lines were
+    read only when a file changed, so a learner whose window ran out was still stuck there until then. The real
+    clock runs here: ana's three wrong answers leave the ten-minute window 15 s from now."""
+    lesson = Class(tmp_path)
+    edge = STUCK_WINDOW.total_seconds() / 60 - 0.25
+    lesson.answer("ana", [("0.1", "0.875", "incorrect", edge), ("0.1", "14", "incorrect", edge - 0.01),
+                          ("0.1", "3", "incorrect", edge - 0.02)], now=clock.now())
+    child = subprocess.Popen([*RINGBOOK, "class", "live", str(lesson.inbox), "--lines"], cwd=ROOT, text=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, **STACKS_ON_ABORT})
+    try:
+        lines = LineReader(child)
+        assert lines.until("stuck now:")[-1].startswith("stuck now: ana · 0.1 · 3 wrong")
+        assert lines.until("no longer stuck")[-1] == "no longer stuck: ana · 0.1"   # with no file changed
+    finally:
+        stop_with_ctrl_c(child)

@@ -12,7 +12,7 @@ from grader.safe_text import printable
 from tui.cli.classroom import EXIT_NOTHING
 from tui.cli.common import load_or_report
 from tui.progress import clock
-from tui.progress.class_live import WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive
+from tui.progress.class_live import TICK_SECONDS, WATCH_LONGEST_SECONDS, WATCH_QUIET_SECONDS, ClassLive
 from tui.progress.class_live_text import as_data, change_lines, snapshot_lines
 from tui.progress.export_file import inert_json
 from tui.progress.roster import UnreadableRoster, read_roster
@@ -63,8 +63,11 @@ def _run_lines(live: ClassLive, why: str) -> int:
 
     print(f"ringbook class live: plain lines: {why}. A line per change; Ctrl+C ends.", flush=True)
     try:
-        with Edits(live.inbox, output=sys.stdout, recursive=False, suffixes=(".json",), quiet=WATCH_QUIET_SECONDS,
-                   longest=WATCH_LONGEST_SECONDS) as edits:   # watching before the first read
+        # Watching before the first read; read again after each burst of changes, and every TICK_SECONDS for what
+        # time alone changes (a learner no longer stuck once the window has passed) and a change the watcher
+        # missed, as the screen does.
+        with Edits(live.inbox, output=sys.stdout, every=TICK_SECONDS, recursive=False, suffixes=(".json",),
+                   quiet=WATCH_QUIET_SECONDS, longest=WATCH_LONGEST_SECONDS) as edits:
             live.refresh()
             shown = live.snapshot(clock.now())
             for line in snapshot_lines(live.book, shown):

@@ -48,6 +48,7 @@ SLIP_NAME_WIDTH = 40                   # a named slip is its feedback's first se
 # goes quiet for the editor's quarter second; each is read once it pauses for QUIET or has lasted LONGEST.
 # LONGEST is most of an update's wait (benchmarks/class_live.py: 100 ms gave a p99 of 120 ms before any
 # reading); a burst of 300 learners' 30 ms is a few files, read in about 10 ms with the snapshot.
+TICK_SECONDS = 2.0   # stuck and slips move on with time alone: each view reads the class again this often
 WATCH_QUIET_SECONDS = 0.01
 WATCH_LONGEST_SECONDS = 0.03
 
