@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from grader.safe_text import printable
-from tui.cli.common import class_inbox, load_or_report, open_store_or_report
+from tui.cli.common import load_or_report, open_store_or_report, shared_with
 from tui.progress.clock import now
 from tui.progress.export_file import (
     MAX_EXPORT_BYTES,
@@ -83,11 +83,8 @@ def summary(store: ProgressStore, content: Path | None, as_json: bool = False, c
     book = load_or_report(content)
     if book is None:
         return 1
-    sharing, inbox = "", class_inbox(class_dir)
-    if inbox is not None and store.path is not None:
-        from tui.progress.class_share import ClassShare
-
-        sharing = ClassShare(inbox, store.path.parent).status()
+    share = shared_with(class_dir, store)
+    sharing = share.status() if share is not None else ""
     from tui.progress.review import kinds_of, review_summary
 
     moment = now()
