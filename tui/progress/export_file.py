@@ -214,7 +214,12 @@ def _same(a: Any, b: Any) -> bool:
     else:
         return bool(a == b)
     for x, y in pairs:
-        if type(x) is not type(y) or (type(x) in (dict, list) and not _same(x, y)) or x != y:
+        if type(x) is not type(y):
+            return False
+        if type(x) in (dict, list):
+            if not _same(x, y):
+                return False
+        elif x != y:
             return False
     return True
 
